@@ -1,0 +1,82 @@
+// mixgemm/gemm.h - the mixed-input GEMM entry points (host API).
+//
+//   out[m,n] = cast_out( tok[m] * ch[n] * sum_k a[m,k] * w[k,n] + bias[n] )
+//
+// with w[k,n] rebuilt from the prepacked quantized weights exactly as
+// docs/semantics.md defines. All pointers are device pointers. gemm() never
+// allocates, never synchronizes the host, and is safe inside CUDA graph capture
+// and from several host threads at once (each call with its own workspace).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mixgemm/error.h"
+#include "mixgemm/scalar_type.h"
+
+typedef struct CUstream_st* cudaStream_t;
+
+namespace mixgemm {
+
+// The types of one GEMM configuration.
+struct TypeConfig {
+  ScalarType a;      // activations: f16, bf16, s8, e4m3
+  ScalarType b;      // weights: u4b8, u4, u8b128, u8
+  ScalarType scale;  // group-scale type (f16/bf16 for 16-bit a; u8 integer scales for s8 (QQQ);
+                     // f16 for e4m3); ignored when group_size == 0
+  bool has_zeros;    // b is u4/u8 with zero points
+  ScalarType out;    // f16 or bf16
+
+  std::string name() const;  // e.g. "f16.u4b8.s=f16.out=f16"
+};
+
+// Shapes and strides of one call, everything the heuristic and the validation need.
+struct GemmProblem {
+  int64_t M = 0, N = 0, K = 0;
+  TypeConfig types{};
+  int64_t group_size = 0;  // 0: no group scales; K: per-channel; else 16 | group_size | K
+};
+
+struct GemmArgs {
+  GemmProblem problem;
+
+  const void* a = nullptr;         // [M, K] row-major, element type types.a
+  int64_t lda = 0;                 // row stride of a in elements (>= K, multiple of 8 for 16-bit, 16 for 8-bit)
+  const void* b = nullptr;         // prepacked weights (mixgemm::prepack), K x N
+  const void* group_scales = nullptr;  // [K/group_size, N] row-major, types.scale
+  const void* group_zeros = nullptr;   // prepacked zero points (mixgemm::prepack_zeros), when has_zeros
+  const float* channel_scales = nullptr;  // [N] f32, optional (ch)
+  const float* token_scales = nullptr;    // [M] f32, optional (tok)
+  const void* bias = nullptr;             // [N], type types.out, optional
+
+  void* out = nullptr;  // [M, N] row-major, types.out
+  int64_t ldo = 0;      // row stride of out in elements (>= N, multiple of 8)
+
+  void* workspace = nullptr;     // device memory of workspace_size(problem) bytes, 256-byte aligned,
+  size_t workspace_bytes = 0;    // zero-filled once before its first use (gemm leaves it zeroed)
+
+  std::string schedule;  // empty: the heuristic chooses; else one of supported_schedules(types)
+  cudaStream_t stream = nullptr;
+};
+
+// Bytes of workspace gemm() needs for this problem (0 is possible). Pure host function.
+size_t workspace_size(const GemmProblem& problem);
+
+// Names of the schedules that can run `types`, in a stable order.
+std::vector<std::string> supported_schedules(const TypeConfig& types);
+
+// The schedule the heuristic picks for this problem on a GPU with `sm_count` SMs.
+std::string choose_schedule(const GemmProblem& problem, int sm_count);
+
+// Validates everything, picks or checks the schedule, and launches on args.stream.
+// Throws mixgemm::Error (nothing written) on any invalid argument or when no kernel
+// implements the configuration.
+void gemm(const GemmArgs& args);
+
+// Validation alone (what gemm() checks before it launches); exposed for tests and callers
+// that want to check once at model load.
+void check_gemm_args(const GemmArgs& args);
+
+}  // namespace mixgemm
