@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 + CUDA 13 machine lacks to build and test mixgemm.
+# Debian packages by name (pinned to Debian 12's versions); nothing else is fetched.
+set -euo pipefail
+
+need=()
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v ninja >/dev/null 2>&1 || need+=(ninja-build)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
+[ -f /usr/include/gtest/gtest.h ] || need+=("libgtest-dev=1.12.1-0.2" "googletest=1.12.1-0.2")
+if [ ${#need[@]} -gt 0 ]; then
+  echo "[setup] installing: ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+
+if ! command -v nvcc >/dev/null 2>&1; then
+  if [ -x /usr/local/cuda/bin/nvcc ]; then
+    export PATH=/usr/local/cuda/bin:$PATH
+  else
+    echo "[setup] nvcc not found: mixgemm needs the CUDA 13 toolkit (nvcc) to build" >&2
+    exit 1
+  fi
+fi
+echo "[setup] ok: $(cmake --version | head -1), $(nvcc --version | tail -1)"

@@ -1,0 +1,195 @@
+// gemm.cpp - the public gemm entry point: validate, choose a schedule, launch.
+//
+// Layers (CUTLASS's device-adapter idea): check_gemm_args = can_implement,
+// workspace_size = workspace, gemm = run. Everything before the launch is host
+// arithmetic plus cheap attribute queries (no allocation, no synchronization), so
+// a gemm call can be captured into a CUDA graph and issued from many threads.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/check.h"
+#include "core/dispatch.h"
+#include "core/problem.h"
+#include "mixgemm/gemm.h"
+
+namespace mixgemm {
+
+namespace {
+
+constexpr const char* kWhere = "gemm";
+
+// Device facts, read once per device with attribute queries (never a device sync).
+struct DeviceFacts {
+  int sm_count = 0;
+  int cc_major = 0, cc_minor = 0;
+};
+constexpr int kMaxDevices = 64;
+std::atomic<int> g_sm_count[kMaxDevices];
+std::atomic<int> g_cc[kMaxDevices];
+
+DeviceFacts current_device_facts() {
+  int dev = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e != cudaSuccess)
+    throw Error(ErrorCode::kCudaError,
+                std::string("mixgemm::gemm: no usable CUDA device (cudaGetDevice: ") + cudaGetErrorString(e) + ")");
+  DeviceFacts f;
+  if (dev >= 0 && dev < kMaxDevices && g_sm_count[dev].load(std::memory_order_relaxed) > 0) {
+    f.sm_count = g_sm_count[dev].load(std::memory_order_relaxed);
+    int cc = g_cc[dev].load(std::memory_order_relaxed);
+    f.cc_major = cc / 10;
+    f.cc_minor = cc % 10;
+    return f;
+  }
+  if (cudaDeviceGetAttribute(&f.sm_count, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&f.cc_major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&f.cc_minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+    throw Error(ErrorCode::kCudaError, "mixgemm::gemm: cannot query device attributes of device " +
+                                           std::to_string(dev));
+  }
+  if (dev >= 0 && dev < kMaxDevices) {
+    g_cc[dev].store(f.cc_major * 10 + f.cc_minor, std::memory_order_relaxed);
+    g_sm_count[dev].store(f.sm_count, std::memory_order_relaxed);
+  }
+  return f;
+}
+
+// A pointer the current device can read: device memory of this device, or managed memory.
+void require_device_pointer(const void* p, const char* name) {
+  if (p == nullptr) return;
+  cudaPointerAttributes attr{};
+  cudaError_t e = cudaPointerGetAttributes(&attr, p);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the sticky-free error this query may leave
+    MIXGEMM_REQUIRE(false, kWhere, name << " is not a pointer known to CUDA; accepted: device memory");
+  }
+  MIXGEMM_REQUIRE(attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged, kWhere,
+                  name << " points to host memory; accepted: device memory of the current device");
+  int dev = 0;
+  (void)cudaGetDevice(&dev);
+  MIXGEMM_REQUIRE(attr.type == cudaMemoryTypeManaged || attr.device == dev, kWhere,
+                  name << " lives on device " << attr.device << " but the current device is " << dev
+                       << "; call cudaSetDevice(" << attr.device << ") first");
+}
+
+void require_aligned(const void* p, size_t align, const char* name) {
+  MIXGEMM_REQUIRE(reinterpret_cast<uintptr_t>(p) % align == 0, kWhere,
+                  name << " is not " << align << "-byte aligned; accepted: a " << align
+                       << "-byte aligned address");
+}
+
+bool print_config_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("MIXGEMM_PRINT_CONFIG");
+    return v != nullptr && v[0] != '\0' && v[0] != '0';
+  }();
+  return on;
+}
+
+}  // namespace
+
+void check_gemm_args(const GemmArgs& args) {
+  const GemmProblem& p = args.problem;
+  core::check_problem(p, kWhere);
+  const TypeConfig& t = p.types;
+  const int a_bytes = t.a.size_bits() / 8;
+
+  MIXGEMM_REQUIRE(args.a != nullptr, kWhere, "a is null; accepted: a device pointer to [M, lda] activations");
+  MIXGEMM_REQUIRE(args.b != nullptr, kWhere, "b is null; accepted: the device pointer prepack() wrote");
+  MIXGEMM_REQUIRE(args.out != nullptr, kWhere, "out is null; accepted: a device pointer to [M, ldo] outputs");
+  MIXGEMM_REQUIRE(args.lda >= p.K, kWhere, "lda=" << args.lda << " < K=" << p.K << "; accepted: lda >= K");
+  MIXGEMM_REQUIRE(args.lda % (16 / a_bytes) == 0, kWhere,
+                  "lda=" << args.lda << " is not a multiple of " << 16 / a_bytes
+                         << " elements; rows of a must start 16-byte aligned");
+  MIXGEMM_REQUIRE(args.ldo >= p.N, kWhere, "ldo=" << args.ldo << " < N=" << p.N << "; accepted: ldo >= N");
+  MIXGEMM_REQUIRE(args.ldo % 8 == 0, kWhere,
+                  "ldo=" << args.ldo << " is not a multiple of 8 elements; rows of out must start 16-byte aligned");
+  require_aligned(args.a, 16, "a");
+  require_aligned(args.b, 16, "b");
+  require_aligned(args.out, 16, "out");
+
+  const bool grouped = p.group_size > 0;
+  MIXGEMM_REQUIRE(!grouped || args.group_scales != nullptr, kWhere,
+                  "group_scales is null but group_size=" << p.group_size
+                                                         << "; pass [K/group_size, N] scales of type "
+                                                         << t.scale.name() << ", or group_size=0");
+  MIXGEMM_REQUIRE(grouped || args.group_scales == nullptr, kWhere,
+                  "group_scales given with group_size=0; set group_size (K for per-channel) or pass null");
+  MIXGEMM_REQUIRE(!t.has_zeros || args.group_zeros != nullptr, kWhere,
+                  "group_zeros is null but types.has_zeros is set; pass prepack_zeros_cpu() output, [" << core::num_groups(p)
+                                                                                              << ", N]");
+  MIXGEMM_REQUIRE(t.has_zeros || args.group_zeros == nullptr, kWhere,
+                  "group_zeros given but types.has_zeros is false; use b=u4/u8 with has_zeros=true, or pass null");
+  if (args.group_scales) require_aligned(args.group_scales, 4, "group_scales");
+  if (args.group_zeros) require_aligned(args.group_zeros, 4, "group_zeros");
+  if (args.channel_scales) require_aligned(args.channel_scales, 4, "channel_scales");
+  if (args.token_scales) require_aligned(args.token_scales, 4, "token_scales");
+  if (args.bias) require_aligned(args.bias, 4, "bias");
+
+  const size_t need = workspace_size(p);
+  MIXGEMM_REQUIRE(args.workspace_bytes >= need, kWhere,
+                  "workspace_bytes=" << args.workspace_bytes << " < workspace_size(problem)=" << need);
+  MIXGEMM_REQUIRE(need == 0 || args.workspace != nullptr, kWhere,
+                  "workspace is null but this problem needs " << need << " bytes (workspace_size)");
+  if (args.workspace) require_aligned(args.workspace, 256, "workspace");
+
+  if (!args.schedule.empty()) {
+    const auto names = supported_schedules(t);
+    if (std::find(names.begin(), names.end(), args.schedule) == names.end()) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      MIXGEMM_REQUIRE(false, kWhere,
+                      "schedule='" << args.schedule << "' is not a schedule of " << t.name()
+                                   << "; accepted: " << (list.empty() ? "(none)" : list));
+    }
+  }
+}
+
+size_t workspace_size(const GemmProblem& problem) {
+  core::check_problem(problem, "workspace_size");
+  return core::workspace_bytes(problem);
+}
+
+std::vector<std::string> supported_schedules(const TypeConfig& types) {
+  core::check_type_config(types, "supported_schedules");
+  return core::schedule_names(types);
+}
+
+std::string choose_schedule(const GemmProblem& problem, int sm_count) {
+  core::check_problem(problem, "choose_schedule");
+  return core::choose(problem, sm_count);
+}
+
+void gemm(const GemmArgs& args) {
+  check_gemm_args(args);
+  const DeviceFacts dev = current_device_facts();
+  MIXGEMM_REQUIRE(dev.cc_major == 9, kWhere,
+                  "the current device has compute capability " << dev.cc_major << "." << dev.cc_minor
+                                                               << "; mixgemm's kernels are built for sm_90a (H100/H200)");
+  require_device_pointer(args.a, "a");
+  require_device_pointer(args.b, "b");
+  require_device_pointer(args.out, "out");
+  require_device_pointer(args.group_scales, "group_scales");
+  require_device_pointer(args.group_zeros, "group_zeros");
+  require_device_pointer(args.channel_scales, "channel_scales");
+  require_device_pointer(args.token_scales, "token_scales");
+  require_device_pointer(args.bias, "bias");
+  require_device_pointer(args.workspace, "workspace");
+
+  const std::string schedule =
+      args.schedule.empty() ? core::choose(args.problem, dev.sm_count) : args.schedule;
+  if (print_config_enabled()) {
+    std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s%s\n",
+                 static_cast<long long>(args.problem.M), static_cast<long long>(args.problem.N),
+                 static_cast<long long>(args.problem.K), args.problem.types.name().c_str(),
+                 static_cast<long long>(args.problem.group_size), schedule.c_str(),
+                 args.schedule.empty() ? " (heuristic)" : " (forced)");
+  }
+  core::launch(args, schedule, dev.sm_count);
+}
+
+}  // namespace mixgemm
