@@ -1,0 +1,211 @@
+// Every refusal of gemm's argument checks, on the CPU: each bad argument is
+// named in the message together with what would be accepted.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/problem.h"
+#include "mixgemm/gemm.h"
+
+namespace {
+
+using namespace mixgemm;
+using namespace mixgemm::types;
+
+// Fake, 256-byte aligned addresses: check_gemm_args never dereferences them.
+const void* fake(uintptr_t i) { return reinterpret_cast<const void*>(0x100000 * i); }
+
+GemmArgs valid_w4a16() {
+  GemmArgs a;
+  a.problem.M = 16;
+  a.problem.N = 256;
+  a.problem.K = 512;
+  a.problem.types = TypeConfig{f16, u4b8, f16, false, f16};
+  a.problem.group_size = 128;
+  a.a = fake(1);
+  a.lda = 512;
+  a.b = fake(2);
+  a.group_scales = fake(3);
+  a.out = const_cast<void*>(fake(4));
+  a.ldo = 256;
+  a.workspace = const_cast<void*>(fake(5));
+  a.workspace_bytes = 1 << 30;
+  return a;
+}
+
+// Runs check_gemm_args and returns the message ("" if accepted).
+std::string refusal(const GemmArgs& a) {
+  try {
+    check_gemm_args(a);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument) << e.what();
+    return e.what();
+  }
+  return "";
+}
+
+void expect_refused(const GemmArgs& a, const std::string& must_contain) {
+  const std::string msg = refusal(a);
+  ASSERT_FALSE(msg.empty()) << "accepted, but should refuse with '" << must_contain << "'";
+  EXPECT_NE(msg.find(must_contain), std::string::npos) << msg;
+}
+
+TEST(GemmArgs, ValidW4A16IsAccepted) { EXPECT_EQ(refusal(valid_w4a16()), ""); }
+
+TEST(GemmArgs, NullPointers) {
+  auto a = valid_w4a16();
+  a.a = nullptr;
+  expect_refused(a, "a is null");
+  a = valid_w4a16();
+  a.b = nullptr;
+  expect_refused(a, "b is null");
+  a = valid_w4a16();
+  a.out = nullptr;
+  expect_refused(a, "out is null");
+  a = valid_w4a16();
+  a.group_scales = nullptr;
+  expect_refused(a, "group_scales is null");
+}
+
+TEST(GemmArgs, Shapes) {
+  auto a = valid_w4a16();
+  a.problem.M = 0;
+  expect_refused(a, "M=0");
+  a = valid_w4a16();
+  a.problem.N = 250;
+  a.ldo = 256;
+  expect_refused(a, "N=250 is not a multiple of 16");
+  a = valid_w4a16();
+  a.problem.K = 544;  // multiple of 32, not of 64: 4-bit blocks are 64 deep
+  a.lda = 544;
+  a.problem.group_size = 0;
+  a.group_scales = nullptr;
+  expect_refused(a, "K=544 is not a multiple of 64");
+  a = valid_w4a16();
+  a.problem.types.b = u8b128;
+  a.problem.K = 544;
+  a.lda = 544;
+  a.problem.group_size = 0;
+  a.group_scales = nullptr;
+  EXPECT_EQ(refusal(a), "");  // 8-bit weights: 32-deep blocks
+}
+
+TEST(GemmArgs, GroupSizes) {
+  for (int64_t g : {0, 16, 32, 64, 128, 256, 512}) {
+    auto a = valid_w4a16();
+    a.problem.group_size = g;
+    if (g == 0) a.group_scales = nullptr;
+    EXPECT_EQ(refusal(a), "") << "group_size=" << g;
+  }
+  for (int64_t g : {-1, 8, 48, 96, 1024}) {
+    auto a = valid_w4a16();
+    a.problem.group_size = g;
+    expect_refused(a, "group_size=" + std::to_string(g));
+  }
+  auto a = valid_w4a16();  // 8-bit activations need groups in multiples of 32
+  a.problem.types = TypeConfig{s8, u4b8, u8, false, f16};
+  a.problem.group_size = 16;
+  expect_refused(a, "multiple of 32");
+  a.group_scales = nullptr;
+  a.problem.group_size = 0;
+  EXPECT_EQ(refusal(a), "");
+  a.group_scales = fake(3);
+  expect_refused(a, "group_scales given with group_size=0");
+}
+
+TEST(GemmArgs, TypePairs) {
+  auto a = valid_w4a16();
+  a.problem.types.a = f32;
+  expect_refused(a, "types.a=f32 is not an activation type");
+  a = valid_w4a16();
+  a.problem.types.b = s8;
+  expect_refused(a, "types.b=s8 is not a weight type");
+  a = valid_w4a16();
+  a.problem.types = TypeConfig{s8, u8b128, u8, false, f16};
+  expect_refused(a, "8-bit activations accept u4b8 and u4");
+  a = valid_w4a16();
+  a.problem.types.out = bf16;
+  expect_refused(a, "out=f16");
+  a = valid_w4a16();
+  a.problem.types.scale = bf16;
+  expect_refused(a, "types.scale=bf16");
+  a = valid_w4a16();
+  a.problem.types = TypeConfig{e4m3, u4b8, bf16, false, bf16};
+  expect_refused(a, "accepted: f16");
+  a = valid_w4a16();
+  a.problem.types = TypeConfig{e4m3, u4b8, f16, false, bf16};
+  EXPECT_EQ(refusal(a), "");
+  a.problem.types.out = e4m3;
+  expect_refused(a, "types.out=e4m3");
+}
+
+TEST(GemmArgs, ZeroPoints) {
+  auto a = valid_w4a16();
+  a.problem.types.has_zeros = true;  // with u4b8
+  a.group_zeros = fake(6);
+  expect_refused(a, "zero points go with unbiased weights");
+  a.problem.types.b = u4;
+  EXPECT_EQ(refusal(a), "");
+  a.group_zeros = nullptr;
+  expect_refused(a, "group_zeros is null");
+  a = valid_w4a16();
+  a.group_zeros = fake(6);
+  expect_refused(a, "group_zeros given but types.has_zeros is false");
+}
+
+TEST(GemmArgs, StridesAndAlignment) {
+  auto a = valid_w4a16();
+  a.lda = 500;
+  expect_refused(a, "lda=500 < K=512");
+  a.lda = 516;
+  expect_refused(a, "lda=516 is not a multiple of 8");
+  a = valid_w4a16();
+  a.ldo = 260;
+  expect_refused(a, "ldo=260 is not a multiple of 8");
+  a = valid_w4a16();
+  a.a = reinterpret_cast<const void*>(0x100008);
+  expect_refused(a, "a is not 16-byte aligned");
+  a = valid_w4a16();
+  a.out = reinterpret_cast<void*>(0x100002);
+  expect_refused(a, "out is not 16-byte aligned");
+}
+
+TEST(GemmArgs, S8OverflowBound) {
+  auto a = valid_w4a16();
+  a.problem.types = TypeConfig{s8, u4b8, u8, false, f16};
+  a.problem.group_size = 0;
+  a.group_scales = nullptr;
+  a.problem.K = 131072;
+  a.lda = 131072;
+  expect_refused(a, "could overflow the s32 accumulator");
+  a.problem.K = 131008;  // largest multiple of 64 below the bound
+  a.lda = 131008;
+  EXPECT_EQ(refusal(a), "");
+}
+
+TEST(GemmArgs, UnknownSchedule) {
+  auto a = valid_w4a16();
+  a.schedule = "no_such_schedule";
+  expect_refused(a, "schedule='no_such_schedule' is not a schedule of");
+}
+
+TEST(GemmArgs, Workspace) {
+  auto a = valid_w4a16();
+  const size_t need = workspace_size(a.problem);
+  a.workspace_bytes = need;
+  EXPECT_EQ(refusal(a), "");
+  if (need > 0) {
+    a.workspace_bytes = need - 1;
+    expect_refused(a, "workspace_bytes=");
+    a.workspace_bytes = need;
+    a.workspace = nullptr;
+    expect_refused(a, "workspace is null");
+  }
+}
+
+TEST(TypeConfig, NamesAreStable) {
+  EXPECT_EQ((TypeConfig{f16, u4b8, f16, false, f16}.name()), "f16.u4b8.s=f16.out=f16");
+  EXPECT_EQ((TypeConfig{s8, u4, u8, true, bf16}.name()), "s8.u4+z.s=u8.out=bf16");
+}
+
+}  // namespace
