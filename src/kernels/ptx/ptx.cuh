@@ -1,0 +1,97 @@
+// ptx.cuh - tiny named wrappers around single PTX instructions.
+//
+// Each function is exactly one PTX instruction (no hidden rounding steps), so the
+// converters in src/kernels/convert/ read like the bit diagrams in their comments
+// and the host emulation in src/layout/convert_emulation.h can mirror them one
+// call for one call. Float arithmetic is written with an explicit `.rn` so that
+// ptxas never contracts a mul and an add into an fma (PTX: an instruction with an
+// explicit rounding modifier is not contracted), which the bit-exact semantics in
+// docs/semantics.md depend on.
+//
+// Operands are plain uint32_t: a "f16x2"/"bf16x2" is two 16-bit values, element 0 in
+// bits [0,16), element 1 in bits [16,32).
+#pragma once
+
+#include <cstdint>
+
+namespace mixgemm::kernels::ptx {
+
+// lop3.b32 d, a, b, c, LUT: any 3-input bitwise function. The LUT is the function's
+// truth table evaluated on a = 0xF0, b = 0xCC, c = 0xAA, e.g.
+//   (a & b) | c  ->  (0xF0 & 0xCC) | 0xAA = 0xEA
+template <int kLut>
+__device__ __forceinline__ uint32_t lop3(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t d;
+  asm("lop3.b32 %0, %1, %2, %3, %4;\n" : "=r"(d) : "r"(a), "r"(b), "r"(c), "n"(kLut));
+  return d;
+}
+
+// Truth tables used by the converters (see lop3 above).
+inline constexpr int kLutAndOr = (0xF0 & 0xCC) | 0xAA;          // (a & b) | c
+inline constexpr int kLutOrAnd = (0xF0 | 0xCC) & 0xAA;          // (a | b) & c
+inline constexpr int kLutSelect = (0xF0 & ~0xAA) | (0xCC & 0xAA);  // c ? b : a (bitwise)
+inline constexpr int kLutOr = 0xF0 | 0xCC;                      // a | b (c unused)
+inline constexpr int kLutXor = 0xF0 ^ 0xCC;                     // a ^ b (c unused)
+
+// prmt.b32 d, a, b, sel (default mode): byte i of d is byte (sel >> 4i) & 7 of the
+// 8-byte value {b, a} (bytes 0..3 from a, 4..7 from b); when bit 3 of that selector
+// nibble is set, the selected byte's sign bit is replicated over all 8 bits instead.
+// Only sel[15:0] is used.
+__device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
+  uint32_t d;
+  asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(d) : "r"(a), "r"(b), "r"(sel));
+  return d;
+}
+
+// ---- f16x2 ------------------------------------------------------------------
+__device__ __forceinline__ uint32_t sub_f16x2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("sub.rn.f16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+__device__ __forceinline__ uint32_t mul_f16x2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("mul.rn.f16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+__device__ __forceinline__ uint32_t fma_f16x2(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t d;
+  asm("fma.rn.f16x2 %0, %1, %2, %3;\n" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  return d;
+}
+
+// ---- bf16x2 (sub/mul need sm_90; fma sm_80) -----------------------------------
+__device__ __forceinline__ uint32_t sub_bf16x2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("sub.rn.bf16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+__device__ __forceinline__ uint32_t mul_bf16x2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("mul.rn.bf16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+__device__ __forceinline__ uint32_t fma_bf16x2(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t d;
+  asm("fma.rn.bf16x2 %0, %1, %2, %3;\n" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  return d;
+}
+
+// ---- f32 ----------------------------------------------------------------------
+__device__ __forceinline__ uint32_t sub_f32(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("sub.rn.f32 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+
+// ---- e4m3 -----------------------------------------------------------------------
+// cvt.rn.satfinite.e4m3x2.f16x2: the f16 in bits [0,16) of a becomes byte 0 of the
+// result, the f16 in bits [16,32) byte 1; bits [16,32) of the result are zero.
+// Round to nearest even, |x| > 448 (inf included) saturates to +-448, NaN -> NaN.
+__device__ __forceinline__ uint32_t cvt_e4m3x2_f16x2(uint32_t a) {
+  uint16_t d;
+  asm("cvt.rn.satfinite.e4m3x2.f16x2 %0, %1;\n" : "=h"(d) : "r"(a));
+  return d;
+}
+
+}  // namespace mixgemm::kernels::ptx
