@@ -1,0 +1,412 @@
+// test_convert_emulation.cpp - the host emulation of every register converter
+// (src/layout/convert_emulation.h, a transcription of src/kernels/convert/*.cuh)
+// equals docs/semantics.md, computed here independently from (q, bias, scale, zero)
+// with float_bits.h and the element placement of include/mixgemm/layout.h.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "core/float_bits.h"
+#include "layout/convert_emulation.h"
+#include "mixgemm/layout.h"
+
+namespace {
+
+using mixgemm::emu::Half;
+namespace emu = mixgemm::emu;
+namespace nb = mixgemm::numeric;
+namespace lay = mixgemm::layout;
+
+constexpr uint32_t kSeed = 20240611u;
+
+uint16_t to_h(Half h, double x) { return h == Half::kF16 ? nb::to_f16(x) : nb::to_bf16(x); }
+double from_h(Half h, uint16_t v) { return h == Half::kF16 ? nb::from_f16(v) : nb::from_bf16(v); }
+const char* name(Half h) { return h == Half::kF16 ? "f16" : "bf16"; }
+
+uint16_t half_of(const uint32_t (&frag)[4], int e) {
+  return static_cast<uint16_t>(frag[e / 2] >> (16 * (e % 2)));
+}
+
+// Fragment row (0: row g, 1: row g+8) of element e of the 16-bit-MMA fragment.
+int row_half16(int e) { return lay::fragment_coord(lay::kW4M16, 0, e).r >= 8 ? 1 : 0; }
+
+// q of element e in a 4-bit/16-bit-MMA k-step word, straight from the layout contract.
+int q_u4_m16(uint32_t w, int e) { return (w >> lay::element_bit(lay::kW4M16, e)) & 0xF; }
+
+// Words to test: every value in every nibble (others random) plus random words.
+std::vector<uint32_t> nibble_sweep_words(std::mt19937& rng, int random_count) {
+  std::vector<uint32_t> words;
+  for (int p = 0; p < 8; ++p)
+    for (uint32_t v = 0; v < 16; ++v)
+      for (int rep = 0; rep < 4; ++rep) {
+        uint32_t w = rng();
+        w = (w & ~(0xFu << (4 * p))) | (v << (4 * p));
+        words.push_back(w);
+      }
+  words.push_back(0u);
+  words.push_back(0xFFFFFFFFu);
+  words.push_back(0x76543210u);
+  words.push_back(0xFEDCBA98u);
+  for (int i = 0; i < random_count; ++i) words.push_back(rng());
+  return words;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> byte_sweep_pairs(std::mt19937& rng, int random_count) {
+  std::vector<std::pair<uint32_t, uint32_t>> v;
+  for (int p = 0; p < 8; ++p)
+    for (uint32_t b = 0; b < 256; ++b) {
+      uint32_t lo = rng(), hi = rng();
+      uint32_t& w = p < 4 ? lo : hi;
+      const int sh = 8 * (p % 4);
+      w = (w & ~(0xFFu << sh)) | (b << sh);
+      v.emplace_back(lo, hi);
+    }
+  for (int i = 0; i < random_count; ++i) v.emplace_back(rng(), rng());
+  return v;
+}
+
+// Finite 16-bit float patterns (all of them for f16, a spread for bf16 restricted to
+// magnitudes where the reference's double arithmetic stays exact).
+std::vector<uint16_t> scale_values(Half h) {
+  std::vector<uint16_t> v;
+  if (h == Half::kF16) {
+    for (uint32_t b = 0; b < 0x10000u; b += 7) {
+      if ((b & 0x7C00u) == 0x7C00u) continue;  // inf / NaN
+      v.push_back(static_cast<uint16_t>(b));
+    }
+    v.push_back(0x3C00);  // 1
+    v.push_back(0x7BFF);  // max
+    v.push_back(0xFBFF);
+    v.push_back(0x0001);  // smallest subnormal
+    v.push_back(0x8000);  // -0
+  } else {
+    for (uint32_t b = 0; b < 0x10000u; b += 5) {
+      const int exp = static_cast<int>((b >> 7) & 0xFF) - 127;
+      if (exp < -12 || exp > 12) continue;
+      v.push_back(static_cast<uint16_t>(b));
+    }
+    v.push_back(0x3F80);  // 1
+    v.push_back(0x0000);
+    v.push_back(0x8000);
+  }
+  return v;
+}
+
+// ---- primitives --------------------------------------------------------------------
+
+TEST(ConvertEmulation, Lop3MatchesBooleanExpressions) {
+  std::mt19937 rng(kSeed);
+  for (int i = 0; i < 2000; ++i) {
+    const uint32_t a = rng(), b = rng(), c = rng();
+    EXPECT_EQ(emu::lop3(emu::kLutAndOr, a, b, c), (a & b) | c);
+    EXPECT_EQ(emu::lop3(emu::kLutOrAnd, a, b, c), (a | b) & c);
+    EXPECT_EQ(emu::lop3(emu::kLutSelect, a, b, c), (a & ~c) | (b & c));
+    EXPECT_EQ(emu::lop3(0x96, a, b, c), a ^ b ^ c);
+    EXPECT_EQ(emu::lop3(0xE8, a, b, c), (a & b) | (a & c) | (b & c));  // majority
+    EXPECT_EQ(emu::lop3(0x00, a, b, c), 0u);
+    EXPECT_EQ(emu::lop3(0xFF, a, b, c), 0xFFFFFFFFu);
+  }
+}
+
+TEST(ConvertEmulation, PrmtDefaultModeWithSignReplicate) {
+  const uint32_t a = 0x83828180u, b = 0x07060504u;
+  EXPECT_EQ(emu::prmt(a, b, 0x3210u), a);
+  EXPECT_EQ(emu::prmt(a, b, 0x7654u), b);
+  EXPECT_EQ(emu::prmt(a, b, 0x4140u), 0x04810480u);
+  EXPECT_EQ(emu::prmt(a, b, 0x0123u), 0x80818283u);
+  // sign replicate: a's bytes have the sign bit set, b's do not
+  EXPECT_EQ(emu::prmt(a, b, 0x8C98u), 0xFF00FFFFu);
+  // only sel[15:0] counts
+  EXPECT_EQ(emu::prmt(a, b, 0xFFFF3210u), a);
+}
+
+TEST(ConvertEmulation, HalfArithmeticIsOneRounding) {
+  std::mt19937 rng(kSeed + 1);
+  // f16: every product and sum of f16 values is exact in double.
+  for (int i = 0; i < 200000; ++i) {
+    uint32_t x = rng(), y = rng(), z = rng();
+    auto finite = [](uint32_t v) {
+      return (v & 0x7C00u) != 0x7C00u && (v & 0x7C000000u) != 0x7C000000u;
+    };
+    if (!finite(x) || !finite(y) || !finite(z)) continue;
+    const uint32_t s = emu::sub_x2(Half::kF16, x, y), m = emu::mul_x2(Half::kF16, x, y),
+                   f = emu::fma_x2(Half::kF16, x, y, z);
+    for (int hh = 0; hh < 2; ++hh) {
+      const double a = nb::from_f16(x >> (16 * hh)), b = nb::from_f16(y >> (16 * hh)),
+                   c = nb::from_f16(z >> (16 * hh));
+      uint16_t es = nb::to_f16(a - b), em = nb::to_f16(a * b), ef = nb::to_f16(a * b + c);
+      if (std::isnan(a * b + c)) ef = 0x7FFF;
+      if (std::isnan(a * b)) em = 0x7FFF;
+      ASSERT_EQ(static_cast<uint16_t>(s >> (16 * hh)), es) << std::hex << x << " " << y;
+      ASSERT_EQ(static_cast<uint16_t>(m >> (16 * hh)), em) << std::hex << x << " " << y;
+      ASSERT_EQ(static_cast<uint16_t>(f >> (16 * hh)), ef) << std::hex << x << " " << y << " " << z;
+    }
+  }
+  // bf16 fma where a double-precision sum would round twice:
+  // (1 + 2^-4)^2 = 1.125 + 2^-8 is the midpoint between bf16 1.125 (0x3F90) and
+  // 1.125 + 2^-7 (0x3F91); a tiny addend decides the direction.
+  const uint32_t a = 0x3F88u, tiny = nb::to_bf16(std::ldexp(1.0, -100));
+  EXPECT_EQ(emu::fma_x2(Half::kBF16, a, a, tiny) & 0xFFFFu, 0x3F91u);
+  EXPECT_EQ(emu::fma_x2(Half::kBF16, a, a, tiny | 0x8000u) & 0xFFFFu, 0x3F90u);
+  EXPECT_EQ(emu::fma_x2(Half::kBF16, a, a, 0u) & 0xFFFFu, 0x3F90u);  // tie to even
+  // bf16 sub of far-apart values: 1 - 2^-100 rounds to 1
+  EXPECT_EQ(emu::sub_x2(Half::kBF16, 0x3F80u, tiny) & 0xFFFFu, 0x3F80u);
+  // f16 overflow -> inf; e4m3 saturation of inf -> 448
+  EXPECT_EQ(emu::mul_x2(Half::kF16, 0x7BFFu, 0x4000u) & 0xFFFFu, 0x7C00u);
+  EXPECT_EQ(emu::cvt_e4m3x2_f16x2(0xFC007C00u), 0xFE7Eu);
+  // cvt: low half -> low byte
+  EXPECT_EQ(emu::cvt_e4m3x2_f16x2((uint32_t{0x4000} << 16) | 0x3C00u), 0x4038u);
+  // f32 sub
+  EXPECT_EQ(emu::sub_f32(0x4B000085u, 0x4B000080u), 0x40A00000u);  // 5.0
+}
+
+// ---- 16-bit MMA converters -----------------------------------------------------------
+
+TEST(ConvertEmulation, U4ToFrag16Exact) {
+  std::mt19937 rng(kSeed + 2);
+  const auto words = nibble_sweep_words(rng, 20000);
+  for (Half h : {Half::kF16, Half::kBF16}) {
+    for (int bias : {0, 8}) {
+      for (uint32_t w : words) {
+        uint32_t frag[4];
+        if (bias == 0) emu::cvt_u4_frag16(h, w, frag);
+        else emu::cvt_u4b8_frag16(h, w, frag);
+        for (int e = 0; e < 8; ++e) {
+          const int q = q_u4_m16(w, e);
+          ASSERT_EQ(half_of(frag, e), to_h(h, q - bias))
+              << name(h) << " bias " << bias << " word 0x" << std::hex << w << std::dec << " e " << e;
+        }
+      }
+    }
+  }
+}
+
+TEST(ConvertEmulation, U8ToFrag16Exact) {
+  std::mt19937 rng(kSeed + 3);
+  const auto pairs = byte_sweep_pairs(rng, 20000);
+  for (Half h : {Half::kF16, Half::kBF16}) {
+    for (int bias : {0, 128}) {
+      for (auto [lo, hi] : pairs) {
+        uint32_t frag[4];
+        if (bias == 0) emu::cvt_u8_frag16(h, lo, hi, frag);
+        else emu::cvt_u8b128_frag16(h, lo, hi, frag);
+        for (int e = 0; e < 8; ++e) {
+          const uint64_t both = lo | (uint64_t{hi} << 32);
+          const int q = static_cast<int>((both >> (8 * e)) & 0xFF);
+          ASSERT_EQ(half_of(frag, e), to_h(h, q - bias))
+              << name(h) << " bias " << bias << " bytes 0x" << std::hex << hi << "_" << lo << " e "
+              << std::dec << e;
+        }
+      }
+    }
+  }
+}
+
+TEST(ConvertEmulation, ScaleFrag16IsRoundOfProduct) {
+  // u4b8 / u8b128 with scales: w = RN_T(T(q - B) * s), row g and row g+8 scales differ.
+  std::mt19937 rng(kSeed + 4);
+  for (Half h : {Half::kF16, Half::kBF16}) {
+    const auto scales = scale_values(h);
+    for (size_t i = 0; i < scales.size(); ++i) {
+      const uint16_t sg = scales[i], sg8 = scales[(i * 7919 + 13) % scales.size()];
+      const uint32_t w = rng();
+      uint32_t frag[4];
+      emu::cvt_u4b8_frag16(h, w, frag);
+      emu::scale_frag16(h, frag, sg, sg8);
+      for (int e = 0; e < 8; ++e) {
+        const double s = from_h(h, row_half16(e) ? sg8 : sg);
+        const uint16_t want = to_h(h, static_cast<double>(q_u4_m16(w, e) - 8) * s);
+        ASSERT_EQ(half_of(frag, e), want) << name(h) << " w 0x" << std::hex << w << " s 0x" << sg
+                                          << "/0x" << sg8 << std::dec << " e " << e;
+      }
+      // and the 8-bit path
+      const uint32_t lo = rng(), hi = rng();
+      emu::cvt_u8b128_frag16(h, lo, hi, frag);
+      emu::scale_frag16(h, frag, sg, sg8);
+      for (int e = 0; e < 8; ++e) {
+        const uint64_t both = lo | (uint64_t{hi} << 32);
+        const int q = static_cast<int>((both >> (8 * e)) & 0xFF);
+        const double s = from_h(h, row_half16(e) ? sg8 : sg);
+        ASSERT_EQ(half_of(frag, e), to_h(h, (q - 128) * s)) << name(h) << " e " << e;
+      }
+    }
+  }
+}
+
+TEST(ConvertEmulation, ScaleZeroFrag16IsOneFma) {
+  // u4 / u8 with zeros: zs = RN_T(-(z * s)), w = RN_T(q * s + zs) with one rounding.
+  std::mt19937 rng(kSeed + 5);
+  for (Half h : {Half::kF16, Half::kBF16}) {
+    const auto scales = scale_values(h);
+    for (size_t i = 0; i < scales.size(); ++i) {
+      const uint16_t sg = scales[i], sg8 = scales[(i * 104729 + 7) % scales.size()];
+      for (int bits : {4, 8}) {
+        const int zmax = bits == 4 ? 15 : 255;
+        const int zg = static_cast<int>(rng() % (zmax + 1)), zg8 = static_cast<int>(rng() % (zmax + 1));
+        const uint16_t zsg = to_h(h, -(zg * from_h(h, sg)));
+        const uint16_t zsg8 = to_h(h, -(zg8 * from_h(h, sg8)));
+        uint32_t frag[4];
+        const uint32_t lo = rng(), hi = rng();
+        if (bits == 4) emu::cvt_u4_frag16(h, lo, frag);
+        else emu::cvt_u8_frag16(h, lo, hi, frag);
+        emu::scale_zero_frag16(h, frag, sg, sg8, zsg, zsg8);
+        for (int e = 0; e < 8; ++e) {
+          int q;
+          if (bits == 4) {
+            q = q_u4_m16(lo, e);
+          } else {
+            const uint64_t both = lo | (uint64_t{hi} << 32);
+            q = static_cast<int>((both >> (8 * e)) & 0xFF);
+          }
+          const bool r8 = row_half16(e);
+          const double s = from_h(h, r8 ? sg8 : sg), zs = from_h(h, r8 ? zsg8 : zsg);
+          const uint16_t want = to_h(h, q * s + zs);  // exact in double for these ranges
+          ASSERT_EQ(half_of(frag, e), want)
+              << name(h) << " bits " << bits << " q " << q << " s 0x" << std::hex
+              << (r8 ? sg8 : sg) << " zs 0x" << (r8 ? zsg8 : zsg) << std::dec << " e " << e;
+        }
+      }
+    }
+  }
+}
+
+TEST(ConvertEmulation, PerChannelZeroIsExactSubtraction) {
+  // no group scales: prepack stores zs = T(-z); fma(q, 1, -z) = q - z exactly.
+  for (Half h : {Half::kF16, Half::kBF16}) {
+    const uint16_t one = to_h(h, 1.0);
+    for (int z = 0; z < 16; ++z) {
+      for (uint32_t w : {0x76543210u, 0xFEDCBA98u, 0x0F1E2D3Cu}) {
+        uint32_t frag[4];
+        emu::cvt_u4_frag16(h, w, frag);
+        emu::scale_zero_frag16(h, frag, one, one, to_h(h, -z), to_h(h, -z));
+        for (int e = 0; e < 8; ++e) ASSERT_EQ(half_of(frag, e), to_h(h, q_u4_m16(w, e) - z));
+      }
+    }
+  }
+}
+
+// ---- 8-bit MMA converters ------------------------------------------------------------
+
+int nib(uint32_t x, int i) { return (x >> (4 * i)) & 0xF; }
+int byte_s8(uint32_t x, int i) { return static_cast<int8_t>(static_cast<uint8_t>(x >> (8 * i))); }
+uint8_t byte_u8(uint32_t x, int i) { return static_cast<uint8_t>(x >> (8 * i)); }
+
+TEST(ConvertEmulation, U4x4ToS8AllNibblePatterns) {
+  std::mt19937 rng(kSeed + 6);
+  for (uint32_t n = 0; n < 0x10000u; ++n) {
+    const uint32_t x = n | (rng() << 16);  // upper half must be ignored
+    EXPECT_EQ(emu::spread_nibbles(x),
+              uint32_t(nib(x, 0)) | uint32_t(nib(x, 1)) << 8 | uint32_t(nib(x, 2)) << 16 |
+                  uint32_t(nib(x, 3)) << 24);
+    for (int i = 0; i < 4; ++i)
+      ASSERT_EQ(byte_u8(emu::nibble_msb_mask(x), i), nib(x, i) >= 8 ? 0xFF : 0x00) << n;
+    for (int bias : {0, 8}) {
+      const uint32_t r = emu::cvt_u4x4_s8(x, bias);
+      for (int i = 0; i < 4; ++i)
+        ASSERT_EQ(byte_s8(r, i), nib(x, i) - bias) << "bias " << bias << " nibbles 0x" << std::hex << x;
+    }
+  }
+}
+
+TEST(ConvertEmulation, U4x4ToE4m3AllNibblePatterns) {
+  std::mt19937 rng(kSeed + 7);
+  for (uint32_t n = 0; n < 0x10000u; ++n) {
+    const uint32_t x = n | (rng() << 16);
+    for (int bias : {0, 8}) {
+      const uint32_t r = emu::cvt_u4x4_e4m3(x, bias);
+      for (int i = 0; i < 4; ++i) {
+        ASSERT_EQ(byte_u8(r, i), nb::to_e4m3_sat(nib(x, i) - bias))
+            << "bias " << bias << " nibbles 0x" << std::hex << x;
+        ASSERT_EQ(nb::from_e4m3(byte_u8(r, i)), nib(x, i) - bias);  // and exact
+      }
+    }
+  }
+}
+
+TEST(ConvertEmulation, U4x4ToS8GroupScaleEveryValidInput) {
+  // w8 = q * sg - zsg, zsg = 8 * sg (u4b8) or z * sg (u4 with zeros); valid inputs only:
+  // every element of the word must satisfy the precondition (docs/semantics.md).
+  std::mt19937 rng(kSeed + 8);
+  int checked = 0;
+  for (uint32_t sg = 1; sg <= 16; ++sg) {
+    for (int z = 0; z < 16; ++z) {  // z = 8 is u4b8 (zsg = 8 * sg)
+      const uint32_t zsg = static_cast<uint32_t>(z) * sg;
+      if (zsg > 255) continue;
+      std::vector<int> valid;
+      for (int q = 0; q < 16; ++q) {
+        const int v = q * static_cast<int>(sg) - static_cast<int>(zsg);
+        if (v >= -128 && v <= 127) valid.push_back(q);
+      }
+      if (valid.empty()) continue;
+      const size_t nv = valid.size();
+      for (size_t code = 0; code < nv * nv * nv * nv; code += 1 + (rng() % 3)) {
+        size_t c = code;
+        uint32_t x = 0;
+        for (int i = 0; i < 4; ++i) {
+          x |= static_cast<uint32_t>(valid[c % nv]) << (4 * i);
+          c /= nv;
+        }
+        x |= rng() << 16;
+        const uint32_t r = emu::cvt_u4x4_s8_gscale(x, sg, zsg);
+        for (int i = 0; i < 4; ++i)
+          ASSERT_EQ(byte_s8(r, i), nib(x, i) * static_cast<int>(sg) - static_cast<int>(zsg))
+              << "sg " << sg << " zsg " << zsg << " nibbles 0x" << std::hex << x;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100000);
+}
+
+TEST(ConvertEmulation, U8x4ToS8) {
+  std::mt19937 rng(kSeed + 9);
+  for (int i = 0; i < 200000; ++i) {
+    const uint32_t z = (i < 1000) ? 128u : rng() % 256;
+    // bytes with q - z in [-128, 127]
+    uint32_t x = 0;
+    for (int b = 0; b < 4; ++b) {
+      const int lo = std::max(0, static_cast<int>(z) - 128), hi = std::min(255, static_cast<int>(z) + 127);
+      const int q = lo + static_cast<int>(rng() % (hi - lo + 1));
+      x |= static_cast<uint32_t>(q) << (8 * b);
+    }
+    const uint32_t r = emu::cvt_u8x4_s8(x, z);
+    for (int b = 0; b < 4; ++b)
+      ASSERT_EQ(byte_s8(r, b), byte_u8(x, b) - static_cast<int>(z)) << std::hex << x << " z " << z;
+  }
+  EXPECT_EQ(emu::cvt_u8x4_s8(0xFF80007Fu, 128), 0x7F0080FFu);
+}
+
+TEST(ConvertEmulation, U4x4ToE4m3GroupScaleIsF16ThenE4m3) {
+  // w8 = RN_e4m3sat(w16), w16 = RN_f16((q - B) * s) or RN_f16(q * s + zs).
+  std::mt19937 rng(kSeed + 10);
+  const auto scales = scale_values(Half::kF16);
+  for (size_t i = 0; i < scales.size(); ++i) {
+    const uint16_t s = scales[i];
+    const double sd = nb::from_f16(s);
+    const int z = static_cast<int>(rng() % 16);
+    const uint16_t zs = (i % 5 == 0) ? static_cast<uint16_t>(rng() & 0x7BFF) : nb::to_f16(-(z * sd));
+    const double zsd = nb::from_f16(zs);
+    for (int rep = 0; rep < 4; ++rep) {
+      const uint32_t x = rng();
+      const uint32_t rz = emu::cvt_u4x4_e4m3_gscale(x, s, zs, true);
+      const uint32_t rb8 = emu::cvt_u4x4_e4m3_gscale(x, s, zs, false);
+      const uint32_t rb0 = emu::cvt_u4x4_e4m3_gscale_bias(x, s, zs, false, 0);
+      for (int k = 0; k < 4; ++k) {
+        const int q = nib(x, k);
+        ASSERT_EQ(byte_u8(rz, k), nb::to_e4m3_sat(nb::from_f16(nb::to_f16(q * sd + zsd))))
+            << "zero: q " << q << " s 0x" << std::hex << s << " zs 0x" << zs;
+        ASSERT_EQ(byte_u8(rb8, k), nb::to_e4m3_sat(nb::from_f16(nb::to_f16((q - 8) * sd))))
+            << "u4b8: q " << q << " s 0x" << std::hex << s;
+        ASSERT_EQ(byte_u8(rb0, k), nb::to_e4m3_sat(nb::from_f16(nb::to_f16(q * sd))))
+            << "u4: q " << q << " s 0x" << std::hex << s;
+      }
+    }
+  }
+}
+
+}  // namespace
