@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# One pass on a GPU machine: build, run the GPU suites (one process per family, so a
+# fault in one cannot hide the rest), the demo, the timing modes and the benchmark.
+# Logs go to $OUT (or ./device-out); a short table is printed last.
+#   STAGES="build tests demo smallm bench sanitize" (default: all)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/device-out}
+mkdir -p "$OUT/logs"
+L=$OUT/logs
+STAGES=${STAGES:-"build tests demo smallm bench sanitize"}
+has() { [[ " $STAGES " == *" $1 "* ]]; }
+export PATH=/usr/local/cuda/bin:$PATH
+summary=()
+t0=$(date +%s)
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$L/gpu.txt" 2>&1
+git rev-parse HEAD > "$L/commit.txt" 2>/dev/null || true
+
+if has build; then
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > "$L/build.log" 2>&1 &&
+    cmake --build build -j "$(nproc)" >> "$L/build.log" 2>&1
+  rc=$?
+  summary+=("build rc=$rc ($(( $(date +%s) - t0 )) s)")
+  if [ $rc -ne 0 ]; then tail -40 "$L/build.log"; fi
+fi
+
+if has tests; then
+  for filter in ${GPU_FILTERS:-"Device.*" "Convert*" "Prepack*" "Smallm*" "Gemm*"}; do
+    name=$(echo "$filter" | tr -cd 'A-Za-z0-9')
+    timeout 300 ./build/tests/mixgemm_gpu_tests --gtest_filter="$filter" > "$L/gpu_$name.log" 2>&1
+    rc=$?
+    summary+=("gpu tests $filter rc=$rc: $(grep -E '^\[  (PASSED|FAILED)' "$L/gpu_$name.log" | tr '\n' ' ')")
+  done
+  grep -h -E "PREPACK_BW|DEVICE" "$L"/gpu_*.log >> "$L/highlights.txt"
+fi
+
+if has demo; then
+  timeout 300 ./build/tools/mixgemm-demo > "$L/demo.log" 2>&1
+  summary+=("demo rc=$?: $(tail -1 "$L/demo.log")")
+fi
+
+if has smallm; then
+  MIXGEMM_SMALLM_TIMING=1 timeout 300 ./build/tests/mixgemm_gpu_tests --gtest_filter="${SMALLM_TIMING_FILTER:-*Timing*}" \
+    > "$L/smallm_timing.log" 2>&1
+  summary+=("smallm timing rc=$?")
+  grep SMALLM_TIME "$L/smallm_timing.log" >> "$L/highlights.txt"
+fi
+
+if has bench; then
+  timeout 420 bash scripts/run_bench_h200.sh "$OUT/bench" > "$L/bench.log" 2>&1
+  summary+=("bench rc=$?")
+fi
+
+if has sanitize; then
+  timeout 240 compute-sanitizer --tool memcheck ./build/tests/mixgemm_gpu_tests \
+    --gtest_filter="${SANITIZE_FILTER:-*Sanitize*}" > "$L/memcheck.log" 2>&1
+  summary+=("memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$L/memcheck.log" | tail -1)")
+  timeout 240 compute-sanitizer --tool racecheck ./build/tests/mixgemm_gpu_tests \
+    --gtest_filter="${SANITIZE_FILTER:-*Sanitize*}" > "$L/racecheck.log" 2>&1
+  summary+=("racecheck rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$L/racecheck.log" | tail -1)")
+fi
+
+(cd "$OUT" && tar czf logs.tar.gz logs)
+printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"
+echo "--- highlights"; cat "$L/highlights.txt" 2>/dev/null | head -60
+echo "total $(( $(date +%s) - t0 )) s"
