@@ -1,0 +1,522 @@
+// test_bench_cli.cpp - the pure host logic of mixgemm-bench: type specs, shape sets and
+// tensor-parallel splits, the command line, byte counts and floors, statistics, CSV/JSON.
+// (The logic is header-only in tools/bench/ so this binary does not link the bench.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "../../tools/bench/metrics.h"
+#include "../../tools/bench/options.h"
+#include "../../tools/bench/report.h"
+#include "../../tools/bench/shapes.h"
+#include "../../tools/bench/type_spec.h"
+
+namespace mixgemm::bench {
+namespace {
+
+Options parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "mixgemm-bench");
+  return parse_options(args);
+}
+
+// Splits one CSV line, honouring double quotes.
+std::vector<std::string> csv_split(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        out.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else if (c != '\n') {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+// ---- type specs ---------------------------------------------------------------------------
+TEST(BenchTypeSpec, GroupedF16) {
+  const TypeSpec t = parse_type_spec("f16.u4b8.g128");
+  EXPECT_EQ(t.text, "f16.u4b8.g128");
+  EXPECT_EQ(t.a, types::f16);
+  EXPECT_EQ(t.b, types::u4b8);
+  EXPECT_EQ(t.scale, types::f16);
+  EXPECT_EQ(t.out, types::f16);
+  EXPECT_FALSE(t.has_zeros);
+  EXPECT_EQ(t.mode, GroupMode::kGroup);
+  EXPECT_EQ(t.group_size(21760), 128);
+  EXPECT_EQ(t.num_groups(21760), 170);
+  EXPECT_FALSE(t.uses_channel_scales());
+  EXPECT_FALSE(t.uses_token_scales());
+}
+
+TEST(BenchTypeSpec, ScaleAndOutputTypesFollowActivation) {
+  EXPECT_EQ(parse_type_spec("bf16.u4b8.g128").scale, types::bf16);
+  EXPECT_EQ(parse_type_spec("bf16.u4b8.g128").out, types::bf16);
+  EXPECT_EQ(parse_type_spec("s8.u4b8.g128").scale, types::u8);
+  EXPECT_EQ(parse_type_spec("s8.u4b8.g128").out, types::f16);
+  EXPECT_EQ(parse_type_spec("e4m3.u4b8.g128").scale, types::f16);
+  const TypeSpec o = parse_type_spec("e4m3.u4b8.g128.bf16");
+  EXPECT_EQ(o.out, types::bf16);
+  EXPECT_EQ(o.text, "e4m3.u4b8.g128.bf16");
+  // Spelling out the default output keeps the canonical short name.
+  EXPECT_EQ(parse_type_spec("bf16.u4b8.g128.bf16").text, "bf16.u4b8.g128");
+}
+
+TEST(BenchTypeSpec, PerChannelAndOneGroup) {
+  const TypeSpec ch = parse_type_spec("f16.u4b8.gch");
+  EXPECT_EQ(ch.mode, GroupMode::kPerChannel);
+  EXPECT_EQ(ch.group_size(4096), 0);
+  EXPECT_EQ(ch.num_groups(4096), 1);
+  EXPECT_TRUE(ch.uses_channel_scales());
+  EXPECT_FALSE(ch.uses_group_scales());
+  const TypeSpec gk = parse_type_spec("f16.u4b8.gk");
+  EXPECT_EQ(gk.mode, GroupMode::kOneGroup);
+  EXPECT_EQ(gk.group_size(4096), 4096);
+  EXPECT_EQ(gk.num_groups(4096), 1);
+  EXPECT_TRUE(gk.uses_group_scales());
+}
+
+TEST(BenchTypeSpec, ZerosComeWithUnbiasedWeights) {
+  EXPECT_TRUE(parse_type_spec("f16.u4.g128").has_zeros);
+  EXPECT_TRUE(parse_type_spec("f16.u8.gch").has_zeros);
+  EXPECT_FALSE(parse_type_spec("f16.u8b128.gch").has_zeros);
+  EXPECT_EQ(parse_type_spec("s8.u4.g128").zero_bytes_per_element(), 1);
+  EXPECT_EQ(parse_type_spec("f16.u4.g128").zero_bytes_per_element(), 2);
+}
+
+TEST(BenchTypeSpec, EightBitActivationsCarryTokenAndChannelScales) {
+  for (const char* s : {"s8.u4b8.g128", "s8.u4b8.gch", "e4m3.u4b8.g128", "e4m3.u4b8.gch"}) {
+    const TypeSpec t = parse_type_spec(s);
+    EXPECT_TRUE(t.uses_token_scales()) << s;
+    EXPECT_TRUE(t.uses_channel_scales()) << s;
+  }
+}
+
+TEST(BenchTypeSpec, RejectsMalformedSpecs) {
+  for (const char* s : {"f16.u4b8", "f32.u4b8.g128", "f16.u3.g128", "f16.u4b8.g0", "f16.u4b8.g-1", "f16.u4b8.128",
+                        "f16.u4b8.gx", "f16.u4b8.g128.s8", "f16.u4b8.g128.f16.x", "", "..."}) {
+    EXPECT_THROW(parse_type_spec(s), std::invalid_argument) << s;
+  }
+}
+
+TEST(BenchTypeSpec, ListsExpandAndDeduplicate) {
+  const auto d = parse_type_list("default");
+  ASSERT_EQ(d.size(), default_type_specs().size());
+  EXPECT_EQ(d[0].text, "f16.u4b8.g128");
+  const auto a = parse_type_list("all,f16.u4b8.g128");
+  EXPECT_EQ(a.size(), all_type_specs().size());
+  const auto two = parse_type_list("f16.u4b8.g128,f16.u4b8.g128,bf16.u4b8.g64");
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[1].group, 64);
+  EXPECT_THROW(parse_type_list(","), std::invalid_argument);
+  for (const auto& s : all_type_specs()) EXPECT_NO_THROW(parse_type_spec(s)) << s;
+}
+
+// ---- shapes ----------------------------------------------------------------------------------
+TEST(BenchShapes, Llama2_70bTp1) {
+  const auto s = shape_set("llama2-70b", 1);
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[0].name, "llama2-70b/qkv");
+  EXPECT_EQ(s[0].N, 10240);
+  EXPECT_EQ(s[0].K, 8192);
+  EXPECT_EQ(s[1].name, "llama2-70b/o");
+  EXPECT_EQ(s[1].N, 8192);
+  EXPECT_EQ(s[1].K, 8192);
+  EXPECT_EQ(s[2].name, "llama2-70b/gate_up");
+  EXPECT_EQ(s[2].N, 57344);
+  EXPECT_EQ(s[2].K, 8192);
+  EXPECT_EQ(s[3].name, "llama2-70b/down");
+  EXPECT_EQ(s[3].N, 8192);
+  EXPECT_EQ(s[3].K, 28672);
+  for (const auto& x : s) EXPECT_EQ(x.tp, 1);
+}
+
+TEST(BenchShapes, TensorParallelSplitsColumnAndRowParallelLayers) {
+  const auto s = shape_set("llama2-70b", 8);
+  EXPECT_EQ(s[0].N, 1280);  // (64/8 + 2*8/8) * 128
+  EXPECT_EQ(s[0].K, 8192);
+  EXPECT_EQ(s[1].N, 8192);
+  EXPECT_EQ(s[1].K, 1024);
+  EXPECT_EQ(s[2].N, 7168);
+  EXPECT_EQ(s[2].K, 8192);
+  EXPECT_EQ(s[3].N, 8192);
+  EXPECT_EQ(s[3].K, 3584);
+  for (const auto& x : s) EXPECT_EQ(x.tp, 8);
+  const auto t2 = shape_set("llama3-70b", 2);
+  EXPECT_EQ(t2[0].N, 5120);
+  EXPECT_EQ(t2[2].N, 28672);
+  EXPECT_EQ(t2[3].K, 14336);
+}
+
+TEST(BenchShapes, OtherModels) {
+  const auto l7 = shape_set("llama2-7b", 1);  // multi-head attention: 32 KV heads
+  EXPECT_EQ(l7[0].N, 12288);
+  EXPECT_EQ(l7[2].N, 22016);
+  EXPECT_EQ(l7[3].K, 11008);
+  const auto l8 = shape_set("llama3-8b", 1);
+  EXPECT_EQ(l8[0].N, 6144);
+  EXPECT_EQ(l8[0].K, 4096);
+  EXPECT_EQ(l8[2].N, 28672);
+  EXPECT_EQ(l8[3].K, 14336);
+  const auto l405 = shape_set("llama3-405b", 1);
+  EXPECT_EQ(l405[0].N, 18432);
+  EXPECT_EQ(l405[0].K, 16384);
+  EXPECT_EQ(l405[1].K, 16384);
+  EXPECT_EQ(l405[2].N, 106496);
+  EXPECT_EQ(l405[3].K, 53248);
+  const auto l405t8 = shape_set("llama3-405b", 8);
+  EXPECT_EQ(l405t8[0].N, 2304);  // (16 + 2) * 128
+  EXPECT_EQ(l405t8[3].K, 6656);
+}
+
+TEST(BenchShapes, KvHeadsReplicateBeyondTheirCount) {
+  const auto s = shape_set("llama3-8b", 16);  // 8 KV heads, tp 16: one KV head per rank
+  EXPECT_EQ(s[0].N, (2 + 2) * 128);
+}
+
+TEST(BenchShapes, RejectsBadSplitsAndNames) {
+  EXPECT_THROW(shape_set("llama2-70b", 3), std::invalid_argument);
+  EXPECT_THROW(shape_set("llama9", 1), std::invalid_argument);
+}
+
+TEST(BenchShapes, SeedAndCustom) {
+  const auto seed = shape_set("seed", 8);  // the seed shape never splits
+  ASSERT_EQ(seed.size(), 1u);
+  EXPECT_EQ(seed[0].N, 8192);
+  EXPECT_EQ(seed[0].K, 21760);
+  EXPECT_EQ(seed[0].tp, 1);
+  const Shape c = parse_custom_shape("4096x14336");
+  EXPECT_EQ(c.N, 4096);
+  EXPECT_EQ(c.K, 14336);
+  EXPECT_EQ(c.name, "custom/4096x14336");
+  for (const char* bad : {"4096", "4096x", "x4096", "4096x0", "4096*4096", "a x b", "1x2x3"})
+    EXPECT_THROW(parse_custom_shape(bad), std::invalid_argument) << bad;
+}
+
+TEST(BenchShapes, ExpandOrdersAndDeduplicates) {
+  const auto s = expand_shapes({"seed", "llama2-70b", "seed"}, {1, 2}, {parse_custom_shape("16x64")});
+  ASSERT_EQ(s.size(), 1u + 4 + 4 + 1);
+  EXPECT_EQ(s[0].name, "seed");
+  EXPECT_EQ(s[1].name, "llama2-70b/qkv");
+  EXPECT_EQ(s[1].tp, 1);
+  EXPECT_EQ(s[5].name, "llama2-70b/qkv");
+  EXPECT_EQ(s[5].tp, 2);
+  EXPECT_EQ(s.back().name, "custom/16x64");
+  EXPECT_TRUE(expand_shapes({"none"}, {1}, {}).empty());
+}
+
+// ---- command line -----------------------------------------------------------------------------
+TEST(BenchOptions, Defaults) {
+  const Options o = parse({});
+  EXPECT_EQ(o.m_list, default_m_list());
+  EXPECT_EQ(o.m_list.front(), 1);
+  EXPECT_EQ(o.m_list.back(), 8192);
+  ASSERT_EQ(o.sets.size(), 1u);
+  EXPECT_EQ(o.sets[0], "seed");
+  EXPECT_EQ(o.tps, std::vector<int>{1});
+  EXPECT_EQ(o.types.size(), default_type_specs().size());
+  EXPECT_EQ(o.baselines.size(), 4u);
+  EXPECT_TRUE(o.run_mixgemm);
+  EXPECT_GE(o.iters, 50);
+  EXPECT_EQ(o.cold_l2, ColdL2::kRotate);
+  EXPECT_FALSE(o.verify);
+  EXPECT_EQ(o.command_line, "mixgemm-bench");
+}
+
+TEST(BenchOptions, ParsesEveryFlag) {
+  const Options o = parse({"--m", "1,16,256", "--shapes", "seed,llama2-70b", "--tp=1,2", "--types",
+                           "f16.u4b8.g128,s8.u4b8.gch", "--iters", "60", "--warmup=3", "--cold-l2", "flush",
+                           "--lt-algos", "1", "--verify", "--verify-rows", "4", "--verify-cols", "128",
+                           "--fp8-promotion-k", "128", "--prepack-bench", "--csv", "out.csv", "--json", "out.json",
+                           "--git-commit", "abc123", "--device", "1", "--seed", "7", "--quiet",
+                           "--schedule", "smallm_k4", "--baselines", "fp16,cublaslt_fp8"});
+  EXPECT_EQ(o.m_list, (std::vector<int64_t>{1, 16, 256}));
+  EXPECT_EQ(o.sets, (std::vector<std::string>{"seed", "llama2-70b"}));
+  EXPECT_EQ(o.tps, (std::vector<int>{1, 2}));
+  ASSERT_EQ(o.types.size(), 2u);
+  EXPECT_EQ(o.types[1].text, "s8.u4b8.gch");
+  EXPECT_EQ(o.iters, 60);
+  EXPECT_EQ(o.warmup, 3);
+  EXPECT_EQ(o.cold_l2, ColdL2::kFlush);
+  EXPECT_EQ(o.lt_algos, 1);
+  EXPECT_TRUE(o.verify);
+  EXPECT_EQ(o.verify_rows, 4);
+  EXPECT_EQ(o.verify_cols, 128);
+  EXPECT_EQ(o.fp8_promotion_k, 128);
+  EXPECT_TRUE(o.prepack_bench);
+  EXPECT_EQ(o.csv_path, "out.csv");
+  EXPECT_EQ(o.json_path, "out.json");
+  EXPECT_EQ(o.git_commit, "abc123");
+  EXPECT_EQ(o.device, 1);
+  EXPECT_EQ(o.seed, 7u);
+  EXPECT_TRUE(o.quiet);
+  EXPECT_EQ(o.schedule, "smallm_k4");
+  EXPECT_EQ(o.baselines, (std::vector<Baseline>{Baseline::kFp16, Baseline::kFp8}));
+}
+
+TEST(BenchOptions, CustomShapesReplaceTheDefaultSet) {
+  const Options o = parse({"--shape", "4096x4096", "--shape", "8192x21760"});
+  EXPECT_TRUE(o.sets.empty());
+  ASSERT_EQ(o.custom_shapes.size(), 2u);
+  EXPECT_EQ(o.custom_shapes[1].K, 21760);
+  const Options both = parse({"--shapes", "seed", "--shape", "64x64"});
+  EXPECT_EQ(expand_shapes(both.sets, both.tps, both.custom_shapes).size(), 2u);
+}
+
+TEST(BenchOptions, BaselineSelection) {
+  EXPECT_TRUE(parse({"--no-baselines"}).baselines.empty());
+  const Options only = parse({"--baselines-only"});
+  EXPECT_FALSE(only.run_mixgemm);
+  EXPECT_EQ(only.baselines.size(), 4u);
+  EXPECT_THROW(parse({"--no-baselines", "--baselines-only"}), std::invalid_argument);
+  EXPECT_THROW(parse({"--baselines-only", "--verify"}), std::invalid_argument);
+  EXPECT_THROW(parse({"--baselines", "cublas_fp32"}), std::invalid_argument);
+  EXPECT_TRUE(parse({"--baselines", "none"}).baselines.empty());
+}
+
+TEST(BenchOptions, RejectsBadInput) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--iters", "0"},   {"--iters"},          {"--m", "0"},          {"--m", "1,,2"},       {"--m", "-4"},
+      {"--tp", "3", "--shapes", "llama2-70b"},  {"--shapes", "gpt5"},  {"--cold-l2", "warm"}, {"--bogus"},
+      {"--verify=1"},     {"--copy-gib", "0"},  {"--copy-gib", "x"},   {"--types", "f16.u4b8"},
+      {"--schedule", "a", "--all-schedules"},   {"--shape", "12"},     {"--lt-algos", "0"}};
+  for (const auto& args : bad) {
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    EXPECT_THROW(parse(args), std::invalid_argument) << joined;
+  }
+}
+
+TEST(BenchOptions, RecordsTheCommandLineQuoted) {
+  const Options o = parse({"--csv", "my results.csv", "--m", "1,2"});
+  EXPECT_EQ(o.command_line, "mixgemm-bench --csv 'my results.csv' --m 1,2");
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quote(""), "''");
+  EXPECT_EQ(shell_quote("a/b-c.d=1"), "a/b-c.d=1");
+}
+
+TEST(BenchOptions, UsageAndListMentionEverything) {
+  const std::string u = usage();
+  for (const char* f : {"--types", "--shapes", "--shape", "--tp", "--m", "--iters", "--warmup", "--cold-l2", "--verify",
+                        "--csv", "--json", "--git-commit", "--baselines-only", "--no-baselines", "--prepack-bench",
+                        "--lt-algos"})
+    EXPECT_NE(u.find(f), std::string::npos) << f;
+  const std::string l = list_text({1, 8});
+  EXPECT_NE(l.find("llama2-70b/gate_up tp=8: N=7168 K=8192"), std::string::npos) << l;
+  EXPECT_NE(l.find("seed: N=8192 K=21760"), std::string::npos) << l;
+}
+
+// ---- bytes, floors, throughput -------------------------------------------------------------------
+TEST(BenchMetrics, Int4G128FloorMatchesTheBaselineNotes) {
+  // docs: (N*K/2 + N*K/128*2 + activations + output) / copy bandwidth; the seed shape's int4
+  // floor at M = 1 is 21.7 us at 4243 GB/s.
+  const TypeSpec t = parse_type_spec("f16.u4b8.g128");
+  const ByteCount b = mixgemm_bytes(t, 1, kSeedN, kSeedK);
+  EXPECT_EQ(b.weights, kSeedN * kSeedK / 2);
+  EXPECT_EQ(b.scales, kSeedN * kSeedK / 128 * 2);
+  EXPECT_EQ(b.zeros, 0);
+  EXPECT_EQ(b.activations, kSeedK * 2);
+  EXPECT_EQ(b.output, kSeedN * 2);
+  EXPECT_NEAR(floor_us(b, 4243.0), 21.7, 0.05);
+  EXPECT_NEAR(floor_us(mixgemm_bytes(t, 8192, kSeedN, kSeedK), 4243.0), 137.3, 0.2);
+}
+
+TEST(BenchMetrics, ScaleAndZeroBytesPerConfig) {
+  const int64_t M = 16, N = 4096, K = 4096;
+  const ByteCount s8g = mixgemm_bytes(parse_type_spec("s8.u4b8.g128"), M, N, K);
+  EXPECT_EQ(s8g.scales, K / 128 * N * 1 + N * 4 + M * 4);  // u8 group scales, f32 channel, f32 token
+  EXPECT_EQ(s8g.activations, M * K);
+  EXPECT_EQ(s8g.output, M * N * 2);
+  const ByteCount s8z = mixgemm_bytes(parse_type_spec("s8.u4.g128"), M, N, K);
+  EXPECT_EQ(s8z.zeros, K / 128 * N);
+  const ByteCount f16z = mixgemm_bytes(parse_type_spec("f16.u4.g128"), M, N, K);
+  EXPECT_EQ(f16z.zeros, K / 128 * N * 2);
+  const ByteCount ch = mixgemm_bytes(parse_type_spec("f16.u4b8.gch"), M, N, K);
+  EXPECT_EQ(ch.scales, N * 4);
+  const ByteCount w8 = mixgemm_bytes(parse_type_spec("bf16.u8b128.gch"), M, N, K);
+  EXPECT_EQ(w8.weights, N * K);
+  const ByteCount gk = mixgemm_bytes(parse_type_spec("f16.u4.gk"), M, N, K);
+  EXPECT_EQ(gk.scales, N * 2);
+  EXPECT_EQ(gk.zeros, N * 2);
+}
+
+TEST(BenchMetrics, BaselineBytes) {
+  const int64_t M = 8, N = 1024, K = 2048;
+  EXPECT_EQ(baseline_bytes(Baseline::kFp16, M, N, K).total(), 2 * N * K + 2 * M * K + 2 * M * N);
+  EXPECT_EQ(baseline_bytes(Baseline::kBf16, M, N, K).total(), 2 * N * K + 2 * M * K + 2 * M * N);
+  EXPECT_EQ(baseline_bytes(Baseline::kFp8, M, N, K).total(), N * K + M * K + 2 * M * N + 4 * (N + M));
+  EXPECT_EQ(baseline_bytes(Baseline::kFp8, M, N, K, false).total(), N * K + M * K + 2 * M * N + 8);
+  EXPECT_EQ(baseline_bytes(Baseline::kInt8, M, N, K).total(), N * K + M * K + 4 * M * N);
+  EXPECT_EQ(parse_baseline("int8"), Baseline::kInt8);
+  EXPECT_STREQ(baseline_name(Baseline::kFp8), "cublaslt_fp8");
+}
+
+TEST(BenchMetrics, Throughput) {
+  EXPECT_NEAR(tflops(1000, 1000, 1000, 2.0), 1000.0, 1e-9);
+  EXPECT_NEAR(copy_gbps(int64_t{1} << 31, 1000.0), 4294.967296, 1e-6);
+  ByteCount b;
+  b.weights = 4'000'000;
+  EXPECT_NEAR(achieved_gbps(b, 1.0), 4000.0, 1e-9);
+  EXPECT_NEAR(floor_us(b, 4000.0), 1.0, 1e-12);
+  EXPECT_NEAR(pct_of_floor(21.7, 43.4), 50.0, 1e-9);
+}
+
+TEST(BenchMetrics, Stats) {
+  const Stats odd = compute_stats({5, 1, 3});
+  EXPECT_EQ(odd.median, 3);
+  EXPECT_EQ(odd.min, 1);
+  EXPECT_EQ(odd.max, 5);
+  EXPECT_EQ(odd.mean, 3);
+  EXPECT_EQ(odd.count, 3);
+  EXPECT_EQ(compute_stats({4, 1, 3, 2}).median, 2.5);
+  EXPECT_THROW(compute_stats({}), std::invalid_argument);
+  EXPECT_THROW(compute_stats({1.0, NAN}), std::runtime_error);
+  EXPECT_THROW(compute_stats({1.0, -2.0}), std::runtime_error);
+}
+
+TEST(BenchMetrics, RotationCopiesCoverThreeL2) {
+  const int64_t l2 = 60 << 20;
+  EXPECT_EQ(rotation_copies(89'128'960, l2, 3.0, 2, 1000), 3);  // seed int4 weights
+  EXPECT_EQ(rotation_copies(1 << 20, l2, 3.0, 2, 110), 110);    // capped by the run count
+  EXPECT_EQ(rotation_copies(int64_t{4} << 30, l2, 3.0, 2, 110), 2);  // never fewer than 2
+  EXPECT_EQ(rotation_copies(1 << 20, l2, 3.0, 2, 1000), 180);
+}
+
+// ---- reports -------------------------------------------------------------------------------------
+ResultRow timed_row(const std::string& kernel, int64_t M, double us) {
+  ResultRow r;
+  r.gpu = "NVIDIA H200";
+  r.shape = shape_set("seed", 1)[0];
+  r.M = M;
+  r.kernel = kernel;
+  r.type_spec = kernel == "mixgemm" ? "f16.u4b8.g128" : kernel;
+  r.timed = true;
+  r.us = compute_stats({us, us * 0.9, us * 1.2});
+  r.bytes = mixgemm_bytes(parse_type_spec("f16.u4b8.g128"), M, r.shape.N, r.shape.K);
+  r.floor_us = floor_us(r.bytes, 4243.0);
+  r.copy_gbps = 4243.0;
+  return r;
+}
+
+TEST(BenchReport, RatiosUseTheSameShapeAndM) {
+  std::vector<ResultRow> rows = {timed_row("cublas_fp16", 1, 100), timed_row("cublaslt_fp8", 1, 80),
+                                 timed_row("mixgemm", 1, 50), timed_row("mixgemm", 2, 50)};
+  ResultRow ns = timed_row("mixgemm", 1, 1);
+  ns.timed = false;
+  ns.status = kNotSupported;
+  rows.push_back(ns);
+  fill_ratios(rows);
+  EXPECT_DOUBLE_EQ(rows[0].x_fp16, 1.0);
+  EXPECT_DOUBLE_EQ(rows[0].x_fp8, 0.8);
+  EXPECT_DOUBLE_EQ(rows[2].x_fp16, 2.0);
+  EXPECT_DOUBLE_EQ(rows[2].x_fp8, 1.6);
+  EXPECT_TRUE(std::isnan(rows[3].x_fp16));  // no baseline at M = 2
+  EXPECT_TRUE(std::isnan(rows[4].x_fp16));  // not timed
+}
+
+TEST(BenchReport, CsvHasTheRequiredColumnsAndOneFieldEach) {
+  const std::string header = csv_header();
+  const auto cols = csv_split(header);
+  for (const char* c : {"gpu", "shape", "N", "K", "M", "tp", "kernel", "a_type", "b_type", "group_size", "schedule",
+                        "us_median", "us_min", "us_max", "tflops", "gbps", "pct_floor", "x_cublas_fp16", "x_cublas_fp8"})
+    EXPECT_NE(std::find(cols.begin(), cols.end(), c), cols.end()) << c;
+
+  std::vector<ResultRow> rows = {timed_row("cublas_fp16", 1, 95.6), timed_row("mixgemm", 1, 40.0)};
+  rows[1].note = "rotating 3w/2a copies, \"quoted\"";
+  rows[1].schedule = "smallm,k4";
+  fill_ratios(rows);
+  const auto f = csv_split(csv_row(rows[1]));
+  ASSERT_EQ(f.size(), cols.size());
+  const auto at = [&](const char* name) { return f[std::find(cols.begin(), cols.end(), name) - cols.begin()]; };
+  EXPECT_EQ(at("gpu"), "NVIDIA H200");
+  EXPECT_EQ(at("shape"), "seed");
+  EXPECT_EQ(at("N"), "8192");
+  EXPECT_EQ(at("K"), "21760");
+  EXPECT_EQ(at("M"), "1");
+  EXPECT_EQ(at("kernel"), "mixgemm");
+  EXPECT_EQ(at("schedule"), "smallm,k4");
+  EXPECT_EQ(at("us_median"), "40.000");
+  EXPECT_EQ(at("us_min"), "36.000");
+  EXPECT_EQ(at("us_max"), "48.000");
+  EXPECT_EQ(at("x_cublas_fp16"), "2.390");
+  EXPECT_EQ(at("x_cublas_fp8"), "");
+  EXPECT_EQ(at("note"), "rotating 3w/2a copies, \"quoted\"");
+  EXPECT_NEAR(std::stod(at("pct_floor")), 100.0 * 21.676 / 40.0, 0.05);
+  EXPECT_NEAR(std::stod(at("gbps")), 91974144 / 40.0 / 1e3, 0.1);
+
+  ResultRow ns = rows[1];
+  ns.timed = false;
+  ns.status = kNotSupported;
+  const auto g = csv_split(csv_row(ns));
+  ASSERT_EQ(g.size(), cols.size());
+  EXPECT_EQ(g[std::find(cols.begin(), cols.end(), "us_median") - cols.begin()], "");
+  EXPECT_EQ(g[std::find(cols.begin(), cols.end(), "status") - cols.begin()], "not_supported");
+}
+
+TEST(BenchReport, JsonEscapesAndNulls) {
+  EXPECT_EQ(json_str("a\"b\\c\nd\x01"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+  EXPECT_EQ(json_num(NAN), "null");
+  EXPECT_EQ(json_num(1.5, 2), "1.50");
+  EXPECT_EQ(json_list(std::vector<int64_t>{1, 2}), "[1, 2]");
+  EXPECT_EQ(json_list(std::vector<std::string>{"a"}), "[\"a\"]");
+  JsonSection top;
+  top.add_str("git_commit", "abc");
+  JsonSection gpu{"gpu", {}};
+  gpu.add_int("sm_count", 132);
+  const std::string doc = json_document({top, gpu}, {timed_row("mixgemm", 1, 40.0)});
+  EXPECT_EQ(doc.front(), '{');
+  EXPECT_NE(doc.find("\"git_commit\": \"abc\","), std::string::npos);
+  EXPECT_NE(doc.find("\"gpu\": {\"sm_count\": 132}"), std::string::npos);
+  EXPECT_NE(doc.find("\"us_median\": 40.0000"), std::string::npos);
+  EXPECT_NE(doc.find("\"x_cublas_fp16\": null"), std::string::npos);
+  // Balanced braces and brackets (outside strings).
+  int depth = 0;
+  bool in_str = false;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    const char c = doc[i];
+    if (in_str) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_str = false;
+      continue;
+    }
+    if (c == '"') in_str = true;
+    if (c == '{' || c == '[') ++depth;
+    if (c == '}' || c == ']') --depth;
+    EXPECT_GE(depth, 0);
+  }
+  EXPECT_EQ(depth, 0);
+  EXPECT_EQ(json_document({}, {}), "{\n  \"rows\": []\n}\n");
+}
+
+TEST(BenchReport, TableRows) {
+  ResultRow r = timed_row("mixgemm", 16, 40.0);
+  r.schedule = "smallm_k4";
+  const std::string line = table_row(r);
+  EXPECT_NE(line.find("seed"), std::string::npos);
+  EXPECT_NE(line.find("f16.u4b8.g128"), std::string::npos);
+  EXPECT_NE(line.find("smallm_k4"), std::string::npos);
+  EXPECT_NE(line.find("40.00"), std::string::npos);
+  r.timed = false;
+  r.status = kNotSupported;
+  r.note = "no kernel";
+  EXPECT_NE(table_row(r).find("not supported: no kernel"), std::string::npos);
+  EXPECT_NE(table_header().find("x fp16"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mixgemm::bench

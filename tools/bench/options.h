@@ -1,0 +1,295 @@
+// options.h - mixgemm-bench's command line (pure host logic, header-only, unit-tested in
+// tests/cpu/test_bench_cli.cpp). `usage()` is the reference for every flag.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "metrics.h"
+#include "shapes.h"
+#include "type_spec.h"
+
+namespace mixgemm::bench {
+
+enum class ColdL2 { kRotate, kFlush, kOff };
+
+inline const char* cold_l2_name(ColdL2 c) {
+  switch (c) {
+    case ColdL2::kRotate: return "rotate";
+    case ColdL2::kFlush: return "flush";
+    case ColdL2::kOff: return "off";
+  }
+  return "?";
+}
+
+inline const std::vector<int64_t>& default_m_list() {
+  static const std::vector<int64_t> ms = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
+  return ms;
+}
+
+struct Options {
+  std::vector<int64_t> m_list = default_m_list();
+  std::vector<std::string> sets;     // named shape sets (default: seed, unless --shape given)
+  std::vector<Shape> custom_shapes;  // --shape NxK
+  std::vector<int> tps = {1};
+  std::vector<TypeSpec> types;       // default: default_type_specs()
+  std::vector<Baseline> baselines = all_baselines();
+  bool run_mixgemm = true;
+  bool verify = false;
+  int verify_rows = 8;     // rows checked per M when M is larger
+  int verify_cols = 512;   // columns checked when N is larger (in 64-column windows)
+  int64_t fp8_promotion_k = 0;  // e4m3 tolerance: the kernels' f32 promotion interval (0: none)
+  int iters = 100;
+  int warmup = 10;
+  ColdL2 cold_l2 = ColdL2::kRotate;
+  int lt_algos = 8;        // cuBLASLt heuristic candidates timed; 1 = take the top one
+  std::string schedule;    // force one schedule (empty: the heuristic)
+  bool all_schedules = false;
+  bool prepack_bench = false;
+  std::string csv_path;
+  std::string json_path;
+  std::string git_commit;
+  double copy_gib = 2.0;
+  int device = 0;
+  uint64_t seed = 1;
+  bool quiet = false;
+  bool list = false;
+  bool help = false;
+  std::string command_line;
+};
+
+inline std::string usage() {
+  return R"(mixgemm-bench: times mixgemm::gemm and cuBLAS/cuBLASLt baselines on the same shapes, one run.
+
+Usage: mixgemm-bench [flags]
+Shapes
+  --shapes LIST        named sets: seed (N=8192,K=21760), llama2-7b, llama3-8b, llama2-70b,
+                       llama3-70b, llama3-405b, or none (default: seed, unless --shape is given)
+  --shape NxK          a custom shape, repeatable (e.g. --shape 8192x21760)
+  --tp LIST            tensor parallelism for model sets (default 1): qkv/gate_up split N,
+                       o/down split K
+  --m LIST             token counts M (default 1,2,4,...,8192)
+Kernels
+  --types LIST         mixgemm type specs act.weight.group[.out] (default: default), e.g.
+                       f16.u4b8.g128, bf16.u4b8.g128, s8.u4b8.g128, e4m3.u4b8.g128, f16.u4b8.gch,
+                       f16.u4.g128 (u4/u8: with zero points); gch = per-channel f32 scales,
+                       gk = one group over K; `all` = every standard config, `default` = the five above
+  --schedule NAME      force this mixgemm schedule (default: mixgemm's heuristic)
+  --all-schedules      time every supported schedule of each config (one row each)
+  --baselines LIST     cublas_fp16,cublas_bf16,cublaslt_fp8,cublaslt_int8 (default: all)
+  --no-baselines       mixgemm only (ratio columns stay empty)
+  --baselines-only     baselines only
+  --lt-algos N         cuBLASLt heuristic candidates timed, fastest kept (default 8; 1 = top one)
+Timing
+  --iters N            timed runs per row, each with its own CUDA event pair (default 100)
+  --warmup N           untimed runs first (default 10)
+  --cold-l2 MODE       rotate (default): rotate among copies of all inputs/outputs covering
+                       >= 3x L2; flush: write a 2x-L2 buffer before each run (not timed);
+                       off: same buffers every run (warm L2)
+  --copy-gib X         size of the device-to-device copy that measures bandwidth (default 2)
+Checks and extras
+  --verify             check every measured mixgemm row against the CPU reference first
+                       (rows/columns sub-sampled for large problems); non-zero exit on failure
+  --verify-rows N      rows checked when M is larger (default 8)
+  --verify-cols N      columns checked when N is larger, in 64-column windows (default 512)
+  --fp8-promotion-k N  e4m3 tolerance: the kernels add the tensor-core partial sums into f32
+                       at least every N k (default 0: assume never, the loosest bound)
+  --prepack-bench      also time mixgemm::prepack on 57344 x 8192 int4 (GB/s, % of copy bandwidth)
+Output
+  --csv PATH           one row per (shape, M, kernel)
+  --json PATH          device, versions, git commit, command line, copy bandwidth, all rows
+  --git-commit STR     recorded commit (default: build-time MIXGEMM_GIT_COMMIT, else `git` on the
+                       source tree, else "unknown")
+  --device N           CUDA device (default 0)
+  --seed N             random seed of the inputs (default 1)
+  --quiet              no progress on stderr
+  --list               print the shape sets and type configs, then exit
+  -h, --help           this text
+Exit status: 0 ok; 1 a verification failed, an output was not finite, or a CUDA/cuBLAS call
+failed; 2 bad command line; 3 no GPU.
+)";
+}
+
+inline std::vector<int64_t> parse_int_list(std::string_view flag, std::string_view list, int64_t min_value) {
+  std::vector<int64_t> out;
+  for (const auto& item : split(list, ',')) {
+    int64_t v = 0;
+    if (!parse_int64(item, v) || v < min_value)
+      throw std::invalid_argument(std::string(flag) + ": '" + item + "' is not an integer >= " + std::to_string(min_value));
+    out.push_back(v);
+  }
+  if (out.empty()) throw std::invalid_argument(std::string(flag) + ": empty list");
+  return out;
+}
+
+inline std::string shell_quote(std::string_view s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") ==
+                        std::string_view::npos)
+    return std::string(s);
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+inline Options parse_options(const std::vector<std::string>& args) {
+  Options o;
+  std::string cmd;
+  for (const auto& a : args) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
+  o.command_line = cmd;
+
+  bool types_given = false, baselines_flag = false, no_baselines = false, baselines_only = false;
+  for (size_t i = 1; i < args.size(); ++i) {
+    std::string flag = args[i];
+    std::string value;
+    bool has_inline = false;
+    if (flag.rfind("--", 0) == 0) {
+      const size_t eq = flag.find('=');
+      if (eq != std::string::npos) {
+        value = flag.substr(eq + 1);
+        flag = flag.substr(0, eq);
+        has_inline = true;
+      }
+    }
+    const auto take = [&]() -> std::string {
+      if (has_inline) return value;
+      if (i + 1 >= args.size()) throw std::invalid_argument(flag + " needs a value");
+      return args[++i];
+    };
+    const auto no_value = [&]() {
+      if (has_inline) throw std::invalid_argument(flag + " takes no value");
+    };
+    const auto take_int = [&](int64_t min_value) -> int64_t {
+      const std::string v = take();
+      int64_t x = 0;
+      if (!parse_int64(v, x) || x < min_value)
+        throw std::invalid_argument(flag + ": '" + v + "' is not an integer >= " + std::to_string(min_value));
+      return x;
+    };
+
+    if (flag == "-h" || flag == "--help") { no_value(); o.help = true; }
+    else if (flag == "--list") { no_value(); o.list = true; }
+    else if (flag == "--m" || flag == "--M") o.m_list = parse_int_list(flag, take(), 1);
+    else if (flag == "--shapes") {
+      o.sets.clear();
+      for (const auto& s : split(take(), ',')) {
+        if (s.empty()) continue;
+        if (s != "none") (void)shape_set(s, 1);  // validates the name
+        o.sets.push_back(s);
+      }
+      if (o.sets.empty()) throw std::invalid_argument("--shapes: empty list");
+    }
+    else if (flag == "--shape") o.custom_shapes.push_back(parse_custom_shape(take()));
+    else if (flag == "--tp") {
+      o.tps.clear();
+      for (int64_t t : parse_int_list(flag, take(), 1)) {
+        if (t > 64) throw std::invalid_argument("--tp: " + std::to_string(t) + " is larger than 64");
+        o.tps.push_back(static_cast<int>(t));
+      }
+    }
+    else if (flag == "--types") { o.types = parse_type_list(take()); types_given = true; }
+    else if (flag == "--schedule") o.schedule = take();
+    else if (flag == "--all-schedules") { no_value(); o.all_schedules = true; }
+    else if (flag == "--baselines") {
+      baselines_flag = true;
+      o.baselines.clear();
+      for (const auto& s : split(take(), ',')) {
+        if (s.empty() || s == "none") continue;
+        const Baseline b = parse_baseline(s);
+        bool dup = false;
+        for (Baseline x : o.baselines) dup = dup || x == b;
+        if (!dup) o.baselines.push_back(b);
+      }
+    }
+    else if (flag == "--no-baselines") { no_value(); no_baselines = true; }
+    else if (flag == "--baselines-only") { no_value(); baselines_only = true; }
+    else if (flag == "--lt-algos") o.lt_algos = static_cast<int>(take_int(1));
+    else if (flag == "--iters") o.iters = static_cast<int>(take_int(1));
+    else if (flag == "--warmup") o.warmup = static_cast<int>(take_int(0));
+    else if (flag == "--cold-l2") {
+      const std::string v = take();
+      if (v == "rotate") o.cold_l2 = ColdL2::kRotate;
+      else if (v == "flush") o.cold_l2 = ColdL2::kFlush;
+      else if (v == "off") o.cold_l2 = ColdL2::kOff;
+      else throw std::invalid_argument("--cold-l2: '" + v + "' is not rotate, flush or off");
+    }
+    else if (flag == "--copy-gib") {
+      const std::string v = take();
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      if (v.empty() || end != v.c_str() + v.size() || !(x >= 0.25 && x <= 64))
+        throw std::invalid_argument("--copy-gib: '" + v + "' is not a number in [0.25, 64]");
+      o.copy_gib = x;
+    }
+    else if (flag == "--verify") { no_value(); o.verify = true; }
+    else if (flag == "--verify-rows") o.verify_rows = static_cast<int>(take_int(1));
+    else if (flag == "--verify-cols") o.verify_cols = static_cast<int>(take_int(64));
+    else if (flag == "--fp8-promotion-k") o.fp8_promotion_k = take_int(0);
+    else if (flag == "--prepack-bench") { no_value(); o.prepack_bench = true; }
+    else if (flag == "--csv") o.csv_path = take();
+    else if (flag == "--json") o.json_path = take();
+    else if (flag == "--git-commit") o.git_commit = take();
+    else if (flag == "--device") o.device = static_cast<int>(take_int(0));
+    else if (flag == "--seed") o.seed = static_cast<uint64_t>(take_int(0));
+    else if (flag == "--quiet") { no_value(); o.quiet = true; }
+    else throw std::invalid_argument("unknown flag '" + args[i] + "' (see --help)");
+  }
+
+  if (no_baselines && baselines_only) throw std::invalid_argument("--no-baselines and --baselines-only exclude each other");
+  if (no_baselines && baselines_flag) throw std::invalid_argument("--no-baselines and --baselines exclude each other");
+  if (no_baselines) o.baselines.clear();
+  if (baselines_only) {
+    o.run_mixgemm = false;
+    if (o.baselines.empty()) throw std::invalid_argument("--baselines-only with an empty --baselines list");
+    if (o.verify) throw std::invalid_argument("--verify checks mixgemm rows; it makes no sense with --baselines-only");
+  }
+  if (!o.schedule.empty() && o.all_schedules)
+    throw std::invalid_argument("--schedule and --all-schedules exclude each other");
+  if (!types_given) o.types = parse_type_list("default");
+  if (o.sets.empty() && o.custom_shapes.empty()) o.sets = {"seed"};
+  // Fail on impossible tp splits now, not in the middle of a run.
+  (void)expand_shapes(o.sets, o.tps, o.custom_shapes);
+  return o;
+}
+
+inline Options parse_options(int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  return parse_options(args);
+}
+
+// Text of --list.
+inline std::string list_text(const std::vector<int>& tps) {
+  std::ostringstream os;
+  os << "shape sets (N x K; tp splits N of qkv/gate_up and K of o/down):\n";
+  for (const auto& set : known_set_names()) {
+    const std::vector<int> set_tps = set == "seed" ? std::vector<int>{1} : tps;
+    for (int tp : set_tps) {
+      std::vector<Shape> shapes;
+      try {
+        shapes = shape_set(set, tp);
+      } catch (const std::exception& e) {
+        os << "  " << set << " tp=" << tp << ": " << e.what() << "\n";
+        continue;
+      }
+      for (const auto& s : shapes)
+        os << "  " << s.name << (set == "seed" ? "" : " tp=" + std::to_string(tp)) << ": N=" << s.N << " K=" << s.K << "\n";
+    }
+  }
+  os << "type configs (--types all):";
+  for (const auto& t : all_type_specs()) os << " " << t;
+  os << "\ndefault (--types default):";
+  for (const auto& t : default_type_specs()) os << " " << t;
+  os << "\nbaselines:";
+  for (Baseline b : all_baselines()) os << " " << baseline_name(b);
+  os << "\n";
+  return os.str();
+}
+
+}  // namespace mixgemm::bench
