@@ -1,0 +1,226 @@
+// prepack.cu - GPU prepack into the layout of include/mixgemm/layout.h, byte-identical
+// to prepack_cpu (src/layout/prepack_cpu.cpp).
+//
+// One CTA per tile of one k-block (KB rows of k) x kTileN columns (n): its output is
+// kTileN/16 consecutive 512-byte blocks (layout.h: blocks of one k-block are contiguous
+// along n), i.e. one contiguous 4 KiB run.
+//   1. stage:  coalesced 16-byte (8-byte for AWQ) loads of the source tile, unpacked on the
+//              fly to one byte per weight in shared memory, tile[k][n] (row stride kStride);
+//   2. gather: warp w builds block w, lane l its 16-byte lane fragment: for every fragment
+//              element (k-step s, element e) it reads the weight at layout::fragment_coord()
+//              and places it at layout::element_bit() - the same functions position() uses;
+//   3. store:  one 16-byte store per thread, 512 contiguous bytes per warp.
+// Asynchronous on the stream; no allocation, no host synchronization.
+//
+// Input values: the CPU prepack refuses unpacked 4-bit values above 15; the GPU one cannot
+// look at the data without a sync, so it keeps the low 4 bits (identical for valid input).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "core/check.h"
+#include "layout/prepack_check.h"
+#include "mixgemm/error.h"
+#include "mixgemm/layout.h"
+#include "mixgemm/prepack.h"
+
+namespace mixgemm {
+
+namespace kernels::prepack {
+
+constexpr int kTileN = 128;                  // columns (n) per CTA: 8 blocks
+constexpr int kThreads = 2 * kTileN;         // (kTileN / 16) blocks x 32 lanes, one thread per lane
+constexpr int kStride = kTileN + 8;          // shared tile row stride in bytes (see below)
+// Bank-conflict check for the gather (one LDS.U8 per element, all lanes of a warp at once):
+// lane (g, t) reads row c0 + 2t (16-bit MMA) or c0 + 4t (8-bit MMA), column n0 + g. With a row
+// stride of 136 bytes = 34 words the banks are (4t or 8t) + g/4 + const: all different for the
+// four t, and lanes with equal g/4 read the same word. The staging stores are 8-byte aligned.
+static_assert(kStride % 8 == 0);
+
+enum class Src { kUnpacked4, kUnpacked8, kGptq, kAwq };
+
+__device__ __forceinline__ uint4 load16(const uint8_t* p, bool aligned) {
+  if (aligned) return __ldcs(reinterpret_cast<const uint4*>(p));
+  uint32_t w[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    w[i] = uint32_t(p[4 * i]) | uint32_t(p[4 * i + 1]) << 8 | uint32_t(p[4 * i + 2]) << 16 |
+           uint32_t(p[4 * i + 3]) << 24;
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+__device__ __forceinline__ uint2 load8(const uint8_t* p, bool aligned) {
+  if (aligned) return __ldcs(reinterpret_cast<const uint2*>(p));
+  uint32_t w[2];
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+    w[i] = uint32_t(p[4 * i]) | uint32_t(p[4 * i + 1]) << 8 | uint32_t(p[4 * i + 2]) << 16 |
+           uint32_t(p[4 * i + 3]) << 24;
+  return make_uint2(w[0], w[1]);
+}
+
+__device__ __forceinline__ void store8x2(uint8_t* p, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+  reinterpret_cast<uint2*>(p)[0] = make_uint2(a, b);
+  reinterpret_cast<uint2*>(p)[1] = make_uint2(c, d);
+}
+
+__device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
+  uint32_t d;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(sel));
+  return d;
+}
+
+// Stage the source tile (k rows [k0, k0+KB), columns [n0, n0+ncols)) into tile[k][n],
+// one byte per weight.
+template <Src S, int KB>
+__device__ __forceinline__ void stage(const uint8_t* __restrict__ src, uint8_t* tile, int64_t N,
+                                      int64_t k0, int64_t n0, int ncols, bool aligned) {
+  if constexpr (S == Src::kUnpacked4 || S == Src::kUnpacked8) {
+    // chunk = 16 columns of one row: KB x 8 chunks
+    constexpr int kChunks = KB * (kTileN / 16);
+    for (int ci = threadIdx.x; ci < kChunks; ci += kThreads) {
+      const int r = ci / (kTileN / 16), c = ci % (kTileN / 16);
+      if (c * 16 >= ncols) continue;
+      uint4 v = load16(src + (k0 + r) * N + n0 + c * 16, aligned);
+      if constexpr (S == Src::kUnpacked4) {
+        v.x &= 0x0F0F0F0Fu;
+        v.y &= 0x0F0F0F0Fu;
+        v.z &= 0x0F0F0F0Fu;
+        v.w &= 0x0F0F0F0Fu;
+      }
+      store8x2(tile + r * kStride + c * 16, v.x, v.y, v.z, v.w);
+    }
+  } else if constexpr (S == Src::kGptq) {
+    // int32 qweight[K/8][N]: nibble i of word (j, n) is k = 8j + i. chunk = 4 columns of one
+    // word-row j (one 16-byte load): KB/8 x 32 chunks; it fills 8 rows x 4 bytes of the tile.
+    constexpr int kChunks = (KB / 8) * (kTileN / 4);
+    for (int ci = threadIdx.x; ci < kChunks; ci += kThreads) {
+      const int j = ci / (kTileN / 4), c = ci % (kTileN / 4);
+      if (c * 4 >= ncols) continue;
+      const uint4 v = load16(src + ((k0 / 8 + j) * N + n0 + c * 4) * 4, aligned);
+      const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+      uint32_t lo[4], hi[4];  // bytes m of lo: nibble 2m; of hi: nibble 2m+1
+#pragma unroll
+      for (int x = 0; x < 4; ++x) {
+        lo[x] = w[x] & 0x0F0F0F0Fu;
+        hi[x] = (w[x] >> 4) & 0x0F0F0F0Fu;
+      }
+#pragma unroll
+      for (int m = 0; m < 4; ++m) {
+        const uint32_t sel = ((4u + m) << 4) | m;  // {b.byte m, a.byte m}
+        const uint32_t even = prmt(prmt(lo[0], lo[1], sel), prmt(lo[2], lo[3], sel), 0x5410u);
+        const uint32_t odd = prmt(prmt(hi[0], hi[1], sel), prmt(hi[2], hi[3], sel), 0x5410u);
+        *reinterpret_cast<uint32_t*>(tile + (8 * j + 2 * m) * kStride + c * 4) = even;
+        *reinterpret_cast<uint32_t*>(tile + (8 * j + 2 * m + 1) * kStride + c * 4) = odd;
+      }
+    }
+  } else {  // kAwq
+    // int32 qweight[K][N/8], column 8b + j at nibble {0,4,1,5,2,6,3,7}[j]. chunk = 16 columns
+    // (two words, one 8-byte load) of one row: KB x 8 chunks.
+    constexpr int kChunks = KB * (kTileN / 16);
+    for (int ci = threadIdx.x; ci < kChunks; ci += kThreads) {
+      const int r = ci / (kTileN / 16), c = ci % (kTileN / 16);
+      if (c * 16 >= ncols) continue;
+      const uint2 v = load8(src + ((k0 + r) * (N / 8) + (n0 + c * 16) / 8) * 4, aligned);
+      uint32_t out[4];
+      const uint32_t w[2] = {v.x, v.y};
+#pragma unroll
+      for (int x = 0; x < 2; ++x) {
+        // lo bytes: nibbles 0,2,4,6 = columns 0,4,1,5; hi bytes: nibbles 1,3,5,7 = columns 2,6,3,7
+        const uint32_t lo = w[x] & 0x0F0F0F0Fu, hi = (w[x] >> 4) & 0x0F0F0F0Fu;
+        out[2 * x] = prmt(lo, hi, 0x6420u);      // columns 0, 1, 2, 3
+        out[2 * x + 1] = prmt(lo, hi, 0x7531u);  // columns 4, 5, 6, 7
+      }
+      store8x2(tile + r * kStride + c * 16, out[0], out[1], out[2], out[3]);
+    }
+  }
+}
+
+// Lane `lane`'s 16 bytes of block `nb_local` of the staged tile.
+template <int WB, int MB>
+__device__ __forceinline__ uint4 gather_lane(const uint8_t* tile, int nb_local, int lane) {
+  constexpr layout::Kind kind{WB, MB};
+  uint32_t w[4] = {0u, 0u, 0u, 0u};
+  const uint8_t* base = tile + nb_local * layout::kBlockRows;
+#pragma unroll
+  for (int s = 0; s < kind.ksteps(); ++s) {
+#pragma unroll
+    for (int e = 0; e < kind.elems_per_kstep(); ++e) {
+      const layout::TileCoord rc = layout::fragment_coord(kind, lane, e);
+      const uint32_t q = base[(s * kind.mma_k() + rc.c) * kStride + rc.r];
+      const int bit = s * kind.bytes_per_kstep() * 8 + layout::element_bit(kind, e);
+      w[bit / 32] |= q << (bit % 32);
+    }
+  }
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+template <Src S, int WB, int MB>
+__global__ void __launch_bounds__(kThreads)
+    prepack_kernel(const uint8_t* __restrict__ src, uint8_t* __restrict__ dst, int64_t N,
+                   uint32_t tiles_n, bool aligned) {
+  constexpr layout::Kind kind{WB, MB};
+  constexpr int KB = kind.block_k();
+  __shared__ __align__(16) uint8_t tile[KB * kStride];
+
+  const int64_t kb = blockIdx.x / tiles_n, nt = blockIdx.x % tiles_n;  // 32-bit division
+  const int64_t n0 = nt * kTileN;
+  const int ncols = static_cast<int>(N - n0 < kTileN ? N - n0 : kTileN);  // a multiple of 16
+  stage<S, KB>(src, tile, N, kb * KB, n0, ncols, aligned);
+  __syncthreads();
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (warp * layout::kBlockRows >= ncols) return;
+  const uint4 v = gather_lane<WB, MB>(tile, warp, lane);
+  const int64_t block = kb * (N / layout::kBlockRows) + n0 / layout::kBlockRows + warp;
+  __stcs(reinterpret_cast<uint4*>(dst + block * layout::kBlockBytes + lane * layout::kLaneBytes), v);
+}
+
+template <Src S, int WB, int MB>
+void launch(const void* src, void* dst, int64_t K, int64_t N, cudaStream_t stream) {
+  constexpr int KB = layout::Kind{WB, MB}.block_k();
+  const int64_t tiles_n = (N + kTileN - 1) / kTileN;
+  const int64_t tiles = (K / KB) * tiles_n;
+  MIXGEMM_REQUIRE(tiles <= INT32_MAX, "prepack",
+                  "K=" << K << ", N=" << N << " needs " << tiles << " tiles; accepted: at most " << INT32_MAX
+                       << " (split the matrix along K)");
+  const bool aligned = reinterpret_cast<uintptr_t>(src) % 16 == 0;
+  prepack_kernel<S, WB, MB><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
+      static_cast<const uint8_t*>(src), static_cast<uint8_t*>(dst), N, static_cast<uint32_t>(tiles_n), aligned);
+}
+
+}  // namespace kernels::prepack
+
+void prepack(const void* src, WeightFormat format, int64_t K, int64_t N, ScalarType b_type,
+             ScalarType a_type, void* dst, cudaStream_t stream) {
+  using namespace kernels::prepack;
+  constexpr const char* kWhere = "prepack";
+  const layout::Kind kind = prepack_detail::check_format(format, K, N, b_type, a_type, kWhere);
+  MIXGEMM_REQUIRE(src != nullptr, kWhere,
+                  "src is null; accepted: a device pointer to the " << K << " x " << N << " weights in format "
+                                                                    << prepack_detail::format_name(format));
+  MIXGEMM_REQUIRE(dst != nullptr, kWhere,
+                  "dst is null; accepted: a device pointer to prepacked_size(K, N, b_type) = "
+                      << layout::prepacked_bytes(kind, K, N) << " bytes");
+  MIXGEMM_REQUIRE(reinterpret_cast<uintptr_t>(dst) % 16 == 0, kWhere,
+                  "dst is not 16-byte aligned; accepted: a 16-byte aligned device pointer (cudaMalloc gives 256)");
+
+  const bool m16 = kind.mma_bits == 16;
+  if (kind.weight_bits == 8) {
+    launch<Src::kUnpacked8, 8, 16>(src, dst, K, N, stream);  // kind_for refuses 8-bit x 8-bit MMA
+  } else if (format == WeightFormat::kUnpacked) {
+    m16 ? launch<Src::kUnpacked4, 4, 16>(src, dst, K, N, stream) : launch<Src::kUnpacked4, 4, 8>(src, dst, K, N, stream);
+  } else if (format == WeightFormat::kGptq) {
+    m16 ? launch<Src::kGptq, 4, 16>(src, dst, K, N, stream) : launch<Src::kGptq, 4, 8>(src, dst, K, N, stream);
+  } else {
+    m16 ? launch<Src::kAwq, 4, 16>(src, dst, K, N, stream) : launch<Src::kAwq, 4, 8>(src, dst, K, N, stream);
+  }
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) {
+    throw Error(ErrorCode::kCudaError,
+                std::string("mixgemm::prepack: kernel launch failed: ") + cudaGetErrorString(err));
+  }
+}
+
+}  // namespace mixgemm
