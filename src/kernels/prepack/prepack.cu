@@ -1,12 +1,12 @@
 // prepack.cu - GPU prepack into the layout of include/mixgemm/layout.h, byte-identical
 // to prepack_cpu (src/layout/prepack_cpu.cpp).
 //
-// One CTA per tile of one k-block (KB rows of k) x kTileN columns (n): its output is
-// kTileN/16 consecutive 512-byte blocks (layout.h: blocks of one k-block are contiguous
-// along n), i.e. one contiguous 4 KiB run.
+// One CTA per tile of one k-block (KB rows of k) x kTileN = 256 columns (n): its output is
+// 16 consecutive 512-byte blocks (layout.h: blocks of one k-block are contiguous along n),
+// one contiguous 8 KiB run.
 //   1. stage:  coalesced 16-byte (8-byte for AWQ) loads of the source tile, unpacked on the
 //              fly to one byte per weight in shared memory, tile[k][n] (row stride kStride);
-//   2. gather: warp w builds block w, lane l its 16-byte lane fragment: for every fragment
+//   2. gather: warp w builds blocks w and w+8, lane l its 16-byte lane fragments: for every fragment
 //              element (k-step s, element e) it reads the weight at layout::fragment_coord()
 //              and places it at layout::element_bit() - the same functions position() uses;
 //   3. store:  one 16-byte store per thread, 512 contiguous bytes per warp.
@@ -29,14 +29,18 @@ namespace mixgemm {
 
 namespace kernels::prepack {
 
-constexpr int kTileN = 128;                  // columns (n) per CTA: 8 blocks
-constexpr int kThreads = 2 * kTileN;         // (kTileN / 16) blocks x 32 lanes, one thread per lane
-constexpr int kStride = kTileN + 8;          // shared tile row stride in bytes (see below)
+constexpr int kTileN = 256;                          // columns (n) per CTA: 16 blocks
+constexpr int kThreads = 256;                        // 8 warps, each builds 2 of the 16 blocks
+constexpr int kBlocksPerTile = kTileN / layout::kBlockRows;
+constexpr int kWarps = kThreads / 32;
+constexpr int kStride = kTileN + 8;                  // shared tile row stride in bytes (see below)
 // Bank-conflict check for the gather (one LDS.U8 per element, all lanes of a warp at once):
 // lane (g, t) reads row c0 + 2t (16-bit MMA) or c0 + 4t (8-bit MMA), column n0 + g. With a row
-// stride of 136 bytes = 34 words the banks are (4t or 8t) + g/4 + const: all different for the
-// four t, and lanes with equal g/4 read the same word. The staging stores are 8-byte aligned.
-static_assert(kStride % 8 == 0);
+// stride of 264 bytes = 66 words (= 2 mod 32) the banks are (4t or 8t) + g/4 + const: different
+// for the four t, and lanes with equal g/4 read the same word. Staging stores are 8-byte
+// aligned (two 8-byte stores per 16 source bytes, two wavefronts per warp: optimal).
+static_assert(kStride % 8 == 0 && (kStride / 4) % 32 == 2);
+static_assert(kBlocksPerTile % kWarps == 0);
 
 enum class Src { kUnpacked4, kUnpacked8, kGptq, kAwq };
 
@@ -71,36 +75,63 @@ __device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
   return d;
 }
 
+// Source chunks: how one tile of the source splits into per-thread loads.
+//   unpacked: 16 columns of one k row (16 bytes)     KB x 16 chunks
+//   GPTQ:     4 columns of one word row j (16 bytes)  KB/8 x 64 chunks (qweight[K/8][N] int32)
+//   AWQ:      16 columns of one k row (2 words)       KB x 16 chunks   (qweight[K][N/8] int32)
+// Every warp load covers >= 256 contiguous bytes. All of a thread's loads are issued before
+// any is used (kPer of them in flight per thread).
+template <Src S, int KB>
+struct Chunks {
+  static constexpr int kPerRow = S == Src::kGptq ? kTileN / 4 : kTileN / 16;
+  static constexpr int kRows = S == Src::kGptq ? KB / 8 : KB;
+  static constexpr int kCount = kPerRow * kRows;
+  static constexpr int kPer = kCount / kThreads;
+  static_assert(kCount % kThreads == 0);
+};
+
 // Stage the source tile (k rows [k0, k0+KB), columns [n0, n0+ncols)) into tile[k][n],
-// one byte per weight.
+// one byte per weight (4-bit values in the low nibble).
 template <Src S, int KB>
 __device__ __forceinline__ void stage(const uint8_t* __restrict__ src, uint8_t* tile, int64_t N,
                                       int64_t k0, int64_t n0, int ncols, bool aligned) {
-  if constexpr (S == Src::kUnpacked4 || S == Src::kUnpacked8) {
-    // chunk = 16 columns of one row: KB x 8 chunks
-    constexpr int kChunks = KB * (kTileN / 16);
-    for (int ci = threadIdx.x; ci < kChunks; ci += kThreads) {
-      const int r = ci / (kTileN / 16), c = ci % (kTileN / 16);
-      if (c * 16 >= ncols) continue;
-      uint4 v = load16(src + (k0 + r) * N + n0 + c * 16, aligned);
-      if constexpr (S == Src::kUnpacked4) {
-        v.x &= 0x0F0F0F0Fu;
-        v.y &= 0x0F0F0F0Fu;
-        v.z &= 0x0F0F0F0Fu;
-        v.w &= 0x0F0F0F0Fu;
+  using C = Chunks<S, KB>;
+  uint4 v[C::kPer];
+#pragma unroll
+  for (int i = 0; i < C::kPer; ++i) {
+    const int ci = threadIdx.x + i * kThreads;
+    const int r = ci / C::kPerRow, c = ci % C::kPerRow;
+    v[i] = make_uint4(0u, 0u, 0u, 0u);
+    if constexpr (S == Src::kUnpacked4 || S == Src::kUnpacked8) {
+      if (c * 16 < ncols) v[i] = load16(src + (k0 + r) * N + n0 + c * 16, aligned);
+    } else if constexpr (S == Src::kGptq) {
+      if (c * 4 < ncols) v[i] = load16(src + ((k0 / 8 + r) * N + n0 + c * 4) * 4, aligned);
+    } else {
+      if (c * 16 < ncols) {
+        const uint2 h = load8(src + ((k0 + r) * (N / 8) + (n0 + c * 16) / 8) * 4, aligned);
+        v[i] = make_uint4(h.x, h.y, 0u, 0u);
       }
-      store8x2(tile + r * kStride + c * 16, v.x, v.y, v.z, v.w);
     }
-  } else if constexpr (S == Src::kGptq) {
-    // int32 qweight[K/8][N]: nibble i of word (j, n) is k = 8j + i. chunk = 4 columns of one
-    // word-row j (one 16-byte load): KB/8 x 32 chunks; it fills 8 rows x 4 bytes of the tile.
-    constexpr int kChunks = (KB / 8) * (kTileN / 4);
-    for (int ci = threadIdx.x; ci < kChunks; ci += kThreads) {
-      const int j = ci / (kTileN / 4), c = ci % (kTileN / 4);
+  }
+#pragma unroll
+  for (int i = 0; i < C::kPer; ++i) {
+    const int ci = threadIdx.x + i * kThreads;
+    const int r = ci / C::kPerRow, c = ci % C::kPerRow;
+    if constexpr (S == Src::kUnpacked4 || S == Src::kUnpacked8) {
+      if (c * 16 >= ncols) continue;
+      uint4 x = v[i];
+      if constexpr (S == Src::kUnpacked4) {  // keep the low 4 bits (see the file comment)
+        x.x &= 0x0F0F0F0Fu;
+        x.y &= 0x0F0F0F0Fu;
+        x.z &= 0x0F0F0F0Fu;
+        x.w &= 0x0F0F0F0Fu;
+      }
+      store8x2(tile + r * kStride + c * 16, x.x, x.y, x.z, x.w);
+    } else if constexpr (S == Src::kGptq) {
+      // nibble i of word (j, n) is k = 8j + i: 4 columns x 8 rows of the tile
       if (c * 4 >= ncols) continue;
-      const uint4 v = load16(src + ((k0 / 8 + j) * N + n0 + c * 4) * 4, aligned);
-      const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-      uint32_t lo[4], hi[4];  // bytes m of lo: nibble 2m; of hi: nibble 2m+1
+      const uint32_t w[4] = {v[i].x, v[i].y, v[i].z, v[i].w};
+      uint32_t lo[4], hi[4];  // byte m of lo[x]: nibble 2m of w[x]; of hi[x]: nibble 2m+1
 #pragma unroll
       for (int x = 0; x < 4; ++x) {
         lo[x] = w[x] & 0x0F0F0F0Fu;
@@ -108,23 +139,17 @@ __device__ __forceinline__ void stage(const uint8_t* __restrict__ src, uint8_t* 
       }
 #pragma unroll
       for (int m = 0; m < 4; ++m) {
-        const uint32_t sel = ((4u + m) << 4) | m;  // {b.byte m, a.byte m}
+        const uint32_t sel = ((4u + m) << 4) | m;  // {.., b.byte m, a.byte m}
         const uint32_t even = prmt(prmt(lo[0], lo[1], sel), prmt(lo[2], lo[3], sel), 0x5410u);
         const uint32_t odd = prmt(prmt(hi[0], hi[1], sel), prmt(hi[2], hi[3], sel), 0x5410u);
-        *reinterpret_cast<uint32_t*>(tile + (8 * j + 2 * m) * kStride + c * 4) = even;
-        *reinterpret_cast<uint32_t*>(tile + (8 * j + 2 * m + 1) * kStride + c * 4) = odd;
+        *reinterpret_cast<uint32_t*>(tile + (8 * r + 2 * m) * kStride + c * 4) = even;
+        *reinterpret_cast<uint32_t*>(tile + (8 * r + 2 * m + 1) * kStride + c * 4) = odd;
       }
-    }
-  } else {  // kAwq
-    // int32 qweight[K][N/8], column 8b + j at nibble {0,4,1,5,2,6,3,7}[j]. chunk = 16 columns
-    // (two words, one 8-byte load) of one row: KB x 8 chunks.
-    constexpr int kChunks = KB * (kTileN / 16);
-    for (int ci = threadIdx.x; ci < kChunks; ci += kThreads) {
-      const int r = ci / (kTileN / 16), c = ci % (kTileN / 16);
+    } else {
+      // AWQ: column 8b + j sits at nibble {0,4,1,5,2,6,3,7}[j]
       if (c * 16 >= ncols) continue;
-      const uint2 v = load8(src + ((k0 + r) * (N / 8) + (n0 + c * 16) / 8) * 4, aligned);
+      const uint32_t w[2] = {v[i].x, v[i].y};
       uint32_t out[4];
-      const uint32_t w[2] = {v.x, v.y};
 #pragma unroll
       for (int x = 0; x < 2; ++x) {
         // lo bytes: nibbles 0,2,4,6 = columns 0,4,1,5; hi bytes: nibbles 1,3,5,7 = columns 2,6,3,7
@@ -171,10 +196,19 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (warp * layout::kBlockRows >= ncols) return;
-  const uint4 v = gather_lane<WB, MB>(tile, warp, lane);
-  const int64_t block = kb * (N / layout::kBlockRows) + n0 / layout::kBlockRows + warp;
-  __stcs(reinterpret_cast<uint4*>(dst + block * layout::kBlockBytes + lane * layout::kLaneBytes), v);
+  constexpr int kPerWarp = kBlocksPerTile / kWarps;
+  uint4 v[kPerWarp];
+#pragma unroll
+  for (int i = 0; i < kPerWarp; ++i) v[i] = gather_lane<WB, MB>(tile, warp + i * kWarps, lane);
+  const int64_t block0 = kb * (N / layout::kBlockRows) + n0 / layout::kBlockRows;
+#pragma unroll
+  for (int i = 0; i < kPerWarp; ++i) {
+    const int nb = warp + i * kWarps;
+    if (nb * layout::kBlockRows < ncols) {
+      __stcs(reinterpret_cast<uint4*>(dst + (block0 + nb) * layout::kBlockBytes + lane * layout::kLaneBytes),
+             v[i]);
+    }
+  }
 }
 
 template <Src S, int WB, int MB>
