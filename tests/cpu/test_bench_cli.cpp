@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,11 @@
 #include "../../tools/bench/report.h"
 #include "../../tools/bench/shapes.h"
 #include "../../tools/bench/type_spec.h"
+#include "../../tools/bench/verify_sample.h"
+#include "../../tools/bench/inputs.h"
+#include "core/float_bits.h"
+#include "mixgemm/reference.h"
+#include "mixgemm/prepack.h"
 
 namespace mixgemm::bench {
 namespace {
@@ -516,6 +522,148 @@ TEST(BenchReport, TableRows) {
   r.note = "no kernel";
   EXPECT_NE(table_row(r).find("not supported: no kernel"), std::string::npos);
   EXPECT_NE(table_header().find("x fp16"), std::string::npos);
+}
+
+// ---- --verify sampling and the weight read-back ------------------------------------------------
+TEST(BenchVerifySample, Rows) {
+  HostRng rng(3);
+  EXPECT_EQ(sample_rows(5, 8, rng), (std::vector<int64_t>{0, 1, 2, 3, 4}));
+  const auto r = sample_rows(8192, 8, rng);
+  ASSERT_EQ(r.size(), 8u);
+  EXPECT_EQ(r.front(), 0);
+  EXPECT_EQ(r.back(), 8191);
+  EXPECT_TRUE(std::is_sorted(r.begin(), r.end()));
+}
+
+TEST(BenchVerifySample, Columns) {
+  HostRng rng(5);
+  const ColumnSample small = sample_columns(96, 512, rng);
+  EXPECT_EQ(small.window, 16);
+  EXPECT_EQ(small.cols.size(), 96u);
+  const ColumnSample big = sample_columns(57344, 512, rng);
+  EXPECT_EQ(big.window, 64);
+  EXPECT_EQ(big.starts.size(), 8u);
+  EXPECT_EQ(big.cols.size(), 512u);
+  EXPECT_EQ(big.starts.front(), 0);
+  EXPECT_EQ(big.starts.back(), 57344 - 64);
+  // N not a multiple of 64: the last window starts at a multiple of 16 and may overlap.
+  const ColumnSample odd = sample_columns(1040, 256, rng);
+  EXPECT_EQ(odd.starts.back(), 976);
+  for (int64_t s : odd.starts) EXPECT_EQ(s % 16, 0);
+  EXPECT_TRUE(std::is_sorted(odd.cols.begin(), odd.cols.end()));
+  EXPECT_EQ(std::adjacent_find(odd.cols.begin(), odd.cols.end()), odd.cols.end());
+  EXPECT_EQ(odd.cols.back(), 1039);
+}
+
+// The bench copies, for each window, K/KB runs of win/16 blocks out of the prepacked buffer
+// (a cudaMemcpy2D); this does the same on the host with prepack_cpu's output and checks that
+// every weight comes back.
+TEST(BenchVerifySample, WindowReadBackMatchesPrepackCpu) {
+  struct Case {
+    ScalarType b, a;
+    layout::Kind kind;
+  };
+  const Case cases[] = {{types::u4b8, types::f16, layout::kW4M16},
+                        {types::u8b128, types::bf16, layout::kW8M16},
+                        {types::u4, types::s8, layout::kW4M8}};
+  for (const auto& c : cases) {
+    const int64_t K = 256, N = 208;  // N % 64 != 0
+    HostRng rng(11);
+    std::vector<uint8_t> q(static_cast<size_t>(K * N));
+    const int levels = c.b.size_bits() == 4 ? 16 : 256;
+    for (auto& v : q) v = static_cast<uint8_t>(rng.integer(0, levels - 1));
+    std::vector<uint8_t> packed(prepacked_size(K, N, c.b));
+    prepack_cpu(q.data(), WeightFormat::kUnpacked, K, N, c.b, c.a, packed.data());
+    for (int max_cols : {64, 512}) {
+      const ColumnSample cs = sample_columns(N, max_cols, rng);
+      const int64_t win = cs.window;
+      const size_t row_pitch = static_cast<size_t>(N / 16) * 512, win_pitch = static_cast<size_t>(win / 16) * 512;
+      const int64_t kb_count = K / c.kind.block_k();
+      std::vector<uint8_t> wbuf(static_cast<size_t>(window_bytes(c.kind, K, win)));
+      ASSERT_EQ(wbuf.size(), win_pitch * static_cast<size_t>(kb_count));
+      for (int64_t s : cs.starts) {
+        for (int64_t kb = 0; kb < kb_count; ++kb)
+          std::memcpy(&wbuf[static_cast<size_t>(kb) * win_pitch], &packed[static_cast<size_t>(kb) * row_pitch + (s / 16) * 512],
+                      win_pitch);
+        for (int64_t k = 0; k < K; ++k)
+          for (int64_t j = 0; j < win; ++j)
+            ASSERT_EQ(window_q(c.kind, wbuf.data(), win, k, j), q[static_cast<size_t>(k * N + s + j)])
+                << c.b.name() << " x " << c.a.name() << " k=" << k << " n=" << s + j;
+      }
+    }
+  }
+}
+
+// ---- the bench's inputs are valid for the reference and give O(1) outputs --------------------------
+TEST(BenchInputs, EveryStandardConfigRunsThroughTheReference) {
+  std::vector<std::string> specs = all_type_specs();
+  for (const char* extra : {"s8.u4.g128", "s8.u4.gch", "e4m3.u4.g128", "e4m3.u4.gch", "f16.u8.gch", "bf16.u8.g128",
+                            "f16.u4.gk", "bf16.u4b8.gk", "f16.u4b8.g64"})
+    specs.emplace_back(extra);
+  const int64_t M = 4, N = 64, K = 1024;
+  for (const auto& text : specs) {
+    SCOPED_TRACE(text);
+    const TypeSpec spec = parse_type_spec(text);
+    const HostInputs h = make_host_inputs(spec, N, K, 1);
+    const std::vector<float> tok = make_token_scales(spec, M, 1);
+    EXPECT_EQ(h.scales.empty(), !spec.uses_group_scales());
+    EXPECT_EQ(h.ch.empty(), !spec.uses_channel_scales());
+    EXPECT_EQ(h.z.empty(), !spec.has_zeros);
+    EXPECT_EQ(tok.empty(), !spec.uses_token_scales());
+    if (spec.has_zeros) EXPECT_EQ(h.z.size(), static_cast<size_t>(spec.num_groups(K) * N));
+
+    // Weights and activations drawn like the device does.
+    HostRng rng(99);
+    std::vector<uint8_t> q(static_cast<size_t>(K * N));
+    const int levels = spec.b.size_bits() == 4 ? 16 : 256;
+    for (auto& v : q) v = static_cast<uint8_t>(rng.integer(0, levels - 1));
+    const auto normal = [&]() {
+      const double u1 = std::max(rng.uniform(), 1e-12), u2 = rng.uniform();
+      return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    };
+    const int abytes = spec.a.size_bits() / 8;
+    std::vector<uint8_t> a(static_cast<size_t>(M * K * abytes));
+    for (int64_t i = 0; i < M * K; ++i) {
+      if (spec.a == types::f16 || spec.a == types::bf16) {
+        const uint16_t b = spec.a == types::f16 ? numeric::to_f16(normal()) : numeric::to_bf16(normal());
+        std::memcpy(&a[static_cast<size_t>(i) * 2], &b, 2);
+      } else if (spec.a == types::s8) {
+        a[static_cast<size_t>(i)] = static_cast<uint8_t>(static_cast<int8_t>(rng.integer(-127, 127)));
+      } else {
+        a[static_cast<size_t>(i)] = numeric::to_e4m3_sat(64.0 * normal());
+      }
+    }
+    ReferenceArgs ra;
+    ra.problem.M = M;
+    ra.problem.N = N;
+    ra.problem.K = K;
+    ra.problem.types = TypeConfig{spec.a, spec.b, spec.scale, spec.has_zeros, spec.out};
+    ra.problem.group_size = spec.group_size(K);
+    ra.a = a.data();
+    ra.lda = K;
+    ra.q = q.data();
+    ra.group_scales = h.scales.empty() ? nullptr : h.scales.data();
+    ra.zeros = h.z.empty() ? nullptr : h.z.data();
+    ra.channel_scales = h.ch.empty() ? nullptr : h.ch.data();
+    ra.token_scales = tok.empty() ? nullptr : tok.data();
+    std::vector<uint16_t> out(static_cast<size_t>(M * N));
+    ra.out = out.data();
+    ra.ldo = N;
+    ASSERT_NO_THROW(reference_gemm(ra, 1));
+    double sum2 = 0;
+    for (uint16_t o : out) {
+      const double v = spec.out == types::bf16 ? numeric::from_bf16(o) : numeric::from_f16(o);
+      ASSERT_TRUE(std::isfinite(v));
+      sum2 += v * v;
+    }
+    const double rms = std::sqrt(sum2 / static_cast<double>(out.size()));
+    EXPECT_GT(rms, 0.1);
+    EXPECT_LT(rms, 10.0);
+    // The zero points the kernels consume can be made from these inputs.
+    if (spec.has_zeros)
+      EXPECT_NO_THROW(prepack_zeros_cpu(h.z.data(), h.scales.empty() ? nullptr : h.scales.data(), h.G, N, spec.a,
+                                        spec.scale));
+  }
 }
 
 }  // namespace

@@ -1,0 +1,153 @@
+// fill_kernels.cu - the bench's own device kernels: deterministic random fills, the spin
+// kernel that lets the host queue a batch of timed runs, and a non-finite counter.
+// (Device code is compiled as C++17, like the library's.)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "device.h"
+
+namespace mixgemm::bench {
+namespace {
+
+__host__ __device__ __forceinline__ uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+__device__ __forceinline__ uint64_t hash2(uint64_t seed, uint64_t i) {
+  return splitmix64(seed * 0xD1B54A32D192ED03ull ^ splitmix64(i));
+}
+
+// Irwin-Hall(4) from the four 16-bit pieces of one 64-bit hash: mean 0, variance 1.
+__device__ __forceinline__ float normalish(uint64_t h) {
+  float s = 0.f;
+  for (int j = 0; j < 4; ++j) s += static_cast<float>((h >> (16 * j)) & 0xFFFF) * (1.0f / 65536.0f);
+  return (s - 2.0f) * 1.7320508f;
+}
+
+__device__ __forceinline__ float uniform01(uint64_t h) {
+  return static_cast<float>(h >> 40) * (1.0f / 16777216.0f);
+}
+
+unsigned grid_for(size_t n) {
+  size_t blocks = (n + 255) / 256;
+  if (blocks > 4096) blocks = 4096;
+  if (blocks == 0) blocks = 1;
+  return static_cast<unsigned>(blocks);
+}
+
+__global__ void k_fill_bytes(uint8_t* dst, size_t bytes, uint64_t seed) {
+  const size_t words = bytes / 8;
+  uint64_t* w = reinterpret_cast<uint64_t*>(dst);
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < words; i += size_t(gridDim.x) * blockDim.x)
+    w[i] = hash2(seed, i);
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    const uint64_t h = hash2(seed, words);
+    for (size_t b = words * 8; b < bytes; ++b) dst[b] = static_cast<uint8_t>(h >> (8 * (b - words * 8)));
+  }
+}
+
+__global__ void k_fill_f16(__half* dst, size_t n, float sd, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    dst[i] = __float2half_rn(normalish(hash2(seed, i)) * sd);
+}
+__global__ void k_fill_bf16(__nv_bfloat16* dst, size_t n, float sd, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    dst[i] = __float2bfloat16_rn(normalish(hash2(seed, i)) * sd);
+}
+__global__ void k_fill_e4m3(__nv_fp8_storage_t* dst, size_t n, float sd, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    dst[i] = __nv_cvt_float_to_fp8(normalish(hash2(seed, i)) * sd, __NV_SATFINITE, __NV_E4M3);
+}
+__global__ void k_fill_s8(int8_t* dst, size_t n, int lo, int span, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    dst[i] = static_cast<int8_t>(lo + static_cast<int>(hash2(seed, i) % static_cast<uint64_t>(span)));
+}
+__global__ void k_fill_f32(float* dst, size_t n, float lo, float hi, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    dst[i] = lo + (hi - lo) * uniform01(hash2(seed, i));
+}
+
+__device__ __forceinline__ uint64_t global_timer_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+__global__ void k_spin(uint64_t ns) {
+  const uint64_t t0 = global_timer_ns();
+  while (global_timer_ns() - t0 < ns) __nanosleep(1000);
+}
+
+__global__ void k_count_nonfinite(const uint16_t* p, size_t n, uint16_t exp_mask, unsigned long long* count) {
+  unsigned long long local = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    local += (p[i] & exp_mask) == exp_mask;
+  if (local) atomicAdd(count, local);
+}
+
+void check_launch(const char* what) {
+  cuda_check(cudaGetLastError(), what, __FILE__, __LINE__);
+}
+
+}  // namespace
+
+void fill_random_bytes(void* dst, size_t bytes, uint64_t seed, cudaStream_t stream) {
+  if (bytes == 0) return;
+  k_fill_bytes<<<grid_for(bytes / 8 + 1), 256, 0, stream>>>(static_cast<uint8_t*>(dst), bytes, seed);
+  check_launch("fill_random_bytes launch");
+}
+
+void fill_normal_16bit(void* dst, size_t elems, Fill16 kind, float std_dev, uint64_t seed, cudaStream_t stream) {
+  if (elems == 0) return;
+  if (kind == Fill16::kF16)
+    k_fill_f16<<<grid_for(elems), 256, 0, stream>>>(static_cast<__half*>(dst), elems, std_dev, seed);
+  else
+    k_fill_bf16<<<grid_for(elems), 256, 0, stream>>>(static_cast<__nv_bfloat16*>(dst), elems, std_dev, seed);
+  check_launch("fill_normal_16bit launch");
+}
+
+void fill_normal_e4m3(void* dst, size_t elems, float std_dev, uint64_t seed, cudaStream_t stream) {
+  if (elems == 0) return;
+  k_fill_e4m3<<<grid_for(elems), 256, 0, stream>>>(static_cast<__nv_fp8_storage_t*>(dst), elems, std_dev, seed);
+  check_launch("fill_normal_e4m3 launch");
+}
+
+void fill_uniform_s8(void* dst, size_t elems, int lo, int hi, uint64_t seed, cudaStream_t stream) {
+  if (elems == 0) return;
+  k_fill_s8<<<grid_for(elems), 256, 0, stream>>>(static_cast<int8_t*>(dst), elems, lo, hi - lo + 1, seed);
+  check_launch("fill_uniform_s8 launch");
+}
+
+void fill_uniform_f32(float* dst, size_t elems, float lo, float hi, uint64_t seed, cudaStream_t stream) {
+  if (elems == 0) return;
+  k_fill_f32<<<grid_for(elems), 256, 0, stream>>>(dst, elems, lo, hi, seed);
+  check_launch("fill_uniform_f32 launch");
+}
+
+void spin_stream(cudaStream_t stream, double us) {
+  if (us <= 0) return;
+  k_spin<<<1, 1, 0, stream>>>(static_cast<uint64_t>(us * 1000.0));
+  check_launch("spin kernel launch");
+}
+
+int64_t count_nonfinite_16bit(const void* dev, size_t elems, bool bf16, cudaStream_t stream) {
+  if (elems == 0) return 0;
+  DeviceBuffer counter(sizeof(unsigned long long), "non-finite counter");
+  BENCH_CUDA(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned long long), stream));
+  k_count_nonfinite<<<grid_for(elems), 256, 0, stream>>>(static_cast<const uint16_t*>(dev), elems,
+                                                         bf16 ? uint16_t{0x7F80} : uint16_t{0x7C00},
+                                                         counter.as<unsigned long long>());
+  check_launch("count_nonfinite launch");
+  unsigned long long n = 0;
+  BENCH_CUDA(cudaMemcpyAsync(&n, counter.get(), sizeof n, cudaMemcpyDeviceToHost, stream));
+  BENCH_CUDA(cudaStreamSynchronize(stream));
+  return static_cast<int64_t>(n);
+}
+
+}  // namespace mixgemm::bench

@@ -1,0 +1,62 @@
+// runner.h - what the bench's driver (bench.cpp) calls to measure one shape with one kernel.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "device.h"
+#include "metrics.h"
+#include "options.h"
+#include "report.h"
+#include "shapes.h"
+#include "type_spec.h"
+
+namespace mixgemm::bench {
+
+struct BenchContext {
+  const Options* opt = nullptr;
+  DeviceFacts dev;
+  double copy_gbps = 0;
+  cudaStream_t stream = nullptr;
+  EventTimer* timer = nullptr;
+  L2Policy policy = L2Policy::kRotate;
+  void* lt_handle = nullptr;  // cublasLtHandle_t, created once
+  DeviceBuffer lt_workspace;  // cuBLASLt workspace
+  // Progress line on stderr ("" clears it); progress_skip(n) counts n steps done silently.
+  std::function<void(const std::string&)> progress;
+  std::function<void(int)> progress_skip;
+  std::function<void(const std::string&)> progress_note;  // same line, does not count a step
+  // Totals of --verify.
+  int verified = 0, verify_failures = 0;
+  // Rows whose output was not finite / never written.
+  int bad_outputs = 0;
+  // fp8 baseline scale granularities used in this run ("rowwise", "per-tensor").
+  std::vector<std::string> fp8_scale_modes;
+};
+
+// Copies of a buffer set to rotate through for cold L2 (1 unless the policy is kRotate):
+// enough that the rotated bytes cover 3x L2, at least 2, at most max_copies, and no more
+// than fit in free memory next to `reserve_bytes` (note says when it had to cut).
+int rotation_count(const BenchContext& ctx, int64_t bytes_per_copy, int max_copies, int64_t reserve_bytes,
+                   std::string& note);
+
+// One row per M (ctx.opt->m_list) for baseline `b` on `shape`.
+std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline b, const Shape& shape);
+
+// One row per (schedule, M) for mixgemm with `spec` on `shape`. schedules: the list to time
+// (empty string = the heuristic's choice).
+std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, const Shape& shape,
+                                   const std::vector<std::string>& schedules);
+
+// --prepack-bench: times mixgemm::prepack on a 57344 x 8192 int4 matrix; returns rows
+// (kernel "prepack", M = 0) with GB/s counting bytes read + written.
+std::vector<ResultRow> run_prepack_bench(BenchContext& ctx);
+
+void create_cublaslt(BenchContext& ctx);
+void destroy_cublaslt(BenchContext& ctx);
+
+}  // namespace mixgemm::bench
