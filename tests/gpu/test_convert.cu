@@ -22,6 +22,7 @@
 #include "kernels/convert/convert_16bit.cuh"
 #include "kernels/convert/convert_8bit.cuh"
 #include "core/float_bits.h"
+#include "gpu/gpu_test_util.h"
 #include "layout/convert_emulation.h"
 #include "mixgemm/layout.h"
 
@@ -40,23 +41,6 @@ struct Rng {
   explicit Rng(uint32_t seed) : g(seed) {}
   uint32_t operator()() { return static_cast<uint32_t>(g()); }
 };
-
-#define SKIP_WITHOUT_DEVICE()                                                              \
-  do {                                                                                     \
-    int count_ = 0;                                                                        \
-    const cudaError_t err_ = cudaGetDeviceCount(&count_);                                  \
-    if (err_ != cudaSuccess || count_ == 0) {                                              \
-      (void)cudaGetLastError();                                                            \
-      GTEST_SKIP() << "no CUDA device: "                                                   \
-                   << (err_ != cudaSuccess ? cudaGetErrorString(err_) : "device count 0"); \
-    }                                                                                      \
-  } while (0)
-
-#define CUDA_OK(expr)                                                                  \
-  do {                                                                                 \
-    const cudaError_t e_ = (expr);                                                     \
-    ASSERT_EQ(e_, cudaSuccess) << #expr << ": " << cudaGetErrorString(e_);             \
-  } while (0)
 
 template <class T>
 struct DeviceBuffer {
@@ -206,17 +190,17 @@ void run_frag16(emu::Half h, bool eight_bit) {
   DeviceBuffer<uint32_t> d_out(4 * n);
   ASSERT_NE(d_cases.p, nullptr);
   ASSERT_NE(d_out.p, nullptr);
-  CUDA_OK(cudaMemcpy(d_cases.p, cases.data(), n * sizeof(Case16), cudaMemcpyHostToDevice));
+  MIXGEMM_CUDA_OK(cudaMemcpy(d_cases.p, cases.data(), n * sizeof(Case16), cudaMemcpyHostToDevice));
   std::vector<uint32_t> got(4 * n);
   const int modes[2] = {eight_bit ? kU8 : kU4, eight_bit ? kU8B128 : kU4B8};
   const char* tname = h == emu::Half::kF16 ? "f16" : "bf16";
   for (int mode : modes) {
     for (int post : {kNone, kScale, kScaleZero}) {
-      CUDA_OK(cudaMemset(d_out.p, 0xA5, 4 * n * sizeof(uint32_t)));
+      MIXGEMM_CUDA_OK(cudaMemset(d_out.p, 0xA5, 4 * n * sizeof(uint32_t)));
       frag16_kernel<T><<<1024, 256>>>(d_cases.p, n, mode, post, d_out.p);
-      CUDA_OK(cudaGetLastError());
-      CUDA_OK(cudaDeviceSynchronize());
-      CUDA_OK(cudaMemcpy(got.data(), d_out.p, 4 * n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+      MIXGEMM_CUDA_OK(cudaGetLastError());
+      MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+      MIXGEMM_CUDA_OK(cudaMemcpy(got.data(), d_out.p, 4 * n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
       size_t bad = 0;
       std::ostringstream first;
       for (size_t i = 0; i < n; ++i) {
@@ -243,19 +227,19 @@ void run_frag16(emu::Half h, bool eight_bit) {
 }
 
 TEST(ConvertGpu, U4Frag16F16MatchesEmulation) {
-  SKIP_WITHOUT_DEVICE();
+  MIXGEMM_SKIP_WITHOUT_GPU();
   run_frag16<__half>(emu::Half::kF16, false);
 }
 TEST(ConvertGpu, U4Frag16BF16MatchesEmulation) {
-  SKIP_WITHOUT_DEVICE();
+  MIXGEMM_SKIP_WITHOUT_GPU();
   run_frag16<__nv_bfloat16>(emu::Half::kBF16, false);
 }
 TEST(ConvertGpu, U8Frag16F16MatchesEmulation) {
-  SKIP_WITHOUT_DEVICE();
+  MIXGEMM_SKIP_WITHOUT_GPU();
   run_frag16<__half>(emu::Half::kF16, true);
 }
 TEST(ConvertGpu, U8Frag16BF16MatchesEmulation) {
-  SKIP_WITHOUT_DEVICE();
+  MIXGEMM_SKIP_WITHOUT_GPU();
   run_frag16<__nv_bfloat16>(emu::Half::kBF16, true);
 }
 
@@ -368,7 +352,7 @@ std::vector<Case8> make_cases8(int op) {
 }
 
 TEST(ConvertGpu, EightBitConvertersMatchEmulation) {
-  SKIP_WITHOUT_DEVICE();
+  MIXGEMM_SKIP_WITHOUT_GPU();
   for (int op = 0; op < kNumOps8; ++op) {
     const std::vector<Case8> cases = make_cases8(op);
     const size_t n = cases.size();
@@ -376,13 +360,13 @@ TEST(ConvertGpu, EightBitConvertersMatchEmulation) {
     DeviceBuffer<uint32_t> d_out(n);
     ASSERT_NE(d_cases.p, nullptr);
     ASSERT_NE(d_out.p, nullptr);
-    CUDA_OK(cudaMemcpy(d_cases.p, cases.data(), n * sizeof(Case8), cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemset(d_out.p, 0xA5, n * sizeof(uint32_t)));
+    MIXGEMM_CUDA_OK(cudaMemcpy(d_cases.p, cases.data(), n * sizeof(Case8), cudaMemcpyHostToDevice));
+    MIXGEMM_CUDA_OK(cudaMemset(d_out.p, 0xA5, n * sizeof(uint32_t)));
     op8_kernel<<<1024, 256>>>(d_cases.p, n, op, d_out.p);
-    CUDA_OK(cudaGetLastError());
-    CUDA_OK(cudaDeviceSynchronize());
+    MIXGEMM_CUDA_OK(cudaGetLastError());
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
     std::vector<uint32_t> got(n);
-    CUDA_OK(cudaMemcpy(got.data(), d_out.p, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    MIXGEMM_CUDA_OK(cudaMemcpy(got.data(), d_out.p, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     size_t bad = 0;
     std::ostringstream first;
     for (size_t i = 0; i < n; ++i) {
