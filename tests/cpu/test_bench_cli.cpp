@@ -524,6 +524,28 @@ TEST(BenchReport, TableRows) {
   EXPECT_NE(table_header().find("x fp16"), std::string::npos);
 }
 
+TEST(BenchReport, SummaryTable) {
+  std::vector<ResultRow> rows = {timed_row("cublas_fp16", 1, 95.6), timed_row("mixgemm", 1, 40.0),
+                                 timed_row("cublas_fp16", 16, 97.9), timed_row("mixgemm", 2, 41.0)};
+  ResultRow ns = timed_row("mixgemm", 16, 1);
+  ns.timed = false;
+  ns.status = kNotSupported;
+  rows.push_back(ns);
+  rows[1].verify = "fail";
+  fill_ratios(rows);
+  const std::string s = summary_table(rows, {1, 16, 8192});
+  EXPECT_NE(s.find("M=1"), std::string::npos) << s;
+  EXPECT_NE(s.find("M=16"), std::string::npos) << s;
+  EXPECT_EQ(s.find("M=8192"), std::string::npos) << s;  // nothing measured there
+  EXPECT_EQ(s.find("M=2 "), std::string::npos) << s;    // not asked for
+  EXPECT_NE(s.find("95.6 1.00x"), std::string::npos) << s;
+  EXPECT_NE(s.find("40.0 2.39x!"), std::string::npos) << s;
+  EXPECT_NE(s.find("f16.u4b8.g128"), std::string::npos) << s;
+  EXPECT_EQ(summary_table(rows, {4096}), "");
+  EXPECT_TRUE(parse({"--summary-m", "none"}).summary_m.empty());
+  EXPECT_EQ(parse({"--summary-m", "1,64"}).summary_m, (std::vector<int64_t>{1, 64}));
+}
+
 // ---- --verify sampling and the weight read-back ------------------------------------------------
 TEST(BenchVerifySample, Rows) {
   HostRng rng(3);

@@ -388,6 +388,10 @@ int bench_main(int argc, char** argv) {
                                                                    " heuristic candidates (each timed 5 runs)").c_str()
                                                                 : "the heuristic's top candidate");
     std::printf("ratios (x fp16, x fp8) = baseline median / row median, same shape and M, same run; %%floor = floor / median\n");
+    if (!opt.summary_m.empty()) {
+      const std::string summary = summary_table(all_rows, opt.summary_m);
+      if (!summary.empty()) std::printf("\n%s", summary.c_str());
+    }
     if (opt.verify)
       std::printf("verify: %d checked, %d failed\n", ctx.verified, ctx.verify_failures);
     if (ctx.bad_outputs) std::printf("ERROR: %d rows wrote non-finite or no outputs (status bad_output)\n", ctx.bad_outputs);

@@ -58,6 +58,7 @@ struct Options {
   int device = 0;
   uint64_t seed = 1;
   bool quiet = false;
+  std::vector<int64_t> summary_m = {1, 16, 128, 1024, 8192};  // M columns of the closing summary
   bool list = false;
   bool help = false;
   std::string command_line;
@@ -108,6 +109,7 @@ Output
   --device N           CUDA device (default 0)
   --seed N             random seed of the inputs (default 1)
   --quiet              no progress on stderr
+  --summary-m LIST     M columns of the summary printed last (default 1,16,128,1024,8192; none: no summary)
   --list               print the shape sets and type configs, then exit
   -h, --help           this text
 Exit status: 0 ok; 1 a verification failed, an output was not finite, or a CUDA/cuBLAS call
@@ -239,6 +241,11 @@ inline Options parse_options(const std::vector<std::string>& args) {
     else if (flag == "--device") o.device = static_cast<int>(take_int(0));
     else if (flag == "--seed") o.seed = static_cast<uint64_t>(take_int(0));
     else if (flag == "--quiet") { no_value(); o.quiet = true; }
+    else if (flag == "--summary-m") {
+      const std::string v = take();
+      if (v == "none") o.summary_m.clear();
+      else o.summary_m = parse_int_list(flag, v, 1);
+    }
     else throw std::invalid_argument("unknown flag '" + args[i] + "' (see --help)");
   }
 

@@ -274,4 +274,57 @@ inline std::string table_row(const ResultRow& r) {
   return line + "\n";
 }
 
+// The short summary printed at the end of a run: one line per (shape, tp, kernel) with the
+// median time and the speedup over cuBLAS fp16 at each M of `ms` that was measured. Rows
+// that were never timed are left out; an M without a timed row shows "-".
+inline std::string summary_table(const std::vector<ResultRow>& rows, const std::vector<int64_t>& ms) {
+  std::vector<int64_t> cols;
+  for (int64_t m : ms)
+    for (const auto& r : rows)
+      if (r.timed && r.M == m) {
+        cols.push_back(m);
+        break;
+      }
+  if (cols.empty()) return "";
+  struct Line {
+    std::string shape, kernel;
+    int tp;
+    std::map<int64_t, const ResultRow*> at;
+  };
+  std::vector<Line> lines;
+  for (const auto& r : rows) {
+    if (!r.timed || r.M <= 0) continue;
+    const std::string label = r.kernel == "mixgemm" ? r.type_spec : r.kernel;
+    Line* line = nullptr;
+    for (auto& l : lines)
+      if (l.shape == r.shape.name && l.tp == r.shape.tp && l.kernel == label) line = &l;
+    if (!line) {
+      lines.push_back({r.shape.name, label, r.shape.tp, {}});
+      line = &lines.back();
+    }
+    line->at.emplace(r.M, &r);  // first row wins (e.g. the first of several schedules)
+  }
+  std::string out = "summary: median us and speedup over cuBLAS fp16 (x), same run\n";
+  out += pad("shape", 22, false) + pad("tp", 3, true) + "  " + pad("kernel", 18, false);
+  for (int64_t m : cols) out += pad("M=" + std::to_string(m), 16, true);
+  out += "\n";
+  for (const auto& l : lines) {
+    std::string s = pad(l.shape, 22, false) + pad(std::to_string(l.tp), 3, true) + "  " + pad(l.kernel, 18, false);
+    for (int64_t m : cols) {
+      auto it = l.at.find(m);
+      std::string cell = "-";
+      if (it != l.at.end()) {
+        const ResultRow& r = *it->second;
+        cell = fmt_num(r.us.median, 1);
+        cell += std::isfinite(r.x_fp16) ? " " + fmt_num(r.x_fp16, 2) + "x" : std::string(" -");
+        if (r.verify == "fail" || r.status != kOk) cell += "!";
+      }
+      s += pad(cell, 16, true);
+    }
+    out += s + "\n";
+  }
+  out += "(! = status not ok: verify failed or bad output; see the CSV)\n";
+  return out;
+}
+
 }  // namespace mixgemm::bench
