@@ -1,0 +1,78 @@
+// smallm.h - host interface of the small-M (decode) kernel family.
+//
+// Schedules are named  smallm_t<TM>_w<W>_o<O>:
+//   TM  token tile (8, 16, 32, 64 tokens per CTA = 1, 2, 4, 8 MMA n-tiles); M > TM runs
+//       ceil(M/TM) token tiles (each re-streams the weights, so the heuristic avoids it)
+//   W   warps per CTA (4 or 8); each warp streams 2 adjacent 16-row n-blocks, so one CTA
+//       covers a stripe of 32*W weight rows
+//   O   persistent CTAs per SM (1, 2 or 4): grid = O * sm_count CTAs per token tile,
+//       clamped to what fits and to the work available; the k-block rows of all stripes
+//       are split evenly over them (stream-K, split-K reduction in the workspace)
+// Weight bytes in flight per SM = O * W * 4 KB.
+//
+// Everything except launch_smallm and smallm_can_implement is pure host arithmetic
+// (no CUDA call), so the heuristic can be unit-tested on a machine without a GPU.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/gemm_params.h"
+
+typedef struct CUstream_st* cudaStream_t;
+
+namespace mixgemm::kernels {
+
+struct SmallmConfig {
+  int token_tile = 16;  // 8, 16, 32, 64
+  int warps = 8;        // 4 or 8
+  int ctas_per_sm = 1;  // 1, 2 or 4
+
+  std::string name() const;  // "smallm_t16_w8_o1"
+  friend bool operator==(const SmallmConfig& x, const SmallmConfig& y) {
+    return x.token_tile == y.token_tile && x.warps == y.warps && x.ctas_per_sm == y.ctas_per_sm;
+  }
+};
+
+// Inverse of SmallmConfig::name(); false (cfg untouched) for any other string.
+bool smallm_parse_name(std::string_view name, SmallmConfig* cfg);
+
+// Every schedule of the family for an (activation, weight) type pair, in a stable order;
+// empty for pairs the family does not run (8-bit weights with 8-bit activations).
+std::vector<SmallmConfig> smallm_configs(AType a, BType b);
+
+// Shape / type legality without pointers (pure): N % 16, K % KB, group size, M >= 1, the
+// shared-memory budget of the config for this group size.
+bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size,
+                     const SmallmConfig& cfg, std::string* why);
+
+// smallm_shape_ok plus pointer alignment (16 bytes for a, b, scales, zeros; lda),
+// workspace presence and size. Pure host checks, no CUDA call.
+bool smallm_can_implement(const GemmParams& p, const SmallmConfig& cfg, std::string* why);
+
+// Workspace bytes (counters + partial tiles) for this shape on a GPU with sm_count SMs;
+// monotone in sm_count, so a bound on sm_count gives a bound on the workspace.
+size_t smallm_workspace_bytes(int64_t M, int64_t N, int64_t K, AType a, BType b,
+                              const SmallmConfig& cfg, int sm_count);
+size_t smallm_workspace_bytes(const GemmParams& p, const SmallmConfig& cfg);
+
+// The heuristic's time model for one launch, in microseconds (H200-calibrated constants;
+// only the ranking matters).
+double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
+                           const SmallmConfig& cfg);
+
+// The heuristic: list smallm_configs(a, b), drop the illegal ones, return the one with the
+// smallest smallm_predicted_us (ties: the earlier in the list). Pure function.
+SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
+                                   BType b);
+
+// Asynchronous launch on `stream` (nothing when M == 0). p.workspace must hold
+// smallm_workspace_bytes(p, cfg) bytes, zero-filled before the first call; every launch
+// leaves it zeroed. Throws mixgemm::Error (kNotSupported) when !smallm_can_implement,
+// and (kCudaError) when the launch fails (cudaGetLastError).
+void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream);
+
+}  // namespace mixgemm::kernels

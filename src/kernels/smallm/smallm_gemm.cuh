@@ -1,0 +1,713 @@
+// smallm_gemm.cuh - the small-M (decode) mixed-input GEMM kernel template.
+//
+//   out[M,N] = A[M,K] @ W[K,N],  M <= 64 per token tile, weights prepacked (layout.h)
+//
+// The problem runs transposed: weight rows n are the MMA M dimension (16 per block),
+// tokens are the MMA N dimension (8 per n-tile), k is the MMA K. At decode sizes
+// the kernel reads every weight byte exactly once and does little else, so the
+// whole design serves one goal: keep ~32-64 KB of weight loads in flight on every
+// SM for the entire kernel, with nothing stalling the stream. See
+// docs/design-smallm.md for the reasoning and the numbers; in short:
+//
+// * Work: the grid of k-block "rows" (stripe, kb) is split evenly over the CTAs
+//   (stream-K). A stripe is warps * kNBW n-blocks; each warp streams kNBW
+//   adjacent 512-byte blocks per row (1 KB contiguous; the CTA 2-4 KB contiguous).
+// * Weights: 16-byte ld.global.nc (L1 no-allocate, L2 evict-first) into a register
+//   ring one chunk (kCK rows = kCK*kNBW blocks = 4 KB per warp) ahead; the ring
+//   slot consumed by row j of chunk i is refilled with row j of chunk i+1, whatever
+//   stripe that chunk belongs to, so the stream never drains at chunk, segment or
+//   stripe boundaries.
+// * Activations (and the stripe's group scales / zero points) of each chunk are
+//   staged in shared memory by cp.async, kStages-1 chunks ahead, and read as MMA B
+//   fragments with ldmatrix, shared by all warps (each warp owns other n-rows).
+// * Split-K reduction: a CTA that holds only part of a stripe's k-range writes its
+//   f32 (s32) partial tile to the workspace and bumps the stripe's counter; the
+//   last to arrive sums all partials of the stripe in fixed CTA (= k) order (its
+//   own from registers at its place in that order), applies the epilogue and
+//   resets the counter to 0. Deterministic, no spin-waits, graph-safe.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/convert/convert_16bit.cuh"
+#include "kernels/convert/convert_8bit.cuh"
+#include "kernels/gemm_params.h"
+#include "kernels/ptx/mma.cuh"
+#include "kernels/smallm/smallm_kernel_params.h"
+#include "mixgemm/layout.h"
+
+namespace mixgemm::kernels::smallm {
+
+// Fixed schedule constants (the tunables that need no recompilation are runtime).
+inline constexpr int kNBW = 2;       // n-blocks per warp: halves the ldmatrix traffic per weight byte
+inline constexpr int kCK = 4;        // k-block rows per chunk = register ring depth (kCK*kNBW blocks)
+inline constexpr int kStages = 3;    // shared-memory stages (activations + scales), 2 chunks ahead
+inline constexpr int kMaxWarps = 8;  // blockDim.x <= 256
+
+template <AType A, int kWBits, int kTM>
+struct SmallmTraits {
+  // f16/bf16 activations use f16/bf16 HMMA m16n8k16; s8 uses IMMA m16n8k32. e4m3 also
+  // runs on f16 HMMA: sm_90 has no native mma.sync for fp8 (ptxas emulates it with
+  // per-MMA conversions and two HMMAs), so the kernel converts the activations to f16
+  // once per CTA and chunk, and the weights straight into f16 fragments.
+  static constexpr bool kMma16 = A != AType::kS8;
+  static constexpr bool kA16 = A == AType::kF16 || A == AType::kBF16;
+  static constexpr bool kConvertA = A == AType::kE4M3;  // e4m3 -> f16 staging pass
+  static constexpr layout::Kind kKind{kWBits, kA16 ? 16 : 8};  // the prepacked layout
+  static constexpr int kKB = kKind.block_k();           // k per block: 64 (4-bit), 32 (8-bit)
+  static constexpr int kKS = kKB / (kMma16 ? 16 : 32);  // MMA k-steps per block
+  static constexpr int kEBg = kA16 ? 2 : 1;             // activation bytes in global memory
+  static constexpr int kEBs = kMma16 ? 2 : 1;           // activation bytes as the MMA reads them
+  static constexpr int kKbBytes = kKB * kEBs;           // MMA-side bytes per token per k-block
+  static constexpr int kKbBytesG = kKB * kEBg;          // global bytes per token per k-block
+  // Padded shared row of one token: stride % 128 == 16 puts the 8 row addresses of
+  // an ldmatrix 8x8 matrix in 8 different 16-byte bank groups (conflict-free).
+  static constexpr int kActStride = kCK * kKbBytes + 16;
+  // Row stride of the cp.async staging area (= kActStride unless e4m3 is converted).
+  static constexpr int kStageStride = kCK * kKbBytesG + 16;
+  static constexpr int kNT = kTM / 8;           // MMA n-tiles (8 tokens each)
+  static constexpr int kSB = A == AType::kS8 ? 1 : 2;  // bytes per scale / zero element
+  using Acc = std::conditional_t<A == AType::kS8, int32_t, float>;
+
+  // Every MMA k-step consumes 32 bytes of each token row: 16 k x 2 B or 32 k x 1 B.
+  static_assert(kKS * 32 == kKbBytes, "k-step byte width");
+  static_assert(kActStride % 128 == 16, "ldmatrix rows must hit distinct bank groups");
+  static_assert(kConvertA || kStageStride == kActStride, "staging is the MMA buffer");
+  static_assert(kTM == 8 || kTM == 16 || kTM == 32 || kTM == 64, "token tile");
+  static_assert(kWBits == 4 || kA16, "8-bit weights need 16-bit activations");
+  static_assert(layout::kBlockBytes == 32 * 16 && layout::kLaneBytes == 16,
+                "one 128-bit load per lane is one block's fragment");
+  static_assert(kKind.bytes_per_kstep() * kKind.ksteps() == 16, "a lane's 16 bytes cover the block");
+  // 4 u32 words per lane and block: word i holds k [16i, 16i+16) for 4-bit weights with
+  // either MMA (layout.h: one k16 step per word, or half a k32 step per word).
+  static_assert(kWBits != 4 || kKB / 16 == 4, "word i <-> k16 group i");
+};
+
+// One chunk: up to kCK consecutive k-block rows of one stripe inside the CTA's range.
+struct Chunk {
+  int32_t stripe;
+  int32_t kb;      // first k-block
+  int32_t rows;    // rows of this chunk; 0: past the end of the CTA's range
+  int32_t left;    // rows of the CTA's range from this chunk's first row to the end
+};
+
+__device__ __forceinline__ int32_t chunk_rows(int32_t kb, int32_t left, int32_t KBn) {
+  // Chunks never cross a stripe: a segment (one stripe's part of the range) is cut
+  // into chunks from its own start.
+  return min(min(kCK, left), KBn - kb);
+}
+
+__device__ __forceinline__ Chunk first_chunk(int64_t u0, int64_t u1, int32_t KBn) {
+  Chunk c;
+  c.stripe = static_cast<int32_t>(u0 / KBn);
+  c.kb = static_cast<int32_t>(u0 - static_cast<int64_t>(c.stripe) * KBn);
+  c.left = static_cast<int32_t>(u1 - u0);  // a CTA's share of U fits in int32 (host check)
+  c.rows = chunk_rows(c.kb, c.left, KBn);
+  return c;
+}
+
+__device__ __forceinline__ Chunk next_chunk(const Chunk& c, int32_t KBn) {
+  Chunk n;
+  n.left = c.left - c.rows;
+  n.kb = c.kb + c.rows;
+  n.stripe = c.stripe;
+  if (n.kb == KBn) {  // the stripe's k-range is done: continue at the next stripe, kb 0
+    n.kb = 0;
+    ++n.stripe;
+  }
+  n.rows = n.left > 0 ? chunk_rows(n.kb, n.left, KBn) : 0;
+  return n;
+}
+
+// The CTA (of C per token tile) whose range [c*U/C, (c+1)*U/C) holds row u.
+// Largest c with floor(c*U/C) <= u  <=>  c < (u+1)*C/U  <=>  c = ceil((u+1)*C/U) - 1.
+__device__ __forceinline__ int32_t cta_of_row(int64_t u, int64_t U, int32_t C) {
+  return static_cast<int32_t>(((u + 1) * C - 1) / U);
+}
+
+// Raw bits of the scale and zero of rows g and g+8 for one lookup (16-bit values
+// zero-extended, or u8; for s8 z0/z1 hold the cvt_u4x4_s8_gscale_pre offsets).
+struct RowSZ {
+  uint32_t s0, s1, z0, z1;
+};
+
+template <AType A, int kWBits, int kTM>
+struct SmallmCta {
+  using Tr = SmallmTraits<A, kWBits, kTM>;
+  using Acc = typename Tr::Acc;
+  static constexpr int kKB = Tr::kKB, kKS = Tr::kKS, kNT = Tr::kNT, kSB = Tr::kSB;
+  static constexpr int kActStride = Tr::kActStride, kKbBytes = Tr::kKbBytes;
+  static constexpr int kStageStride = Tr::kStageStride, kKbBytesG = Tr::kKbBytesG;
+  using T16 = std::conditional_t<A == AType::kBF16, __nv_bfloat16, __half>;
+  // 1.0 in the scale type (f16 for f16 and e4m3 activations, bf16, or the integer 1).
+  static constexpr uint32_t kOne =
+      A == AType::kBF16 ? 0x3F80u : (A == AType::kS8 ? 1u : 0x3C00u);
+
+  // ---- per-thread constants of one CTA -------------------------------------------
+  struct Ctx {
+    int lane, warp, W;
+    int c, C, mt;
+    int m_base, m_rem;
+    uint32_t smem_u32;     // shared window address of the dynamic smem
+    uint8_t* smem;
+    uint32_t ldm_lane;     // lane part of the ldmatrix address inside a stage
+    int col_off;           // byte offset of this lane's (row g) scale in a staged scale row, block 0
+    uint64_t policy;
+  };
+
+  // k-step i (0..3) of a 4-bit/16-bit-MMA lane fragment is word i; 8-bit fragments
+  // use words 2s, 2s+1. Indices are compile-time after unrolling.
+  static __device__ __forceinline__ uint32_t word(const uint4& v, int i) {
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+  }
+
+  template <class T>
+  static __device__ __forceinline__ T as16(uint32_t bits) {
+    if constexpr (std::is_same_v<T, __half>) {
+      return __ushort_as_half(static_cast<unsigned short>(bits));
+    } else {
+      return __ushort_as_bfloat16(static_cast<unsigned short>(bits));
+    }
+  }
+
+  // ---- shared-memory staging of one chunk ------------------------------------------
+  // Activations: token rows [m_base, m_base + m_rem) x k [kb*KB, (kb+rows)*KB), 16-byte
+  // pieces, row-major with the padded stride. Token rows >= m_rem are zero (set once).
+  // Scales / zeros: the group rows that intersect the chunk's k-range, the stripe's
+  // columns, row-major [g - g_lo][column].
+  static __device__ __forceinline__ void load_stage(const SmallmKernelParams& p, const Ctx& x,
+                                                    const Chunk& ch, int stage) {
+    if (ch.rows == 0) return;
+    const uint32_t st = x.smem_u32 + stage * p.stage_bytes;
+    constexpr int kPieces = kCK * kKbBytesG / 16;  // 16-byte pieces per token row and chunk
+    const int valid = ch.rows * (kKbBytesG / 16);
+    const uint8_t* src0 = p.a + static_cast<int64_t>(x.m_base) * p.lda_bytes +
+                          static_cast<int64_t>(ch.kb) * kKbBytesG;
+    for (int i = threadIdx.x; i < x.m_rem * kPieces; i += blockDim.x) {
+      const int m = i / kPieces, pc = i % kPieces;
+      if (pc < valid) {
+        ptx::cp_async16_zfill(st + m * kStageStride + pc * 16, src0 + m * p.lda_bytes + pc * 16, true);
+      }
+    }
+    if (p.mode != kScaleNone) {
+      const int k0 = ch.kb * kKB;
+      const int g_lo = k0 / p.gs;
+      const int ng = (k0 + ch.rows * kKB - 1) / p.gs - g_lo + 1;  // <= p.g_rows (host bound)
+      const int pieces = p.srow_bytes >> 4;
+      const int n0 = ch.stripe * (p.srow_bytes / kSB);  // stripe's first column
+      int vcols = p.N - n0;
+      if (vcols > p.srow_bytes / kSB) vcols = p.srow_bytes / kSB;
+      const int vpieces = (vcols * kSB) >> 4;  // N % 16 == 0, so whole pieces
+#pragma unroll
+      for (int z = 0; z < 2; ++z) {
+        const uint8_t* base = z == 0 ? p.scales : p.zeros;
+        if (z == 0 ? !p.has_scales : !p.has_zeros) continue;
+        const uint32_t dst = st + p.act_bytes + z * p.g_rows * p.srow_bytes;
+        for (int i = threadIdx.x; i < ng * pieces; i += blockDim.x) {
+          const int r = i / pieces, pc = i - r * pieces;
+          if (pc < vpieces) {
+            const uint8_t* src =
+                base + (static_cast<int64_t>(g_lo + r) * p.N + n0) * kSB + pc * 16;
+            ptx::cp_async16_zfill(dst + r * p.srow_bytes + pc * 16, src, true);
+          }
+        }
+      }
+    }
+  }
+
+  // ---- e4m3 only: staged e4m3 activations -> f16 MMA buffer, k permuted ---------------
+  // The 4-bit/8-bit-MMA weight layout gives lane t the k columns 4t..4t+3 of each 16-k
+  // group (word of the fragment). Run on an f16 HMMA, those four k must be the lane's
+  // A columns 2t, 2t+1 (reg0/reg1) and 2t+8, 2t+9 (reg2/reg3); the weight converter below
+  // puts k 4t, 4t+2 in reg0 (row g) and k 4t+1, 4t+3 in reg2. The same k order must
+  // reach B: ldmatrix hands lane (g, t) the f16 at positions 2t, 2t+1 (b0) and 2t+8,
+  // 2t+9 (b1) of each 16-k group, so the f16 of k 4t+i goes to position
+  //   i = 0 -> 2t,  i = 2 -> 2t+1,  i = 1 -> 2t+8,  i = 3 -> 2t+9,
+  // i.e. output word t = (k 4t, k 4t+2) and word 4+t = (k 4t+1, k 4t+3) of input word t.
+  static __device__ __forceinline__ void convert_stage(const SmallmKernelParams& p, const Ctx& x,
+                                                       const Chunk& ch, int stage) {
+    const uint8_t* raw = x.smem + stage * p.stage_bytes;
+    uint8_t* dst = x.smem + kStages * p.stage_bytes;
+    constexpr int kGroups = kCK * kKB / 16;  // 16-k groups per token row and chunk
+    const int valid = ch.rows * (kKB / 16);
+    for (int i = threadIdx.x; i < x.m_rem * kGroups; i += blockDim.x) {
+      const int m = i / kGroups, grp = i % kGroups;
+      if (grp >= valid) continue;
+      const uint4 r = *reinterpret_cast<const uint4*>(raw + m * kStageStride + grp * 16);
+      const uint32_t w[4] = {r.x, r.y, r.z, r.w};
+      uint32_t o[8];
+#pragma unroll
+      for (int t = 0; t < 4; ++t) {
+        // prmt with a zero second operand: byte0 <- w.byte0/1, byte1 <- w.byte2/3.
+        o[t] = ptx::cvt_f16x2_e4m3x2(ptx::prmt(w[t], 0u, 0x4420u));
+        o[4 + t] = ptx::cvt_f16x2_e4m3x2(ptx::prmt(w[t], 0u, 0x4431u));
+      }
+      uint4* d = reinterpret_cast<uint4*>(dst + m * kActStride + grp * 32);
+      d[0] = make_uint4(o[0], o[1], o[2], o[3]);
+      d[1] = make_uint4(o[4], o[5], o[6], o[7]);
+    }
+  }
+
+  // 4 nibbles of one 16-k group (word w: nibbles 0..3 row g, 4..7 row g+8, k 4t+i in
+  // nibble i) -> the f16 HMMA A fragment in the k order of convert_stage:
+  //   f[0] = (q0, q2) row g, f[2] = (q1, q3) row g, f[1] = (q4, q6), f[3] = (q5, q7) row g+8,
+  // each q - kBias exactly (magic-number f16: 0x6400|q = 1024+q, 0x5400|q<<4 = 64+q).
+  template <int kBias>
+  static __device__ __forceinline__ void cvt_u4_e4m3order_f16(uint32_t w, uint32_t (&f)[4]) {
+    constexpr uint32_t kLoSub = kBias == 0 ? 0x64006400u : 0x64086408u;  // 1024 + B
+    constexpr uint32_t kHiSub = kBias == 0 ? 0x54005400u : 0x54805480u;  // 64 + B
+    const uint32_t lo = ptx::prmt(w, 0u, 0x4140u);  // {0, q3q2, 0, q1q0}
+    const uint32_t hi = ptx::prmt(w, 0u, 0x4342u);  // {0, q7q6, 0, q5q4}
+    f[0] = ptx::sub_f16x2(ptx::lop3<ptx::kLutAndOr>(lo, 0x000F000Fu, 0x64006400u), kLoSub);
+    f[2] = ptx::sub_f16x2(ptx::lop3<ptx::kLutAndOr>(lo, 0x00F000F0u, 0x54005400u), kHiSub);
+    f[1] = ptx::sub_f16x2(ptx::lop3<ptx::kLutAndOr>(hi, 0x000F000Fu, 0x64006400u), kLoSub);
+    f[3] = ptx::sub_f16x2(ptx::lop3<ptx::kLutAndOr>(hi, 0x00F000F0u, 0x54005400u), kHiSub);
+  }
+
+  // ---- B fragments of one k-step: tokens of all n-tiles, 16 (32) k -------------------
+  // ldmatrix matrix (nt, h) = token rows 8nt..8nt+7, bytes [32*step + 16h, +16) of each;
+  // register h of n-tile nt is the mma's b_h. x4 covers n-tiles 2q, 2q+1 (lanes 8i..8i+7
+  // address matrix i = 2*(nt - 2q) + h); x2 (one n-tile) uses lanes 0..15.
+  static __device__ __forceinline__ void load_b(uint32_t (&bf)[kNT][2], uint32_t stage_ldm,
+                                                int step_byte) {
+    if constexpr (kNT == 1) {
+      uint32_t r[2];
+      ptx::ldmatrix_x2(r, stage_ldm + step_byte);
+      bf[0][0] = r[0];
+      bf[0][1] = r[1];
+    } else {
+#pragma unroll
+      for (int q = 0; q < kNT / 2; ++q) {
+        uint32_t r[4];
+        ptx::ldmatrix_x4(r, stage_ldm + q * 16 * kActStride + step_byte);
+        bf[2 * q][0] = r[0];
+        bf[2 * q][1] = r[1];
+        bf[2 * q + 1][0] = r[2];
+        bf[2 * q + 1][1] = r[3];
+      }
+    }
+  }
+
+  // ---- scale / zero lookup for staged group row gl, block b --------------------------
+  template <bool kUns>
+  static __device__ __forceinline__ RowSZ load_sz(const SmallmKernelParams& p, const uint8_t* sc,
+                                                  int gl, int b) {
+    // sc: stage scale region + this lane's column (row g) for block 0; rows g+8 are
+    // 8 columns further; block b 16 columns further.
+    const uint8_t* sp = sc + gl * p.srow_bytes + b * 16 * kSB;
+    const uint8_t* zp = sp + p.g_rows * p.srow_bytes;
+    RowSZ r;
+    if constexpr (kSB == 2) {
+      r.s0 = p.has_scales ? *reinterpret_cast<const uint16_t*>(sp) : kOne;
+      r.s1 = p.has_scales ? *reinterpret_cast<const uint16_t*>(sp + 16) : kOne;
+      r.z0 = p.has_zeros ? *reinterpret_cast<const uint16_t*>(zp) : 0u;
+      r.z1 = p.has_zeros ? *reinterpret_cast<const uint16_t*>(zp + 16) : 0u;
+    } else {
+      // s8: integer group scale sg (1 without group scales) and the pre-multiplied zero
+      // zsg = z*sg (prepacked), 8*sg for u4b8, 0 for u4 without zeros.
+      r.s0 = p.has_scales ? sp[0] : 1u;
+      r.s1 = p.has_scales ? sp[8] : 1u;
+      const uint32_t zs0 = p.has_zeros ? zp[0] : (kUns ? 0u : 8u * r.s0);
+      const uint32_t zs1 = p.has_zeros ? zp[8] : (kUns ? 0u : 8u * r.s1);
+      r.z0 = convert::s8_gscale_offset(zs0);
+      r.z1 = convert::s8_gscale_offset(zs1);
+    }
+    return r;
+  }
+
+  // ---- weights -> A fragment of k-step s -----------------------------------------------
+  // szA: lookup for the k-step's first 16 k, szB: its second 16 k (s8 k32 steps only).
+  template <int kMode, bool kUns>
+  static __device__ __forceinline__ void dequant(const uint4& v, int s, const RowSZ& szA,
+                                                 const RowSZ& szB, uint32_t (&f)[4]) {
+    if constexpr (Tr::kA16) {
+      using T = T16;
+      if constexpr (kWBits == 4) {
+        const uint32_t w = word(v, s);
+        if constexpr (kUns) convert::cvt_u4_frag16<T>(w, f);
+        else convert::cvt_u4b8_frag16<T>(w, f);
+      } else {
+        const uint2 w2 = make_uint2(word(v, 2 * s), word(v, 2 * s + 1));
+        if constexpr (kUns) convert::cvt_u8_frag16<T>(w2, f);
+        else convert::cvt_u8b128_frag16<T>(w2, f);
+      }
+      if constexpr (kMode != kScaleNone) {
+        // u4/u8: RN(q*s + zs) (zs = 0 without zeros, s = 1 without scales);
+        // u4b8/u8b128: RN((q-B)*s) (biased weights never carry zeros).
+        if constexpr (kUns) {
+          convert::scale_zero_frag16<T>(f, as16<T>(szA.s0), as16<T>(szA.s1), as16<T>(szA.z0),
+                                        as16<T>(szA.z1));
+        } else {
+          convert::scale_frag16<T>(f, as16<T>(szA.s0), as16<T>(szA.s1));
+        }
+      }
+    } else if constexpr (A == AType::kE4M3) {
+      // 16-k group s: exact q - B in f16 (that is e4m3(q - B): |q - B| <= 15), then for
+      // group scales w = RN_e4m3sat(RN_f16(w16)) (docs/semantics.md) back in f16 (exact).
+      cvt_u4_e4m3order_f16<kUns ? 0 : 8>(word(v, s), f);
+      if constexpr (kMode != kScaleNone) {
+        // u4: RN_f16(q*s + zs) with zs = 0 without zeros (fma with +0 equals the mul up
+        // to the sign of a zero weight, which no sum can see); u4b8: RN_f16((q-8)*s).
+        if constexpr (kUns) {
+          convert::scale_zero_frag16<__half>(f, as16<__half>(szA.s0), as16<__half>(szA.s1),
+                                             as16<__half>(szA.z0), as16<__half>(szA.z1));
+        } else {
+          convert::scale_frag16<__half>(f, as16<__half>(szA.s0), as16<__half>(szA.s1));
+        }
+#pragma unroll
+        for (int i = 0; i < 4; ++i) f[i] = ptx::cvt_f16x2_e4m3x2(ptx::cvt_e4m3x2_f16x2(f[i]));
+      }
+    } else {
+      // s8, 4-bit weights, IMMA k32: words 2s (k 0..15 of the step) and 2s+1 (k 16..31);
+      // reg0 = nibbles 0..3 (row g), reg1 = nibbles 4..7 (row g+8) of each word.
+      const uint32_t x = word(v, 2 * s), y = word(v, 2 * s + 1);
+      if constexpr (kMode == kScaleNone) {
+        constexpr int32_t kBias = kUns ? 0 : 8;
+        f[0] = convert::cvt_u4x4_s8(x, kBias);
+        f[1] = convert::cvt_u4x4_s8(x >> 16, kBias);
+        f[2] = convert::cvt_u4x4_s8(y, kBias);
+        f[3] = convert::cvt_u4x4_s8(y >> 16, kBias);
+      } else {
+        f[0] = convert::cvt_u4x4_s8_gscale_pre(x, szA.s0, szA.z0);
+        f[1] = convert::cvt_u4x4_s8_gscale_pre(x >> 16, szA.s1, szA.z1);
+        f[2] = convert::cvt_u4x4_s8_gscale_pre(y, szB.s0, szB.z0);
+        f[3] = convert::cvt_u4x4_s8_gscale_pre(y >> 16, szB.s1, szB.z1);
+      }
+    }
+  }
+
+  static __device__ __forceinline__ void mma(Acc (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    if constexpr (A == AType::kBF16) {
+      ptx::mma_bf16_16816(d, a, b[0], b[1]);
+    } else if constexpr (A == AType::kS8) {
+      ptx::mma_s8_16832(d, a, b[0], b[1]);
+    } else {  // f16, and e4m3 converted to f16
+      ptx::mma_f16_16816(d, a, b[0], b[1]);
+    }
+  }
+
+  // ---- weight prefetch: row j of chunk `nx` into ring slot j ----------------------------
+  static __device__ __forceinline__ void issue_row(const SmallmKernelParams& p, const Ctx& x,
+                                                   uint4 (&slot)[kNBW], const Chunk& nx, int j) {
+    // block(kb, nb) at ((kb * NB) + nb) * 512 (layout.h); lane l owns bytes [16l, 16l+16).
+    const int nb0 = nx.stripe * (x.W * kNBW) + x.warp * kNBW;
+#pragma unroll
+    for (int b = 0; b < kNBW; ++b) {
+      int nb = nb0 + b;
+      // Blocks past N (last stripe) load a valid block instead; their rows are never stored.
+      if (nb >= p.NB) nb = p.NB - 1;
+      const uint8_t* src = p.b + ((static_cast<int64_t>(nx.kb + j) * p.NB + nb) << 9) + x.lane * 16;
+      slot[b] = ptx::ldg_stream128(src, x.policy);
+    }
+  }
+
+  // ---- one chunk: consume its rows, refill the ring with the next chunk ----------------
+  template <int kMode, bool kUns>
+  static __device__ __forceinline__ void compute_chunk(const SmallmKernelParams& p, const Ctx& x,
+                                                       Acc (&acc)[kNBW][kNT][4],
+                                                       uint4 (&ring)[kCK][kNBW], int stage,
+                                                       const Chunk& cur, const Chunk& nxt) {
+    // e4m3 reads its converted f16 buffer (behind the stages), the others the stage itself.
+    const uint32_t stage_ldm =
+        x.smem_u32 + (Tr::kConvertA ? kStages : stage) * p.stage_bytes + x.ldm_lane;
+    const uint8_t* sc = x.smem + stage * p.stage_bytes + p.act_bytes + x.col_off;
+    // Group tracking: gl = (k / gs) - g_lo for the current k, r = k % gs, advanced by
+    // the k-width of each lookup (KB per row in kScaleBlock, 16 per unit in kScaleStep).
+    int gl = 0, r = 0;
+    if constexpr (kMode != kScaleNone) {
+      const int k0 = cur.kb * kKB;
+      r = k0 - (k0 / p.gs) * p.gs;
+    }
+#pragma unroll
+    for (int j = 0; j < kCK; ++j) {
+      if (j < cur.rows) {
+        RowSZ szb[kNBW];
+        if constexpr (kMode == kScaleBlock) {
+#pragma unroll
+          for (int b = 0; b < kNBW; ++b) szb[b] = load_sz<kUns>(p, sc, gl, b);
+          r += kKB;
+          if (r >= p.gs) { r -= p.gs; ++gl; }  // gs % KB == 0: lands exactly on gs
+        }
+#pragma unroll
+        for (int s = 0; s < kKS; ++s) {
+          uint32_t bf[kNT][2];
+          load_b(bf, stage_ldm, (j * kKS + s) * 32);
+          RowSZ szA[kNBW], szB[kNBW];
+#pragma unroll
+          for (int b = 0; b < kNBW; ++b) szA[b] = szB[b] = szb[b];
+          if constexpr (kMode == kScaleStep) {
+            constexpr int kUnitsPerStep = Tr::kMma16 ? 1 : 2;  // 16-k lookups per k-step
+#pragma unroll
+            for (int uu = 0; uu < kUnitsPerStep; ++uu) {
+#pragma unroll
+              for (int b = 0; b < kNBW; ++b) {
+                const RowSZ t = load_sz<kUns>(p, sc, gl, b);
+                if (uu == 0) szA[b] = t;
+                else szB[b] = t;
+              }
+              r += 16;
+              if (r >= p.gs) { r -= p.gs; ++gl; }  // gs % 16 == 0
+            }
+          }
+#pragma unroll
+          for (int b = 0; b < kNBW; ++b) {
+            uint32_t f[4];
+            dequant<kMode, kUns>(ring[j][b], s, szA[b], szB[b], f);
+#pragma unroll
+            for (int nt = 0; nt < kNT; ++nt) mma(acc[b][nt], f, bf[nt]);
+          }
+        }
+      }
+      // Refill slot j right after its last use: the ring always holds kCK rows in flight.
+      if (j < nxt.rows) issue_row(p, x, ring[j], nxt, j);
+    }
+  }
+
+  // ---- epilogue of one accumulator fragment (block b, n-tile nt) --------------------------
+  // out[m, n] = RN_out(fma(acc, RN_f32(tok[m] * ch[n]), bias[n])); fragment registers
+  // {0,1}: row n = g, tokens 2t, 2t+1; {2,3}: row g+8.
+  static __device__ __forceinline__ void store_frag(const SmallmKernelParams& p, const Ctx& x,
+                                                    int stripe, int b, int nt, const Acc (&v)[4]) {
+    const int nb = stripe * (x.W * kNBW) + x.warp * kNBW + b;
+    if (nb >= p.NB) return;  // warp-uniform: the last stripe's blocks past N
+    const int g = x.lane >> 2, t = x.lane & 3;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int n = nb * 16 + g + 8 * h;
+      const float chv = p.ch ? p.ch[n] : 1.0f;
+      float bv = 0.0f;
+      if (p.bias) {
+        const unsigned short bb = reinterpret_cast<const unsigned short*>(p.bias)[n];
+        bv = p.out_bf16 ? __bfloat162float(__ushort_as_bfloat16(bb)) : __half2float(__ushort_as_half(bb));
+      }
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int m = x.m_base + nt * 8 + 2 * t + e;
+        if (m >= p.M) continue;
+        float a;
+        if constexpr (A == AType::kS8) a = __int2float_rn(v[2 * h + e]);
+        else a = v[2 * h + e];
+        const float tv = p.tok ? p.tok[m] : 1.0f;
+        const float r = __fmaf_rn(a, __fmul_rn(tv, chv), bv);
+        const unsigned short o = p.out_bf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(r))
+                                            : __half_as_ushort(__float2half_rn(r));
+        reinterpret_cast<unsigned short*>(p.out)[static_cast<int64_t>(m) * p.ldo + n] = o;
+      }
+    }
+  }
+
+  static __device__ __forceinline__ uint32_t acc_bits(Acc v) {
+    if constexpr (A == AType::kS8) return static_cast<uint32_t>(v);
+    else return __float_as_uint(v);
+  }
+  static __device__ __forceinline__ Acc acc_from_bits(uint32_t u) {
+    if constexpr (A == AType::kS8) return static_cast<int32_t>(u);
+    else return __uint_as_float(u);
+  }
+
+  // Partial tile layout: fragment order, one 16-byte vector per (block, n-tile, lane):
+  // index ((warp*kNBW + b) * kNT + nt) * 32 + lane, so every lane stores / loads 16
+  // contiguous bytes and a warp 512 (coalesced), and the reducing CTA (same shape)
+  // finds each of its registers at the same place in every contributor's tile.
+  static __device__ __forceinline__ int tile_index(const Ctx& x, int b, int nt) {
+    return ((x.warp * kNBW + b) * kNT + nt) * 32 + x.lane;
+  }
+
+  // ---- end of one stripe segment: output directly, or the split-K reduction -----------
+  static __device__ __forceinline__ void finish_segment(const SmallmKernelParams& p, const Ctx& x,
+                                                        const Acc (&acc)[kNBW][kNT][4], int stripe,
+                                                        bool full, int* s_flag) {
+    if (full) {  // this CTA holds the stripe's whole k-range
+#pragma unroll
+      for (int b = 0; b < kNBW; ++b)
+#pragma unroll
+        for (int nt = 0; nt < kNT; ++nt) store_frag(p, x, stripe, b, nt, acc[b][nt]);
+      return;
+    }
+    const int64_t su0 = static_cast<int64_t>(stripe) * p.KBn;  // stripe's rows [su0, su0 + KBn)
+    const int c_first = cta_of_row(su0, p.U, x.C);
+    const int c_last = cta_of_row(su0 + p.KBn - 1, p.U, x.C);
+    // Slot 2c: the CTA's first segment (it starts at the CTA's first row); 2c+1: its last
+    // one, when the range started in an earlier stripe. Middle segments are whole stripes
+    // (no slot). Row ranges: CTA cc owns [cc*U/C, (cc+1)*U/C).
+    auto slot_of = [&](int cc) {
+      const int64_t bc = static_cast<int64_t>(cc) * p.U / x.C;
+      return 2 * cc + (bc < su0 ? 1 : 0);
+    };
+    const uint8_t* tiles = p.partials + static_cast<int64_t>(x.mt) * 2 * x.C * p.tile_bytes;
+    {
+      uint4* mine = reinterpret_cast<uint4*>(const_cast<uint8_t*>(tiles) +
+                                             static_cast<int64_t>(slot_of(x.c)) * p.tile_bytes);
+#pragma unroll
+      for (int b = 0; b < kNBW; ++b)
+#pragma unroll
+        for (int nt = 0; nt < kNT; ++nt)
+          __stcg(mine + tile_index(x, b, nt),
+                 make_uint4(acc_bits(acc[b][nt][0]), acc_bits(acc[b][nt][1]),
+                            acc_bits(acc[b][nt][2]), acc_bits(acc[b][nt][3])));
+    }
+    // Release: every thread's partial is visible device-wide before the counter moves.
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      int* cnt = p.counters + static_cast<int64_t>(x.mt) * p.stripes + stripe;
+      const int n = c_last - c_first + 1;
+      const int old = atomicAdd(cnt, 1);
+      const int last = old == n - 1;
+      if (last) atomicExch(cnt, 0);  // leave the workspace zeroed for the next call
+      *s_flag = last;
+    }
+    __syncthreads();
+    if (!*s_flag) return;
+    __threadfence();  // acquire: the other contributors' partials are visible now
+    // Sum in fixed contributor order c_first..c_last (ascending k), own registers at
+    // their place: the same additions in the same order whoever arrives last. One
+    // fragment at a time keeps the register footprint small (the weight ring is live).
+#pragma unroll
+    for (int b = 0; b < kNBW; ++b) {
+#pragma unroll
+      for (int nt = 0; nt < kNT; ++nt) {
+        Acc sum[4];
+        for (int cc = c_first; cc <= c_last; ++cc) {
+          Acc v[4];
+          if (cc == x.c) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) v[i] = acc[b][nt][i];
+          } else {
+            const uint4 w = __ldcg(reinterpret_cast<const uint4*>(
+                                       tiles + static_cast<int64_t>(slot_of(cc)) * p.tile_bytes) +
+                                   tile_index(x, b, nt));
+            v[0] = acc_from_bits(w.x);
+            v[1] = acc_from_bits(w.y);
+            v[2] = acc_from_bits(w.z);
+            v[3] = acc_from_bits(w.w);
+          }
+#pragma unroll
+          for (int i = 0; i < 4; ++i) sum[i] = cc == c_first ? v[i] : sum[i] + v[i];
+        }
+        store_frag(p, x, stripe, b, nt, sum);
+      }
+    }
+  }
+
+  // ---- the kernel body ------------------------------------------------------------------
+  static __device__ __forceinline__ void run(const SmallmKernelParams& p) {
+    extern __shared__ __align__(128) uint8_t smem[];
+    __shared__ int s_flag;
+
+    Ctx x;
+    x.lane = threadIdx.x & 31;
+    x.warp = threadIdx.x >> 5;
+    x.W = blockDim.x >> 5;
+    x.c = blockIdx.x;
+    x.C = gridDim.x;
+    x.mt = blockIdx.y;
+    const int64_t u0 = static_cast<int64_t>(x.c) * p.U / x.C;
+    const int64_t u1 = static_cast<int64_t>(x.c + 1) * p.U / x.C;
+    if (u0 >= u1) return;  // the host keeps C <= U, so this does not happen
+    x.m_base = x.mt * kTM;
+    x.m_rem = min(kTM, p.M - x.m_base);
+    x.smem = smem;
+    x.smem_u32 = ptx::smem_u32(smem);
+    {
+      // ldmatrix lane address: x4: row (lane&7) + 8*(lane>>4) (n-tile pair), +16 bytes for
+      // lanes 8..15 / 24..31 (b1); x2: row lane&7, +16 for lanes 8..15.
+      const int row = (x.lane & 7) + (kNT >= 2 ? 8 * (x.lane >> 4) : 0);
+      x.ldm_lane = row * kActStride + ((x.lane >> 3) & 1) * 16;
+    }
+    x.col_off = (x.warp * kNBW * 16 + (x.lane >> 2)) * kSB;
+    x.policy = ptx::policy_evict_first();
+
+    // Token rows past M stay zero in every stage (the MMA columns they feed are not stored,
+    // but zeros keep the partial tiles finite and the sanitizer quiet).
+    if (x.m_rem < kTM) {
+      // The MMA-side buffers: every stage, or e4m3's single f16 buffer behind them.
+      const int st_first = Tr::kConvertA ? kStages : 0;
+      const int st_last = Tr::kConvertA ? kStages : kStages - 1;
+      for (int st = st_first; st <= st_last; ++st) {
+        uint8_t* base = smem + st * p.stage_bytes + x.m_rem * kActStride;
+        const int n16 = (kTM - x.m_rem) * kActStride / 16;
+        for (int i = threadIdx.x; i < n16; i += blockDim.x)
+          reinterpret_cast<uint4*>(base)[i] = make_uint4(0, 0, 0, 0);
+      }
+    }
+
+    Chunk cur = first_chunk(u0, u1, p.KBn);
+    Chunk ld = cur;
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) {
+      load_stage(p, x, ld, s);
+      ptx::cp_async_commit();
+      ld = next_chunk(ld, p.KBn);
+    }
+    uint4 ring[kCK][kNBW];
+#pragma unroll
+    for (int j = 0; j < kCK; ++j)
+      if (j < cur.rows) issue_row(p, x, ring[j], cur, j);
+
+    Acc acc[kNBW][kNT][4];
+#pragma unroll
+    for (int b = 0; b < kNBW; ++b)
+#pragma unroll
+      for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) acc[b][nt][i] = Acc(0);
+
+    const int variant = p.mode * 2 + (p.b_unsigned ? 1 : 0);
+    int seg_kb0 = cur.kb;  // first k-block of the current segment
+    int stage = 0, ld_stage = kStages - 1;
+    while (cur.rows > 0) {
+      // Stage (it + kStages - 1) % kStages was last read in the previous iteration,
+      // which ended with a barrier.
+      load_stage(p, x, ld, ld_stage);
+      ptx::cp_async_commit();
+      ld = next_chunk(ld, p.KBn);
+      ld_stage = ld_stage + 1 == kStages ? 0 : ld_stage + 1;
+      ptx::cp_async_wait<kStages - 1>();  // this thread's copies of chunk `cur` landed
+      __syncthreads();                    // everyone's
+      if constexpr (Tr::kConvertA) {
+        // The f16 buffer was last read in the previous iteration (ended by a barrier).
+        convert_stage(p, x, cur, stage);
+        __syncthreads();
+      }
+
+      const Chunk nxt = next_chunk(cur, p.KBn);
+      switch (variant) {
+        case 0: compute_chunk<kScaleNone, false>(p, x, acc, ring, stage, cur, nxt); break;
+        case 1: compute_chunk<kScaleNone, true>(p, x, acc, ring, stage, cur, nxt); break;
+        case 2: compute_chunk<kScaleBlock, false>(p, x, acc, ring, stage, cur, nxt); break;
+        case 3: compute_chunk<kScaleBlock, true>(p, x, acc, ring, stage, cur, nxt); break;
+        case 4: compute_chunk<kScaleStep, false>(p, x, acc, ring, stage, cur, nxt); break;
+        default: compute_chunk<kScaleStep, true>(p, x, acc, ring, stage, cur, nxt); break;
+      }
+
+      const bool stripe_end = cur.kb + cur.rows == p.KBn;
+      if (stripe_end || nxt.rows == 0) {  // the segment ends here (CTA-uniform)
+        finish_segment(p, x, acc, cur.stripe, seg_kb0 == 0 && stripe_end, &s_flag);
+#pragma unroll
+        for (int b = 0; b < kNBW; ++b)
+#pragma unroll
+          for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) acc[b][nt][i] = Acc(0);
+        seg_kb0 = 0;  // any following segment starts a stripe
+      }
+      __syncthreads();  // the stage (and s_flag) may be overwritten from here on
+      cur = nxt;
+      stage = stage + 1 == kStages ? 0 : stage + 1;
+    }
+    ptx::cp_async_wait<0>();  // no copy may outlive the CTA's shared memory
+  }
+};
+
+template <AType A, int kWBits, int kTM>
+__global__ void __launch_bounds__(kMaxWarps * 32, kTM <= 16 ? 2 : 1)
+    smallm_kernel(const __grid_constant__ SmallmKernelParams p) {
+  SmallmCta<A, kWBits, kTM>::run(p);
+}
+
+}  // namespace mixgemm::kernels::smallm

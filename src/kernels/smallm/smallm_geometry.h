@@ -1,0 +1,88 @@
+// smallm_geometry.h - the small-M family's host-side arithmetic, shared by the
+// heuristic (pure C++) and the launcher: work partition, shared-memory stages,
+// workspace layout. No CUDA types.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/gemm_params.h"
+#include "kernels/smallm/smallm.h"
+
+namespace mixgemm::kernels::smallm_host {
+
+// Must equal kNBW / kCK / kStages of smallm_gemm.cuh (static_assert in the launcher).
+inline constexpr int kNBW = 2;
+inline constexpr int kCK = 4;
+inline constexpr int kStages = 3;
+inline constexpr int kBlockBytes = 512;
+// sm_90: 227 KB of shared memory per block (opt-in), 228 KB per SM, 1 KB reserved per CTA.
+inline constexpr int64_t kMaxSmemPerBlock = 227 * 1024;
+inline constexpr int64_t kSmemPerSm = 228 * 1024;
+
+inline bool is_a16(AType a) { return a == AType::kF16 || a == AType::kBF16; }
+inline int weight_bits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
+inline bool is_unsigned(BType b) { return b == BType::kU4 || b == BType::kU8; }
+
+struct Geometry {
+  // layout
+  int KB = 0;       // k per block
+  int eb = 0;       // activation bytes per element
+  int sb = 0;       // bytes per group scale / zero element
+  int64_t NB = 0, KBn = 0;
+  // partition
+  int64_t rows_per_stripe = 0;  // weight rows per stripe
+  int64_t stripes = 0, U = 0, MT = 0, C = 0;
+  // shared memory
+  int mode = 0;     // smallm::ScaleMode
+  int64_t gs = 0;   // effective group size (K when no grouping)
+  int64_t g_rows = 0, act_stride = 0, act_bytes = 0, srow_bytes = 0, stage_bytes = 0, smem_bytes = 0;
+  // workspace
+  int64_t tile_bytes = 0, counter_bytes = 0, workspace_bytes = 0;
+};
+
+// group_size: 0 (no group scales) or the group size; has_zeros: zero points present.
+// sm_count: SMs; C (CTAs per token tile) = min(ctas_per_sm * sm_count, U).
+inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
+                              int64_t group_size, bool has_zeros, const SmallmConfig& cfg,
+                              int sm_count) {
+  Geometry g;
+  const int wbits = weight_bits(b);
+  g.KB = wbits == 4 ? 64 : 32;
+  g.eb = is_a16(a) ? 2 : 1;
+  g.sb = a == AType::kS8 ? 1 : 2;
+  g.NB = N / 16;
+  g.KBn = K / g.KB;
+  g.rows_per_stripe = int64_t{16} * kNBW * cfg.warps;
+  const int64_t nb_per_stripe = int64_t{kNBW} * cfg.warps;
+  g.stripes = (g.NB + nb_per_stripe - 1) / nb_per_stripe;
+  g.U = g.stripes * g.KBn;
+  g.MT = (M + cfg.token_tile - 1) / cfg.token_tile;
+  g.C = std::min<int64_t>(int64_t{cfg.ctas_per_sm} * std::max(sm_count, 1), std::max<int64_t>(g.U, 1));
+
+  const bool has_scales = group_size > 0;
+  g.gs = has_scales ? group_size : K;
+  g.mode = (!has_scales && !has_zeros) ? 0 : (g.gs % g.KB == 0 ? 1 : 2);
+  const int64_t chunk_k = int64_t{kCK} * g.KB;
+  const int64_t G = has_scales ? K / group_size : 1;
+  g.g_rows = g.mode == 0 ? 0 : std::min<int64_t>(G, (chunk_k - 1) / std::max<int64_t>(g.gs, 1) + 2);
+  // MMA-side element bytes: 1 for s8 (IMMA), 2 otherwise (e4m3 is converted to f16).
+  const int eb_mma = a == AType::kS8 ? 1 : 2;
+  g.act_stride = chunk_k * eb_mma + 16;                   // ldmatrix buffer row stride
+  const int64_t stage_stride = chunk_k * g.eb + 16;       // cp.async staging row stride
+  g.act_bytes = int64_t{cfg.token_tile} * stage_stride;   // per stage
+  g.srow_bytes = g.rows_per_stripe * g.sb;
+  // Scales region, then zeros region (both always reserved in a grouped mode, so the
+  // zeros offset is g_rows * srow_bytes whatever is present).
+  g.stage_bytes = (g.act_bytes + 2 * g.g_rows * g.srow_bytes + 127) / 128 * 128;
+  // e4m3: one f16 MMA buffer behind the stages (filled from the staged e4m3 per chunk).
+  g.smem_bytes = kStages * g.stage_bytes +
+                 (a == AType::kE4M3 ? int64_t{cfg.token_tile} * g.act_stride : 0);
+
+  g.tile_bytes = g.rows_per_stripe * cfg.token_tile * 4;
+  g.counter_bytes = (g.MT * g.stripes * 4 + 255) / 256 * 256;
+  g.workspace_bytes = g.counter_bytes + g.MT * 2 * g.C * g.tile_bytes;
+  return g;
+}
+
+}  // namespace mixgemm::kernels::smallm_host

@@ -1,0 +1,226 @@
+// smallm_heuristic.cpp - the small-M family's pure host side: schedule names, the
+// config list, legality, workspace size, the time model and the heuristic.
+// No CUDA call and no CUDA type here, so all of it runs in the CPU tests.
+//
+// Build note: the library's CMake glob compiles src/kernels/**/*.cu but no .cpp under
+// src/kernels, so smallm_heuristic_unity.cu includes this file with
+// MIXGEMM_SMALLM_LINKAGE = weak. Once the glob also takes src/kernels/**/*.cpp, this
+// file's strong definitions win at link time and the unity file can be deleted.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "kernels/smallm/smallm.h"
+#include "kernels/smallm/smallm_geometry.h"
+
+#ifndef MIXGEMM_SMALLM_LINKAGE
+#define MIXGEMM_SMALLM_LINKAGE
+#endif
+
+namespace mixgemm::kernels {
+
+using namespace smallm_host;
+
+namespace {
+
+void say(std::string* why, const std::string& s) {
+  if (why) *why = s;
+}
+
+bool valid_config(const SmallmConfig& c) {
+  const bool tm = c.token_tile == 8 || c.token_tile == 16 || c.token_tile == 32 || c.token_tile == 64;
+  const bool w = c.warps == 4 || c.warps == 8;
+  const bool o = c.ctas_per_sm == 1 || c.ctas_per_sm == 2 || c.ctas_per_sm == 4;
+  // Register budget: TM <= 16 kernels are built for <= 128 registers (2 CTAs of 256
+  // threads per SM), TM >= 32 for <= 255 (256 threads per SM).
+  const int threads_per_sm = c.warps * 32 * c.ctas_per_sm;
+  const bool regs = c.token_tile <= 16 ? threads_per_sm <= 512 : threads_per_sm <= 256;
+  return tm && w && o && regs;
+}
+
+}  // namespace
+
+MIXGEMM_SMALLM_LINKAGE std::string SmallmConfig::name() const {
+  return "smallm_t" + std::to_string(token_tile) + "_w" + std::to_string(warps) + "_o" +
+         std::to_string(ctas_per_sm);
+}
+
+MIXGEMM_SMALLM_LINKAGE bool smallm_parse_name(std::string_view name, SmallmConfig* cfg) {
+  int tm = 0, w = 0, o = 0;
+  char tail = 0;
+  const std::string s(name);
+  if (std::sscanf(s.c_str(), "smallm_t%d_w%d_o%d%c", &tm, &w, &o, &tail) != 3) return false;
+  SmallmConfig c{tm, w, o};
+  if (!valid_config(c) || c.name() != s) return false;
+  if (cfg) *cfg = c;
+  return true;
+}
+
+MIXGEMM_SMALLM_LINKAGE std::vector<SmallmConfig> smallm_configs(AType a, BType b) {
+  if (!is_a16(a) && weight_bits(b) == 8) return {};
+  std::vector<SmallmConfig> out;
+  for (int tm : {8, 16, 32, 64}) {
+    // 32 KB (o1 w8, o2 w4) or 64 KB (o2 w8, o4 w4) of weight loads in flight per SM.
+    const SmallmConfig cands[] = {{tm, 8, 1}, {tm, 4, 2}, {tm, 8, 2}, {tm, 4, 4}};
+    for (const SmallmConfig& c : cands)
+      if (valid_config(c)) out.push_back(c);
+  }
+  return out;
+}
+
+MIXGEMM_SMALLM_LINKAGE bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b,
+                                            int64_t group_size, const SmallmConfig& cfg,
+                                            std::string* why) {
+  std::ostringstream os;
+  if (!valid_config(cfg)) {
+    say(why, "smallm: not a schedule of the family: " + cfg.name());
+    return false;
+  }
+  if (!is_a16(a) && weight_bits(b) == 8) {
+    say(why, "smallm: 8-bit weights need f16/bf16 activations");
+    return false;
+  }
+  const int KB = weight_bits(b) == 4 ? 64 : 32;
+  if (M < 1 || N < 16 || K < KB || N % 16 != 0 || K % KB != 0 || M > INT32_MAX ||
+      N > INT32_MAX || K > (int64_t{1} << 30)) {
+    os << "smallm: shape M=" << M << " N=" << N << " K=" << K << " needs M >= 1, N % 16 == 0, K % "
+       << KB << " == 0, K <= 2^30";
+    say(why, os.str());
+    return false;
+  }
+  if (group_size != 0 && (group_size < 16 || group_size % 16 != 0 || K % group_size != 0)) {
+    os << "smallm: group_size=" << group_size << " must be 0 or a multiple of 16 dividing K=" << K;
+    say(why, os.str());
+    return false;
+  }
+  const Geometry g = make_geometry(M, N, K, a, b, group_size, is_unsigned(b), cfg, 1);
+  if (g.smem_bytes > kMaxSmemPerBlock ||
+      cfg.ctas_per_sm * (g.smem_bytes + 1024) > kSmemPerSm) {
+    os << "smallm: " << cfg.name() << " needs " << g.smem_bytes << " bytes of shared memory per CTA";
+    say(why, os.str());
+    return false;
+  }
+  return true;
+}
+
+MIXGEMM_SMALLM_LINKAGE bool smallm_can_implement(const GemmParams& p, const SmallmConfig& cfg,
+                                                 std::string* why) {
+  if (!smallm_shape_ok(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, cfg, why)) return false;
+  auto misaligned = [](const void* q, uintptr_t al) {
+    return (reinterpret_cast<uintptr_t>(q) & (al - 1)) != 0;
+  };
+  const int eb = is_a16(p.a_type) ? 2 : 1;
+  const int sb = p.a_type == AType::kS8 ? 1 : 2;
+  if (!p.a || !p.b || !p.out) {
+    say(why, "smallm: a, b and out are required");
+    return false;
+  }
+  if (misaligned(p.a, 16) || (p.lda * eb) % 16 != 0 || p.lda < p.K) {
+    say(why, "smallm: a must be 16-byte aligned with lda >= K and lda * element bytes % 16 == 0");
+    return false;
+  }
+  if (misaligned(p.b, 16)) {
+    say(why, "smallm: prepacked b must be 16-byte aligned");
+    return false;
+  }
+  if (p.group_size > 0 && (!p.group_scales || misaligned(p.group_scales, 16))) {
+    say(why, "smallm: group_scales must be given and 16-byte aligned");
+    return false;
+  }
+  if (p.has_zeros && (!p.group_zeros || misaligned(p.group_zeros, 16) || !is_unsigned(p.b_type))) {
+    say(why, "smallm: zero points need u4/u8 weights and a 16-byte aligned group_zeros");
+    return false;
+  }
+  if (misaligned(p.out, 2) || p.ldo < p.N || (p.bias && misaligned(p.bias, 2)) ||
+      (p.channel_scales && misaligned(p.channel_scales, 4)) ||
+      (p.token_scales && misaligned(p.token_scales, 4))) {
+    say(why, "smallm: out/bias/ch/tok misaligned or ldo < N");
+    return false;
+  }
+  (void)sb;
+  if (is_a16(p.a_type) &&
+      !((p.a_type == AType::kF16 && p.out_type == OutType::kF16) ||
+        (p.a_type == AType::kBF16 && p.out_type == OutType::kBF16))) {
+    say(why, "smallm: 16-bit activations produce their own type");
+    return false;
+  }
+  const size_t need = smallm_workspace_bytes(p, cfg);
+  if (need > 0 && (!p.workspace || p.workspace_bytes < need || misaligned(p.workspace, 16))) {
+    say(why, "smallm: workspace of " + std::to_string(need) +
+                 " bytes (16-byte aligned, zero-filled once) required, got " +
+                 std::to_string(p.workspace_bytes));
+    return false;
+  }
+  return true;
+}
+
+MIXGEMM_SMALLM_LINKAGE size_t smallm_workspace_bytes(int64_t M, int64_t N, int64_t K, AType a,
+                                                     BType b, const SmallmConfig& cfg,
+                                                     int sm_count) {
+  if (M < 1 || N < 16 || K < 1) return 0;
+  return static_cast<size_t>(make_geometry(M, N, K, a, b, 0, false, cfg, sm_count).workspace_bytes);
+}
+
+MIXGEMM_SMALLM_LINKAGE size_t smallm_workspace_bytes(const GemmParams& p, const SmallmConfig& cfg) {
+  return smallm_workspace_bytes(p.M, p.N, p.K, p.a_type, p.b_type, cfg, p.sm_count);
+}
+
+// ---- the time model ------------------------------------------------------------------
+// Three limits, each with H200 constants: DRAM bytes, tensor-core issue, instruction
+// issue; they overlap imperfectly (max + a quarter of the rest), plus a fixed launch/ramp
+// cost and the split-K tail. Calibrate with MIXGEMM_SMALLM_TIMING (tests/gpu/test_smallm.cu).
+MIXGEMM_SMALLM_LINKAGE double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
+                                                  AType a, BType b, const SmallmConfig& cfg) {
+  const Geometry g = make_geometry(M, N, K, a, b, 128, false, cfg, sm_count);
+  const int wbits = weight_bits(b);
+  const double sms = std::max(sm_count, 1);
+  const double active = std::min<double>(sms, static_cast<double>(g.C));
+  // bytes: weights and g128 scales per token-tile pass; activations and output once.
+  const double wbytes = static_cast<double>(N) * K * wbits / 8.0;
+  const double sbytes = static_cast<double>(N) * (K / 128.0) * g.sb;
+  const double bytes = g.MT * (wbytes + sbytes) + double(M) * K * g.eb + double(M) * N * 2;
+  // Bandwidth: 4.3 TB/s = 4.3e6 B/us peak; an SM sustains about (bytes in flight) / latency
+  // with ~1.1 us loaded DRAM latency.
+  const double ctas_on_sm = std::min<double>(cfg.ctas_per_sm, static_cast<double>(g.C) / sms);
+  const double inflight = std::max(1.0, ctas_on_sm) * cfg.warps * kCK * kNBW * kBlockBytes;
+  const double bw = std::min(0.93 * 4.3e6, active * inflight / 1.1);
+  const double units_per_cta = static_cast<double>(g.U) / g.C;
+  const double balance = std::ceil(units_per_cta) / units_per_cta;
+  const double t_mem = bytes / bw * balance;
+  // Tensor cores: mma.sync ~0.7 per clock per SM (m16n8k16 f16 or m16n8k32 8-bit), 1.75 GHz.
+  const int ks = is_a16(a) ? g.KB / 16 : g.KB / 32;
+  const int nt = cfg.token_tile / 8;
+  const double blocks = static_cast<double>(g.MT) * g.NB * g.KBn;
+  const double mmas = blocks * ks * nt;
+  const double t_mma = mmas / (active * 0.7 * 1750.0) * balance;
+  // Issue: ~56 instructions per block and warp for dequantization, scales, ldmatrix and
+  // addressing, plus the MMAs (and e4m3's f32 promotion adds); 4 schedulers per SM.
+  const double per_block = 56.0 + ks * nt * (a == AType::kE4M3 ? 5.0 : 1.0);
+  const double t_issue = blocks * per_block / (active * 4.0 * 1750.0) * balance;
+  // Split-K: partial tiles written and read back, plus the last CTA's serial tail.
+  const bool split = g.C > g.stripes || g.U % g.C != 0;
+  const double t_red = split ? (2.0 * 2 * g.C * g.tile_bytes * g.MT) / (0.5 * 4.3e6) + 1.0 : 0.0;
+  const double tmax = std::max({t_mem, t_mma, t_issue});
+  const double rest = t_mem + t_mma + t_issue - tmax;
+  return 2.5 + tmax + 0.25 * rest + t_red;
+}
+
+MIXGEMM_SMALLM_LINKAGE SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,
+                                                          int sm_count, AType a, BType b) {
+  SmallmConfig best{};
+  double best_t = std::numeric_limits<double>::infinity();
+  for (const SmallmConfig& c : smallm_configs(a, b)) {
+    if (!smallm_shape_ok(M, N, K, a, b, 0, c, nullptr)) continue;
+    const double t = smallm_predicted_us(M, N, K, sm_count, a, b, c);
+    if (t < best_t) {
+      best_t = t;
+      best = c;
+    }
+  }
+  return best;
+}
+
+}  // namespace mixgemm::kernels

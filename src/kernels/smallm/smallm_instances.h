@@ -1,0 +1,18 @@
+// smallm_instances.h - the compiled kernel instances, one translation unit per
+// (activation kind, weight bits) family so that the slow device compiles run in
+// parallel and a change recompiles only what it touches.
+#pragma once
+
+#include "kernels/gemm_params.h"
+#include "kernels/smallm/smallm_kernel_params.h"
+
+namespace mixgemm::kernels::smallm {
+
+using SmallmKernelFn = void (*)(SmallmKernelParams);
+
+// The __global__ function for (a, token tile); null when not instantiated.
+SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile);
+SmallmKernelFn smallm_kernel_w8a16(AType a, int token_tile);
+SmallmKernelFn smallm_kernel_w4a8(AType a, int token_tile);
+
+}  // namespace mixgemm::kernels::smallm

@@ -1,0 +1,56 @@
+// smallm_kernel_params.h - what the small-M launcher derives from GemmParams and
+// hands to the kernel as one __grid_constant__ parameter (plain data only).
+//
+// Work decomposition (docs/design-smallm.md):
+//   stripe  = the n-rows one CTA covers at once: warps * kNBW * 16 rows
+//   row     = one k-block of one stripe (each warp streams kNBW 512-byte blocks per row)
+//   U       = stripes * KBn rows, linearized stripe-major (u = stripe * KBn + kb)
+//   CTA c of C (per token tile) streams rows [c*U/C, (c+1)*U/C): an even split of the
+//   whole block grid over all CTAs (stream-K), so no SM idles whatever the shape.
+#pragma once
+
+#include <cstdint>
+
+namespace mixgemm::kernels::smallm {
+
+// How the group scales / zero points are looked up (kernel-uniform).
+enum ScaleMode : int32_t {
+  kScaleNone = 0,   // no group scales and no zero points
+  kScaleBlock = 1,  // one group per k-block row: group_size % KB == 0 (64, 128, 256, K, ...)
+  kScaleStep = 2,   // groups smaller than / not aligned to a k-block: one lookup per 16 k
+};
+
+struct SmallmKernelParams {
+  const uint8_t* a;        // activations [M][lda]
+  const uint8_t* b;        // prepacked weights
+  const uint8_t* scales;   // [G][N] group scales, or null
+  const uint8_t* zeros;    // [G][N] prepacked zero points, or null
+  const float* ch;         // [N] or null
+  const float* tok;        // [M] or null
+  const uint8_t* bias;     // [N] out type, or null
+  uint8_t* out;            // [M][ldo] out type
+  int32_t* counters;       // workspace: [MT][stripes] arrival counters (zero between calls)
+  uint8_t* partials;       // workspace: [MT][2*C][tile] f32 / s32 partial tiles
+
+  int64_t lda_bytes;       // activation row stride in bytes
+  int64_t ldo;             // output row stride in elements
+  int64_t U;               // stripes * KBn
+
+  int32_t M, N, K;
+  int32_t NB;              // N / 16
+  int32_t KBn;             // K / KB
+  int32_t stripes;         // ceil(NB / (warps * kNBW))
+  int32_t gs;              // group size in k (K when there is one group)
+  int32_t g_rows;          // scale rows staged per chunk (0 in kScaleNone)
+  int32_t stage_bytes;     // bytes of one shared-memory stage
+  int32_t act_bytes;       // bytes of the activation tile of one stage
+  int32_t srow_bytes;      // bytes of one staged scale row (stripe columns x scale bytes)
+  int32_t tile_bytes;      // bytes of one partial tile (stripe rows x TM x 4)
+  int32_t mode;            // ScaleMode
+  uint8_t has_scales;
+  uint8_t has_zeros;
+  uint8_t b_unsigned;      // u4/u8 (value q) vs u4b8/u8b128 (value q - bias)
+  uint8_t out_bf16;
+};
+
+}  // namespace mixgemm::kernels::smallm

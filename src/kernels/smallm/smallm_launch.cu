@@ -1,0 +1,117 @@
+// smallm_launch.cu - host launcher of the small-M kernel family.
+#include <cuda_runtime.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include "kernels/smallm/smallm.h"
+#include "kernels/smallm/smallm_geometry.h"
+#include "kernels/smallm/smallm_gemm.cuh"
+#include "kernels/smallm/smallm_instances.h"
+#include "mixgemm/error.h"
+
+namespace mixgemm::kernels {
+
+namespace {
+
+namespace sh = smallm_host;
+static_assert(sh::kNBW == smallm::kNBW && sh::kCK == smallm::kCK && sh::kStages == smallm::kStages,
+              "host geometry and kernel constants must agree");
+static_assert(sh::kBlockBytes == layout::kBlockBytes, "block size");
+
+smallm::SmallmKernelFn pick_kernel(AType a, BType b, int tm) {
+  const int wbits = sh::weight_bits(b);
+  if (sh::is_a16(a)) return wbits == 4 ? smallm::smallm_kernel_w4a16(a, tm) : smallm::smallm_kernel_w8a16(a, tm);
+  return wbits == 4 ? smallm::smallm_kernel_w4a8(a, tm) : nullptr;
+}
+
+[[noreturn]] void cuda_fail(const char* what, cudaError_t e) {
+  throw Error(ErrorCode::kCudaError, std::string("mixgemm smallm: ") + what + ": " + cudaGetErrorString(e));
+}
+
+// Resident CTAs per SM of `fn` with `smem` dynamic bytes, per device; also raises the
+// kernel's dynamic shared-memory limit once per device. Host-side queries only (no
+// stream operation, no synchronization): safe during graph capture.
+int resident_ctas(smallm::SmallmKernelFn fn, int threads, int64_t smem) {
+  static std::mutex mu;
+  static std::map<std::tuple<const void*, int, int, int64_t>, int> cache;
+  int dev = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e != cudaSuccess) cuda_fail("cudaGetDevice", e);
+  const auto key = std::make_tuple(reinterpret_cast<const void*>(fn), dev, threads, smem);
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  e = cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           static_cast<int>(sh::kMaxSmemPerBlock));
+  if (e != cudaSuccess) cuda_fail("cudaFuncSetAttribute", e);
+  int n = 0;
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, reinterpret_cast<const void*>(fn), threads,
+                                                    static_cast<size_t>(smem));
+  if (e != cudaSuccess) cuda_fail("cudaOccupancyMaxActiveBlocksPerMultiprocessor", e);
+  cache.emplace(key, n);
+  return n;
+}
+
+}  // namespace
+
+void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream) {
+  if (p.M == 0) return;
+  std::string why;
+  if (!smallm_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, why);
+  const smallm::SmallmKernelFn fn = pick_kernel(p.a_type, p.b_type, cfg.token_tile);
+  if (!fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
+
+  const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
+  const sh::Geometry g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
+                                           p.has_zeros, cfg, sm_count);
+  const int threads = cfg.warps * 32;
+  const int fit = resident_ctas(fn, threads, g.smem_bytes);
+  if (fit < 1) throw Error(ErrorCode::kNotSupported, "smallm: " + cfg.name() + " does not fit on an SM");
+  // Persistent CTAs: never more than fit at once (a second wave would idle SMs at the end).
+  const int64_t C = std::min<int64_t>(g.C, int64_t{std::min(cfg.ctas_per_sm, fit)} * sm_count);
+
+  smallm::SmallmKernelParams k{};
+  k.a = static_cast<const uint8_t*>(p.a);
+  k.b = static_cast<const uint8_t*>(p.b);
+  k.scales = p.group_size > 0 ? static_cast<const uint8_t*>(p.group_scales) : nullptr;
+  k.zeros = p.has_zeros ? static_cast<const uint8_t*>(p.group_zeros) : nullptr;
+  k.ch = p.channel_scales;
+  k.tok = p.token_scales;
+  k.bias = static_cast<const uint8_t*>(p.bias);
+  k.out = static_cast<uint8_t*>(p.out);
+  k.counters = static_cast<int32_t*>(p.workspace);
+  k.partials = static_cast<uint8_t*>(p.workspace) + g.counter_bytes;
+  k.lda_bytes = p.lda * g.eb;
+  k.ldo = p.ldo;
+  k.U = g.U;
+  k.M = p.M;
+  k.N = p.N;
+  k.K = p.K;
+  k.NB = static_cast<int32_t>(g.NB);
+  k.KBn = static_cast<int32_t>(g.KBn);
+  k.stripes = static_cast<int32_t>(g.stripes);
+  k.gs = static_cast<int32_t>(g.gs);
+  k.g_rows = static_cast<int32_t>(g.g_rows);
+  k.stage_bytes = static_cast<int32_t>(g.stage_bytes);
+  k.act_bytes = static_cast<int32_t>(g.act_bytes);
+  k.srow_bytes = static_cast<int32_t>(g.srow_bytes);
+  k.tile_bytes = static_cast<int32_t>(g.tile_bytes);
+  k.mode = g.mode;
+  k.has_scales = p.group_size > 0;
+  k.has_zeros = p.has_zeros;
+  k.b_unsigned = sh::is_unsigned(p.b_type);
+  k.out_bf16 = p.out_type == OutType::kBF16;
+
+  const dim3 grid(static_cast<unsigned>(C), static_cast<unsigned>(g.MT));
+  const dim3 block(static_cast<unsigned>(threads));
+  void* args[] = {&k};
+  cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(fn), grid, block, args,
+                                   static_cast<size_t>(g.smem_bytes), stream);
+  if (e == cudaSuccess) e = cudaGetLastError();
+  if (e != cudaSuccess) cuda_fail("kernel launch", e);
+}
+
+}  // namespace mixgemm::kernels
