@@ -61,7 +61,9 @@ struct GemmArgs {
   cudaStream_t stream = nullptr;
 };
 
-// Bytes of workspace gemm() needs for this problem (0 is possible). Pure host function.
+// Bytes of workspace gemm() needs for this problem on the current device (its SM count
+// sets how the work is split; 132 SMs are assumed when no device can be queried). The
+// maximum over every schedule, so any forced schedule fits. Never synchronizes.
 size_t workspace_size(const GemmProblem& problem);
 
 // Names of the schedules that can run `types`, in a stable order.

@@ -151,7 +151,15 @@ void check_gemm_args(const GemmArgs& args) {
 
 size_t workspace_size(const GemmProblem& problem) {
   core::check_problem(problem, "workspace_size");
-  return core::workspace_bytes(problem);
+  // Sized for the current device (its SM count sets the split of the work); without a
+  // usable device, for an H100/H200 (132 SMs).
+  int sm_count = core::kDefaultSmCount;
+  try {
+    sm_count = current_device_facts().sm_count;
+  } catch (const Error&) {
+    (void)cudaGetLastError();
+  }
+  return core::workspace_bytes(problem, sm_count);
 }
 
 std::vector<std::string> supported_schedules(const TypeConfig& types) {

@@ -1,20 +1,94 @@
 #include "core/dispatch.h"
 
+#include <algorithm>
+
 #include "core/check.h"
 #include "core/problem.h"
+#include "kernels/smallm/smallm.h"
 
 namespace mixgemm::core {
 
-std::vector<std::string> schedule_names(const TypeConfig&) { return {}; }
+namespace {
 
-std::string choose(const GemmProblem& problem, int) {
-  MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << problem.types.name() << " yet");
+using kernels::SmallmConfig;
+
+kernels::GemmParams params_of(const GemmArgs& args, int sm_count) {
+  const GemmProblem& p = args.problem;
+  kernels::GemmParams k{};
+  k.M = static_cast<int32_t>(p.M);
+  k.N = static_cast<int32_t>(p.N);
+  k.K = static_cast<int32_t>(p.K);
+  k.lda = args.lda;
+  k.ldo = args.ldo;
+  k.a_type = to_kernel(p.types.a);
+  k.b_type = to_kernel_b(p.types.b);
+  k.out_type = to_kernel_out(p.types.out);
+  k.has_zeros = p.types.has_zeros;
+  k.group_size = static_cast<int32_t>(p.group_size);
+  k.a = args.a;
+  k.b = args.b;
+  k.group_scales = args.group_scales;
+  k.group_zeros = args.group_zeros;
+  k.channel_scales = args.channel_scales;
+  k.token_scales = args.token_scales;
+  k.bias = args.bias;
+  k.out = args.out;
+  k.workspace = args.workspace;
+  k.workspace_bytes = args.workspace_bytes;
+  k.sm_count = sm_count;
+  return k;
 }
 
-size_t workspace_bytes(const GemmProblem&) { return 0; }
+// Tokens one smallm launch serves; larger M runs as row slabs of this many, one launch
+// each, in order on the stream (they reuse the workspace, which each launch leaves zeroed).
+int64_t slab_rows(int64_t M) { return std::min<int64_t>(M, kSmallmSlabTokens); }
 
-void launch(const GemmArgs& args, const std::string&, int) {
-  MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << args.problem.types.name() << " yet");
+}  // namespace
+
+std::vector<std::string> schedule_names(const TypeConfig& types) {
+  std::vector<std::string> names;
+  for (const SmallmConfig& c : kernels::smallm_configs(to_kernel(types.a), to_kernel_b(types.b)))
+    names.push_back(c.name());
+  return names;
+}
+
+std::string choose(const GemmProblem& p, int sm_count) {
+  const auto a = to_kernel(p.types.a);
+  const auto b = to_kernel_b(p.types.b);
+  if (kernels::smallm_configs(a, b).empty())
+    MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " yet");
+  // Until the sm90 wgmma family exists, every M runs on smallm (large M in slabs).
+  return kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b).name();
+}
+
+size_t workspace_bytes(const GemmProblem& p, int sm_count) {
+  const auto a = to_kernel(p.types.a);
+  const auto b = to_kernel_b(p.types.b);
+  size_t bytes = 0;
+  for (const SmallmConfig& c : kernels::smallm_configs(a, b))
+    bytes = std::max(bytes, kernels::smallm_workspace_bytes(slab_rows(p.M), p.N, p.K, a, b, c, sm_count));
+  return bytes;
+}
+
+void launch(const GemmArgs& args, const std::string& schedule, int sm_count) {
+  SmallmConfig cfg;
+  if (!kernels::smallm_parse_name(schedule, &cfg))
+    MIXGEMM_NOT_SUPPORTED("gemm", "schedule '" << schedule << "' has no kernel");
+  kernels::GemmParams k = params_of(args, sm_count);
+  const int64_t M = args.problem.M;
+  const int a_bytes = args.problem.types.a.size_bits() / 8;
+  const int out_bytes = args.problem.types.out.size_bits() / 8;
+  std::string why;
+  for (int64_t m0 = 0; m0 < M; m0 += kSmallmSlabTokens) {
+    kernels::GemmParams s = k;
+    s.M = static_cast<int32_t>(std::min<int64_t>(kSmallmSlabTokens, M - m0));
+    s.a = static_cast<const char*>(args.a) + m0 * args.lda * a_bytes;
+    s.out = static_cast<char*>(args.out) + m0 * args.ldo * out_bytes;
+    if (args.token_scales) s.token_scales = args.token_scales + m0;
+    if (m0 == 0 && !kernels::smallm_can_implement(s, cfg, &why))
+      MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << schedule << " cannot run this problem: " << why);
+    kernels::launch_smallm(s, cfg, args.stream);
+  }
 }
 
 }  // namespace mixgemm::core

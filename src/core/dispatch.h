@@ -17,13 +17,18 @@ std::vector<std::string> schedule_names(const TypeConfig& types);
 // The heuristic's pick.
 std::string choose(const GemmProblem& problem, int sm_count);
 
-// Workspace bytes: the maximum over every schedule the caller may force.
-size_t workspace_bytes(const GemmProblem& problem);
+// Workspace bytes on a GPU with `sm_count` SMs: the maximum over every schedule the
+// caller may force (pure).
+size_t workspace_bytes(const GemmProblem& problem, int sm_count);
 
 // Launches `schedule` (already checked to be a name of schedule_names) on args.stream.
 void launch(const GemmArgs& args, const std::string& schedule, int sm_count);
 
-// Largest M one launch of the small-M family serves; gemm splits larger M into row slabs.
-inline constexpr int64_t kSmallmMaxTokens = 64;
+// Tokens one smallm launch serves; gemm runs larger M as row slabs of this many, in order
+// on the stream (they share the workspace, which every launch leaves zeroed).
+inline constexpr int64_t kSmallmSlabTokens = 64;
+
+// SM count assumed by workspace_size() when no CUDA device can be queried (H100/H200 SXM).
+inline constexpr int kDefaultSmCount = 132;
 
 }  // namespace mixgemm::core
