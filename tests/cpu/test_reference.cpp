@@ -94,16 +94,22 @@ uint16_t put_le16(std::vector<uint8_t>& v, int64_t i, uint16_t x) {
 
 // `integers`: activations, scales and factors are small integers / powers of two, so every
 // sum is exact and the expected output can also be computed from an int64 sum.
-Case random_case(std::mt19937_64& rng, bool integers) {
+// Forced choices (for the coverage sweep); negative / empty means random.
+struct Force {
+  int act = -1, weight = -1, zeros = -1;
+  int64_t M = -1, N = -1, K = -1, group_size = -1;
+};
+
+Case random_case(std::mt19937_64& rng, bool integers, const Force& force = {}) {
   auto pick = [&](int n) { return int(rng() % uint64_t(n)); };
   auto uniform = [&](double lo, double hi) { return lo + (hi - lo) * double(rng() >> 11) * 0x1.0p-53; };
   const ScalarType acts[] = {types::f16, types::bf16, types::s8, types::e4m3};
   const ScalarType wts[] = {types::u4b8, types::u4, types::u8b128, types::u8};
   Case c;
   TypeConfig& t = c.p.types;
-  t.a = acts[pick(4)];
-  t.b = wts[pick(4)];
-  t.has_zeros = !t.b.has_bias() && pick(3) != 0;
+  t.a = acts[force.act >= 0 ? force.act : pick(4)];
+  t.b = wts[force.weight >= 0 ? force.weight : pick(4)];
+  t.has_zeros = !t.b.has_bias() && (force.zeros >= 0 ? force.zeros == 1 : pick(3) != 0);
   t.out = pick(2) ? types::f16 : types::bf16;
   t.scale = t.a == types::s8 ? types::u8 : t.a == types::e4m3 ? types::f16 : t.a;
   const int64_t sizes[] = {1, 2, 3, 5, 7, 8, 13, 16, 17, 31, 32, 33, 48, 64};
@@ -111,12 +117,16 @@ Case random_case(std::mt19937_64& rng, bool integers) {
   c.p.N = sizes[pick(14)];
   c.p.K = sizes[pick(14)];
   if (pick(4) == 0) c.p.K = 16 * (1 + pick(8));  // room for the usual group sizes
+  if (force.M >= 0) c.p.M = force.M;
+  if (force.N >= 0) c.p.N = force.N;
+  if (force.K >= 0) c.p.K = force.K;
   // group_size: 0, K, or a random divisor (1, 16, 32, ... whenever they divide K).
   std::vector<int64_t> divisors;
   for (int64_t d = 1; d <= c.p.K; ++d)
     if (c.p.K % d == 0) divisors.push_back(d);
   const int gmode = pick(3);
   c.p.group_size = gmode == 0 ? 0 : gmode == 1 ? c.p.K : divisors[size_t(pick(int(divisors.size())))];
+  if (force.group_size >= 0) c.p.group_size = force.group_size;
   const int64_t M = c.p.M, N = c.p.N, K = c.p.K;
   const int64_t G = c.p.group_size == 0 ? 1 : K / c.p.group_size;
   const bool grouped = c.p.group_size != 0;
@@ -265,7 +275,55 @@ std::string describe(const Case& c, uint64_t seed) {
          (c.tok.empty() ? "" : " tok") + (c.ch.empty() ? "" : " ch") + (c.bias.empty() ? "" : " bias");
 }
 
+// Runs the reference on c (with every diagnostic) and compares with the brute force.
+void expect_matches_brute_force(const Case& c, int threads) {
+  std::vector<uint16_t> out;
+  ReferenceArgs r = args_for(c, out);
+  const int64_t MN = c.p.M * c.p.N;
+  std::vector<double> acc(static_cast<size_t>(MN)), abs_acc(static_cast<size_t>(MN));
+  r.acc_out = acc.data();
+  r.abs_acc_out = abs_acc.data();
+  ASSERT_NO_THROW(reference_gemm(r, threads));
+  const Brute b = brute_force(c);
+  for (int64_t m = 0; m < c.p.M; ++m) {
+    for (int64_t n = 0; n < c.p.N; ++n) {
+      const size_t i = size_t(m * c.p.N + n);
+      ASSERT_EQ(out[size_t(m * c.ldo + n)], b.out[i]) << "m=" << m << " n=" << n;
+      ASSERT_EQ(acc[i], b.acc[i]) << "m=" << m << " n=" << n;
+      ASSERT_EQ(abs_acc[i], b.abs_acc[i]) << "m=" << m << " n=" << n;
+    }
+    for (int64_t n = c.p.N; n < c.ldo; ++n) ASSERT_EQ(out[size_t(m * c.ldo + n)], 0xBEEF) << "padding written";
+  }
+}
+
 // ---- tests --------------------------------------------------------------------------------
+
+// Every activation x weight pair (with and without zeros) x every group size gemm accepts
+// on K = 512, random data; then the random sweep below covers shapes and options.
+TEST(Reference, EveryPairAndGroupSize) {
+  const uint64_t seed = base_seed() + 5;
+  std::mt19937_64 rng(seed);
+  for (int act = 0; act < 4; ++act)
+    for (int weight = 0; weight < 4; ++weight)
+      for (int zeros = 0; zeros < (weight % 2 == 1 ? 2 : 1); ++zeros)  // u4 / u8 with and without
+        for (int64_t gs : {int64_t(0), int64_t(16), int64_t(32), int64_t(64), int64_t(128), int64_t(256),
+                           int64_t(512)}) {
+          Force f;
+          f.act = act;
+          f.weight = weight;
+          f.zeros = zeros;
+          f.M = 3;
+          f.N = 5;
+          f.K = 512;
+          f.group_size = gs;
+          const uint64_t case_seed = rng();
+          std::mt19937_64 case_rng(case_seed);
+          const Case c = random_case(case_rng, false, f);
+          SCOPED_TRACE(describe(c, case_seed) + " (MIXGEMM_TEST_SEED=" + std::to_string(base_seed()) + ")");
+          expect_matches_brute_force(c, 2);
+          if (HasFatalFailure()) return;
+        }
+}
 
 TEST(Reference, MatchesBruteForceBitForBit) {
   const uint64_t seed = base_seed();
@@ -276,23 +334,8 @@ TEST(Reference, MatchesBruteForceBitForBit) {
     std::mt19937_64 case_rng(case_seed);
     const Case c = random_case(case_rng, /*integers=*/iter % 4 == 0);
     SCOPED_TRACE(describe(c, case_seed) + " (MIXGEMM_TEST_SEED=" + std::to_string(seed) + ")");
-    std::vector<uint16_t> out;
-    ReferenceArgs r = args_for(c, out);
-    const int64_t MN = c.p.M * c.p.N;
-    std::vector<double> acc(static_cast<size_t>(MN)), abs_acc(static_cast<size_t>(MN));
-    r.acc_out = acc.data();
-    r.abs_acc_out = abs_acc.data();
-    ASSERT_NO_THROW(reference_gemm(r, 1 + int(iter % 3)));
-    const Brute b = brute_force(c);
-    for (int64_t m = 0; m < c.p.M; ++m) {
-      for (int64_t n = 0; n < c.p.N; ++n) {
-        const size_t i = size_t(m * c.p.N + n);
-        ASSERT_EQ(out[size_t(m * c.ldo + n)], b.out[i]) << "m=" << m << " n=" << n;
-        ASSERT_EQ(acc[i], b.acc[i]) << "m=" << m << " n=" << n;
-        ASSERT_EQ(abs_acc[i], b.abs_acc[i]) << "m=" << m << " n=" << n;
-      }
-      for (int64_t n = c.p.N; n < c.ldo; ++n) ASSERT_EQ(out[size_t(m * c.ldo + n)], 0xBEEF) << "padding written";
-    }
+    expect_matches_brute_force(c, 1 + int(iter % 3));
+    if (HasFatalFailure()) return;
     auto idx = [](ScalarType t, const ScalarType* list) {
       for (int i = 0; i < 4; ++i)
         if (list[i] == t) return i;
