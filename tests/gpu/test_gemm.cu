@@ -1,0 +1,277 @@
+// The public gemm() on the GPU: dispatch (heuristic and forced schedules, M > 64 in
+// slabs), CUDA-graph capture and replay, two host threads on two streams, bitwise
+// determinism, refusal of host pointers with the output left untouched. Every output is
+// NaN-poisoned first and compared with the CPU reference within its derived tolerance.
+// Repro: MIXGEMM_TEST_SEED=<seed> ./mixgemm_gpu_tests --gtest_filter='Gemm*'
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "core/float_bits.h"
+#include "gpu/gpu_test_util.h"
+#include "mixgemm/gemm.h"
+#include "mixgemm/prepack.h"
+#include "mixgemm/reference.h"
+
+namespace {
+
+using namespace mixgemm;
+using namespace mixgemm::types;
+
+uint64_t test_seed() {
+  const char* s = std::getenv("MIXGEMM_TEST_SEED");
+  return s ? std::strtoull(s, nullptr, 10) : 12345;
+}
+
+template <class T>
+T* device_copy(const std::vector<T>& h) {
+  T* d = nullptr;
+  if (cudaMalloc(&d, h.size() * sizeof(T) + 16) != cudaSuccess) return nullptr;
+  cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice);
+  return d;
+}
+
+// One W4A16 problem with random data, on host and device.
+struct Case {
+  GemmProblem p;
+  std::vector<uint16_t> a;       // [M][K]
+  std::vector<uint8_t> q;        // [K][N]
+  std::vector<uint16_t> scales;  // [G][N]
+  std::vector<float> ch, tok;
+  std::vector<uint16_t> bias;
+  void *d_a = nullptr, *d_b = nullptr, *d_s = nullptr, *d_out = nullptr, *d_ws = nullptr;
+  float *d_ch = nullptr, *d_tok = nullptr;
+  void* d_bias = nullptr;
+  size_t ws = 0;
+
+  Case(int64_t M, int64_t N, int64_t K, ScalarType at, int64_t group, uint64_t seed, bool epilogue) {
+    p = GemmProblem{M, N, K, TypeConfig{at, u4b8, at, false, at}, group};
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> nd(0.0, 1.0);
+    auto to_t = [&](double v) { return at == f16 ? numeric::to_f16(v) : numeric::to_bf16(v); };
+    a.resize(M * K);
+    for (auto& x : a) x = to_t(nd(rng));
+    q.resize(K * N);
+    for (auto& x : q) x = static_cast<uint8_t>(rng() & 15);
+    const int64_t G = group ? K / group : 1;
+    scales.resize(G * N);
+    for (auto& x : scales) x = to_t(0.01 + 0.02 * std::fabs(nd(rng)));
+    if (epilogue) {
+      ch.resize(N);
+      tok.resize(M);
+      bias.resize(N);
+      for (auto& x : ch) x = static_cast<float>(0.5 + std::fabs(nd(rng)));
+      for (auto& x : tok) x = static_cast<float>(0.5 + std::fabs(nd(rng)));
+      for (auto& x : bias) x = to_t(nd(rng));
+    }
+    std::vector<uint8_t> packed(prepacked_size(K, N, u4b8));
+    prepack_cpu(q.data(), WeightFormat::kUnpacked, K, N, u4b8, at, packed.data());
+    d_a = device_copy(a);
+    d_b = device_copy(packed);
+    d_s = device_copy(scales);
+    if (epilogue) {
+      d_ch = device_copy(ch);
+      d_tok = device_copy(tok);
+      d_bias = device_copy(bias);
+    }
+    cudaMalloc(&d_out, M * N * 2);
+    ws = workspace_size(p);
+    if (ws) {
+      cudaMalloc(&d_ws, ws);
+      cudaMemset(d_ws, 0, ws);
+    }
+  }
+  ~Case() {
+    for (void* d : {d_a, d_b, d_s, d_out, d_ws, static_cast<void*>(d_ch), static_cast<void*>(d_tok), d_bias})
+      if (d) cudaFree(d);
+  }
+
+  GemmArgs args(cudaStream_t stream, const std::string& schedule = "") const {
+    GemmArgs g;
+    g.problem = p;
+    g.a = d_a;
+    g.lda = p.K;
+    g.b = d_b;
+    g.group_scales = p.group_size ? d_s : nullptr;
+    g.channel_scales = d_ch;
+    g.token_scales = d_tok;
+    g.bias = d_bias;
+    g.out = d_out;
+    g.ldo = p.N;
+    g.workspace = d_ws;
+    g.workspace_bytes = ws;
+    g.schedule = schedule;
+    g.stream = stream;
+    return g;
+  }
+
+  std::vector<uint16_t> download() const {
+    std::vector<uint16_t> h(p.M * p.N);
+    cudaMemcpy(h.data(), d_out, h.size() * 2, cudaMemcpyDeviceToHost);
+    return h;
+  }
+
+  // Number of elements outside the derived tolerance (prints the first few).
+  int64_t check(const std::vector<uint16_t>& got, const char* what) const {
+    std::vector<uint16_t> ref(got.size());
+    std::vector<double> abs_acc(got.size()), quantum(got.size());
+    ReferenceArgs r;
+    r.problem = p;
+    r.a = a.data();
+    r.lda = p.K;
+    r.q = q.data();
+    r.group_scales = p.group_size ? scales.data() : nullptr;
+    r.channel_scales = ch.empty() ? nullptr : ch.data();
+    r.token_scales = tok.empty() ? nullptr : tok.data();
+    r.bias = bias.empty() ? nullptr : bias.data();
+    r.out = ref.data();
+    r.ldo = p.N;
+    r.abs_acc_out = abs_acc.data();
+    r.acc_quantum_out = quantum.data();
+    reference_gemm(r);
+    const bool is_f16 = p.types.out == f16;
+    int64_t bad = 0;
+    for (int64_t i = 0; i < p.M * p.N; ++i) {
+      const double g = is_f16 ? numeric::from_f16(got[i]) : numeric::from_bf16(got[i]);
+      const double rv = is_f16 ? numeric::from_f16(ref[i]) : numeric::from_bf16(ref[i]);
+      const int64_t m = i / p.N, n = i % p.N;
+      const double scale = (tok.empty() ? 1.0 : tok[m]) * (ch.empty() ? 1.0 : ch[n]);
+      ToleranceOptions o;
+      o.acc_quantum = quantum[i];
+      const double tol = gemm_tolerance(p, abs_acc[i], scale, rv, o);
+      if (!within_tolerance(g, rv, tol)) {
+        if (bad < 4)
+          ADD_FAILURE() << what << ": m=" << m << " n=" << n << " got " << g << " want " << rv << " tol " << tol
+                        << " (seed " << test_seed() << ")";
+        ++bad;
+      }
+    }
+    return bad;
+  }
+};
+
+TEST(GemmApi, MatchesReferenceThroughDispatch) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  uint64_t seed = test_seed();
+  for (ScalarType at : {f16, bf16})
+    for (int64_t M : {1, 7, 16, 64, 100, 257})
+      for (bool epi : {false, true}) {
+        Case c(M, 256, 1024, at, 128, seed++, epi);
+        MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, M * 256));
+        gemm(c.args(nullptr));
+        MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+        EXPECT_EQ(c.check(c.download(), "dispatch"), 0)
+            << at.name() << " M=" << M << " epilogue=" << epi << " schedule " << choose_schedule(c.p, 132);
+      }
+}
+
+TEST(GemmApi, EveryScheduleOfW4A16) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Case c(24, 512, 2048, f16, 64, test_seed() + 100, true);
+  for (const std::string& s : supported_schedules(c.p.types)) {
+    MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
+    gemm(c.args(nullptr, s));
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+    EXPECT_EQ(c.check(c.download(), s.c_str()), 0) << s;
+  }
+}
+
+TEST(GemmApi, DeterministicBitwise) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Case c(16, 8192, 21760, f16, 128, test_seed() + 200, false);  // the seed shape: many splits
+  gemm(c.args(nullptr));
+  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+  const auto first = c.download();
+  for (int rep = 0; rep < 3; ++rep) {
+    MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
+    gemm(c.args(nullptr));
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+    ASSERT_EQ(std::memcmp(first.data(), c.download().data(), first.size() * 2), 0) << "run " << rep;
+  }
+  EXPECT_EQ(c.check(first, "seed shape"), 0);
+}
+
+TEST(GemmApi, CudaGraphCaptureAndReplay) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Case c(8, 1024, 4096, bf16, 128, test_seed() + 300, true);
+  cudaStream_t s;
+  MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  MIXGEMM_CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  gemm(c.args(s));
+  MIXGEMM_CUDA_OK(cudaStreamEndCapture(s, &graph));
+  cudaGraphExec_t exec;
+  MIXGEMM_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+  for (int rep = 0; rep < 3; ++rep) {
+    // New activations each replay: the graph must read them, not a captured copy.
+    std::mt19937_64 rng(test_seed() + 400 + rep);
+    std::normal_distribution<double> nd(0.0, 1.0);
+    for (auto& x : c.a) x = numeric::to_bf16(nd(rng));
+    MIXGEMM_CUDA_OK(cudaMemcpy(c.d_a, c.a.data(), c.a.size() * 2, cudaMemcpyHostToDevice));
+    MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
+    MIXGEMM_CUDA_OK(cudaGraphLaunch(exec, s));
+    MIXGEMM_CUDA_OK(cudaStreamSynchronize(s));
+    EXPECT_EQ(c.check(c.download(), "graph replay"), 0) << "replay " << rep;
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(s);
+}
+
+TEST(GemmApi, TwoThreadsTwoStreams) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Case c1(16, 2048, 4096, f16, 128, test_seed() + 500, true);
+  Case c2(5, 4096, 2048, bf16, 64, test_seed() + 600, false);
+  cudaStream_t s1, s2;
+  MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+  MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+  MIXGEMM_CUDA_OK(test::poison_16bit(c1.d_out, c1.p.M * c1.p.N));
+  MIXGEMM_CUDA_OK(test::poison_16bit(c2.d_out, c2.p.M * c2.p.N));
+  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+  auto work = [](const Case* c, cudaStream_t s) {
+    for (int i = 0; i < 20; ++i) gemm(c->args(s));
+  };
+  std::thread t1(work, &c1, s1), t2(work, &c2, s2);
+  t1.join();
+  t2.join();
+  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+  EXPECT_EQ(c1.check(c1.download(), "thread 1"), 0);
+  EXPECT_EQ(c2.check(c2.download(), "thread 2"), 0);
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+}
+
+TEST(GemmApi, RefusesHostPointerAndWritesNothing) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Case c(4, 256, 1024, f16, 128, test_seed() + 700, false);
+  MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
+  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+  GemmArgs g = c.args(nullptr);
+  g.a = c.a.data();  // host memory
+  try {
+    gemm(g);
+    FAIL() << "host activations were accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a points to host memory"), std::string::npos) << e.what();
+  }
+  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+  for (uint16_t v : c.download()) ASSERT_EQ(v, 0xFFFF) << "the refused call wrote output";
+}
+
+// Small shapes for compute-sanitizer (memcheck, racecheck): every schedule once.
+TEST(GemmSanitize, EveryScheduleSmall) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Case c(9, 128, 512, f16, 64, test_seed() + 800, true);
+  for (const std::string& s : supported_schedules(c.p.types)) {
+    gemm(c.args(nullptr, s));
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+    EXPECT_EQ(c.check(c.download(), s.c_str()), 0) << s;
+  }
+}
+
+}  // namespace
