@@ -19,7 +19,7 @@ git rev-parse HEAD > "$L/commit.txt" 2>/dev/null || true
 
 if has build; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > "$L/build.log" 2>&1 &&
-    cmake --build build -j "$(nproc)" >> "$L/build.log" 2>&1
+    cmake --build build -j "$(nproc)" -- -k 0 >> "$L/build.log" 2>&1
   rc=$?
   summary+=("build rc=$rc ($(( $(date +%s) - t0 )) s)")
   if [ $rc -ne 0 ]; then tail -40 "$L/build.log"; fi
