@@ -250,7 +250,7 @@ TEST(BenchOptions, ParsesEveryFlag) {
                            "--lt-algos", "1", "--verify", "--verify-rows", "4", "--verify-cols", "128",
                            "--fp8-promotion-k", "128", "--prepack-bench", "--csv", "out.csv", "--json", "out.json",
                            "--git-commit", "abc123", "--device", "1", "--seed", "7", "--quiet",
-                           "--schedule", "smallm_k4", "--baselines", "fp16,cublaslt_fp8"});
+                           "--schedule", "smallm_k4", "--baselines", "fp16,cublaslt_fp8", "--time-limit", "400"});
   EXPECT_EQ(o.m_list, (std::vector<int64_t>{1, 16, 256}));
   EXPECT_EQ(o.sets, (std::vector<std::string>{"seed", "llama2-70b"}));
   EXPECT_EQ(o.tps, (std::vector<int>{1, 2}));
@@ -273,6 +273,7 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_TRUE(o.quiet);
   EXPECT_EQ(o.schedule, "smallm_k4");
   EXPECT_EQ(o.baselines, (std::vector<Baseline>{Baseline::kFp16, Baseline::kFp8}));
+  EXPECT_EQ(o.time_limit_s, 400);
 }
 
 TEST(BenchOptions, CustomShapesReplaceTheDefaultSet) {

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -231,6 +232,7 @@ int bench_main(int argc, char** argv) {
     set.add_int("verify_cols", opt.verify_cols);
     set.add_int("fp8_promotion_k", opt.fp8_promotion_k);
     set.add_int("seed", static_cast<int64_t>(opt.seed));
+    set.add_int("time_limit_s", opt.time_limit_s);
     set.add_raw("m", json_list(opt.m_list));
     std::vector<std::string> types, bls, shape_names;
     for (const auto& t : opt.types) types.push_back(t.text);
@@ -343,16 +345,32 @@ int bench_main(int argc, char** argv) {
       write_json();
     }
 
+    const auto t_start = std::chrono::steady_clock::now();
+    int skipped_sweeps = 0;
+    const auto out_of_time = [&]() {
+      if (opt.time_limit_s <= 0) return false;
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+      return s > static_cast<double>(opt.time_limit_s);
+    };
     for (const auto& shape : shapes) {
       std::vector<ResultRow> rows;
       for (Baseline b : opt.baselines) {
+        if (out_of_time()) {
+          ++skipped_sweeps;
+          continue;
+        }
         auto r = run_baseline(ctx, b, shape);
         rows.insert(rows.end(), r.begin(), r.end());
       }
       for (const auto& [spec, scheds] : mix_work) {
+        if (out_of_time()) {
+          ++skipped_sweeps;
+          continue;
+        }
         auto r = run_mixgemm(ctx, spec, shape, scheds);
         rows.insert(rows.end(), r.begin(), r.end());
       }
+      if (rows.empty()) continue;
       fill_ratios(rows);
       std::stable_sort(rows.begin(), rows.end(), [](const ResultRow& a, const ResultRow& b) { return a.M < b.M; });
       progress("");
@@ -394,11 +412,14 @@ int bench_main(int argc, char** argv) {
     }
     if (opt.verify)
       std::printf("verify: %d checked, %d failed\n", ctx.verified, ctx.verify_failures);
+    if (skipped_sweeps)
+      std::printf("WARNING: --time-limit %lld s reached: %d (shape, kernel) sweeps were not measured\n",
+                  static_cast<long long>(opt.time_limit_s), skipped_sweeps);
     if (ctx.bad_outputs) std::printf("ERROR: %d rows wrote non-finite or no outputs (status bad_output)\n", ctx.bad_outputs);
-    run_status = "complete";
+    run_status = skipped_sweeps ? "stopped by --time-limit" : "complete";
     if (ctx.verify_failures || ctx.bad_outputs) {
       exit_code = 1;
-      run_status = "complete, with failures";
+      run_status += ", with failures";
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "\nmixgemm-bench: fatal: %s\n", e.what());

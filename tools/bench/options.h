@@ -59,6 +59,7 @@ struct Options {
   uint64_t seed = 1;
   bool quiet = false;
   std::vector<int64_t> summary_m = {1, 16, 128, 1024, 8192};  // M columns of the closing summary
+  int64_t time_limit_s = 0;  // stop starting new (shape, kernel) sweeps after this many seconds (0: none)
   bool list = false;
   bool help = false;
   std::string command_line;
@@ -109,6 +110,8 @@ Output
   --device N           CUDA device (default 0)
   --seed N             random seed of the inputs (default 1)
   --quiet              no progress on stderr
+  --time-limit S       start no new (shape, kernel) sweep after S seconds; what was measured is
+                       reported as usual (default 0: no limit)
   --summary-m LIST     M columns of the summary printed last (default 1,16,128,1024,8192; none: no summary)
   --list               print the shape sets and type configs, then exit
   -h, --help           this text
@@ -241,6 +244,7 @@ inline Options parse_options(const std::vector<std::string>& args) {
     else if (flag == "--device") o.device = static_cast<int>(take_int(0));
     else if (flag == "--seed") o.seed = static_cast<uint64_t>(take_int(0));
     else if (flag == "--quiet") { no_value(); o.quiet = true; }
+    else if (flag == "--time-limit") o.time_limit_s = take_int(0);
     else if (flag == "--summary-m") {
       const std::string v = take();
       if (v == "none") o.summary_m.clear();
