@@ -98,7 +98,7 @@ double accumulation_error_bound(const GemmProblem& p, double abs_acc,
 //   ref_out_value    = the reference output element, decoded (from_f16 / from_bf16).
 // Returns 0 when the result must be bit-exact, +inf when no finite bound exists (the output
 // may overflow, ref_out_value is not finite, or the accumulation model gives none: e4m3
-// without promotion reaches that at K >= 4096). within_tolerance() accepts anything but a
+// without promotion reaches that above K = 4096). within_tolerance() accepts anything but a
 // NaN mismatch under +inf, so a test should count such elements rather than trust them, and
 // check those configurations with exact data (ToleranceOptions::acc_quantum).
 // Compare with within_tolerance().

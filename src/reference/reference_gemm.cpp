@@ -534,20 +534,23 @@ double accumulation_error_bound(const GemmProblem& p, double abs_acc, const Tole
       (std::isinf(q) || (q >= std::ldexp(1.0, -126) && abs_acc < std::ldexp(q, acc_bits))))
     return 0.0;  // every partial sum is a multiple of q below 2^p q: representable, any order
   if (!std::isfinite(abs_acc)) return std::numeric_limits<double>::infinity();
+  // A summation tree over n leaves has at most 2n - 2 edges; each edge carries at most one
+  // unit u of relative error (docs/semantics.md, 8.1): gamma_{2n-2}(u).
+  auto tree = [](double leaves, double u) { return gamma(2.0 * leaves - 2.0, u); };
   const double K = double(p.K);
   const double u32 = std::ldexp(1.0, -23);  // one f32 ulp relative: truncating tensor-core adds
   double g;
   if (!fp8) {
-    g = gamma(2.0 * K, u32);
+    g = tree(K, u32);
   } else {
     const double u13 = std::ldexp(1.0, -13);  // e8m13 accumulator, truncating
     const int64_t P = (options.fp8_promotion_k <= 0 || options.fp8_promotion_k >= p.K) ? p.K
                                                                                         : options.fp8_promotion_k;
-    const double g8 = gamma(2.0 * double(P), u13);
-    g = P == p.K ? g8 : g8 + gamma(2.0 * std::ceil(K / double(P)), u32) * (1.0 + g8);
+    const double g8 = tree(double(P), u13);
+    g = P == p.K ? g8 : g8 + tree(std::ceil(K / double(P)), u32) * (1.0 + g8);
   }
   // The reference's own f64 sum of K terms in ascending order (K - 1 RN additions).
-  g += gamma(K, std::ldexp(1.0, -53));
+  g += gamma(K - 1.0, std::ldexp(1.0, -53));
   return g * abs_acc;
 }
 

@@ -763,6 +763,25 @@ TEST(Tolerance, ExactCasesAreZero) {
   p.types.a = types::e4m3;  // 14-bit accumulator: exact below 2^14 quanta
   EXPECT_EQ(gemm_tolerance(p, 15.9, 1.0, 1.0, opt), 0.0);
   EXPECT_GT(gemm_tolerance(p, 16.1, 1.0, 1.0, opt), 0.0);
+  // K = 1: a single exact product, no addition: bit-exact.
+  GemmProblem one = p;
+  one.K = 1;
+  EXPECT_EQ(gemm_tolerance(one, 3.0, 1.0, 3.0), 0.0);
+  // e4m3 promoted every k is the f32 bound; without promotion it is far looser, and void
+  // above K = 4096.
+  {
+    GemmProblem f8 = p;
+    f8.types.a = types::e4m3;
+    GemmProblem f16 = p;
+    f16.types.a = types::f16;
+    ToleranceOptions every_k;
+    every_k.fp8_promotion_k = 1;
+    EXPECT_EQ(accumulation_error_bound(f8, 100.0, every_k), accumulation_error_bound(f16, 100.0));
+    EXPECT_GT(accumulation_error_bound(f8, 100.0), 1000 * accumulation_error_bound(f16, 100.0));
+    f8.K = 4097;
+    EXPECT_TRUE(std::isinf(accumulation_error_bound(f8, 100.0)));
+    EXPECT_FALSE(std::isinf(accumulation_error_bound(f8, 100.0, every_k)));
+  }
   // No finite bound: non-finite reference or possible overflow.
   p.types.a = types::f16;
   EXPECT_TRUE(std::isinf(gemm_tolerance(p, 10.0, 1.0, INFINITY)));
