@@ -95,13 +95,13 @@ struct Chunk {
   int32_t left;    // rows of the CTA's range from this chunk's first row to the end
 };
 
-__device__ __forceinline__ int32_t chunk_rows(int32_t kb, int32_t left, int32_t KBn) {
+__host__ __device__ __forceinline__ int32_t chunk_rows(int32_t kb, int32_t left, int32_t KBn) {
   // Chunks never cross a stripe: a segment (one stripe's part of the range) is cut
   // into chunks from its own start.
   return min(min(kCK, left), KBn - kb);
 }
 
-__device__ __forceinline__ Chunk first_chunk(int64_t u0, int64_t u1, int32_t KBn) {
+__host__ __device__ __forceinline__ Chunk first_chunk(int64_t u0, int64_t u1, int32_t KBn) {
   Chunk c;
   c.stripe = static_cast<int32_t>(u0 / KBn);
   c.kb = static_cast<int32_t>(u0 - static_cast<int64_t>(c.stripe) * KBn);
@@ -110,7 +110,7 @@ __device__ __forceinline__ Chunk first_chunk(int64_t u0, int64_t u1, int32_t KBn
   return c;
 }
 
-__device__ __forceinline__ Chunk next_chunk(const Chunk& c, int32_t KBn) {
+__host__ __device__ __forceinline__ Chunk next_chunk(const Chunk& c, int32_t KBn) {
   Chunk n;
   n.left = c.left - c.rows;
   n.kb = c.kb + c.rows;
@@ -125,7 +125,7 @@ __device__ __forceinline__ Chunk next_chunk(const Chunk& c, int32_t KBn) {
 
 // The CTA (of C per token tile) whose range [c*U/C, (c+1)*U/C) holds row u.
 // Largest c with floor(c*U/C) <= u  <=>  c < (u+1)*C/U  <=>  c = ceil((u+1)*C/U) - 1.
-__device__ __forceinline__ int32_t cta_of_row(int64_t u, int64_t U, int32_t C) {
+__host__ __device__ __forceinline__ int32_t cta_of_row(int64_t u, int64_t U, int32_t C) {
   return static_cast<int32_t>(((u + 1) * C - 1) / U);
 }
 
@@ -425,7 +425,7 @@ struct SmallmCta {
 #pragma unroll
     for (int j = 0; j < kCK; ++j) {
       if (j < cur.rows) {
-        RowSZ szb[kNBW];
+        RowSZ szb[kNBW] = {};
         if constexpr (kMode == kScaleBlock) {
 #pragma unroll
           for (int b = 0; b < kNBW; ++b) szb[b] = load_sz<kUns>(p, sc, gl, b);

@@ -16,6 +16,12 @@ inline constexpr int kNBW = 2;
 inline constexpr int kCK = 4;
 inline constexpr int kStages = 3;
 inline constexpr int kBlockBytes = 512;
+// Workspace layout: [0, kCounterBytes) arrival counters (zero before and after every
+// launch, whatever the shape or schedule), then the partial tiles (scratch). A fixed
+// counter area means no call's partial tiles can ever land on another call's counters
+// when one workspace serves many shapes and schedules.
+inline constexpr int64_t kCounterBytes = 64 * 1024;
+inline constexpr int64_t kMaxCounters = kCounterBytes / 4;
 // sm_90: 227 KB of shared memory per block (opt-in), 228 KB per SM, 1 KB reserved per CTA.
 inline constexpr int64_t kMaxSmemPerBlock = 227 * 1024;
 inline constexpr int64_t kSmemPerSm = 228 * 1024;
@@ -80,7 +86,7 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
                  (a == AType::kE4M3 ? int64_t{cfg.token_tile} * g.act_stride : 0);
 
   g.tile_bytes = g.rows_per_stripe * cfg.token_tile * 4;
-  g.counter_bytes = (g.MT * g.stripes * 4 + 255) / 256 * 256;
+  g.counter_bytes = kCounterBytes;
   g.workspace_bytes = g.counter_bytes + g.MT * 2 * g.C * g.tile_bytes;
   return g;
 }

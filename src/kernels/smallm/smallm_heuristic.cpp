@@ -97,6 +97,12 @@ MIXGEMM_SMALLM_LINKAGE bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, ATy
     return false;
   }
   const Geometry g = make_geometry(M, N, K, a, b, group_size, is_unsigned(b), cfg, 1);
+  if (g.MT * g.stripes > kMaxCounters || g.U >= (int64_t{1} << 31)) {
+    os << "smallm: " << cfg.name() << " needs " << g.MT * g.stripes << " split-K counters (max "
+       << kMaxCounters << "); use a larger token tile or more warps";
+    say(why, os.str());
+    return false;
+  }
   if (g.smem_bytes > kMaxSmemPerBlock ||
       cfg.ctas_per_sm * (g.smem_bytes + 1024) > kSmemPerSm) {
     os << "smallm: " << cfg.name() << " needs " << g.smem_bytes << " bytes of shared memory per CTA";

@@ -1,0 +1,730 @@
+// test_smallm.cu - the small-M kernel family against the CPU reference.
+//
+// For every (activation, weight, zero-point) type configuration and group mode, random
+// quantized weights are prepacked with prepack_cpu, the CPU reference runs once for 64
+// tokens, and every schedule of smallm_configs() runs for M in {1,2,3,5,8,13,16,24,31,
+// 32,48,64} on the first M tokens (out rows depend only on their own token). The output
+// is NaN-poisoned first; padding columns (ldo > N) and rows >= M must stay poisoned.
+// Two data flavours: "int" (small integers, power-of-two scales: the reference's
+// acc_quantum makes the comparison bit-exact) and "rnd" (random values: the derived
+// tolerance of docs/semantics.md section 8). Each combination is also rerun to check that
+// the output is bitwise identical (deterministic split-K), and the workspace counters must
+// be zero after every combination. Seeds are printed with every failure.
+//
+// MIXGEMM_SMALLM_TIMING=1 adds a timing report (lines "SMALLM_TIME ...") for the seed
+// shape and the Llama-2-70B shapes, every schedule, median of 50 cold-L2 launches.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/float_bits.h"
+#include "gpu/gpu_test_util.h"
+#include "kernels/gemm_params.h"
+#include "kernels/smallm/smallm.h"
+#include "kernels/smallm/smallm_geometry.h"
+#include "mixgemm/error.h"
+#include "mixgemm/prepack.h"
+#include "mixgemm/reference.h"
+#include "mixgemm/scalar_type.h"
+
+namespace {
+
+namespace ty = mixgemm::types;
+namespace nm = mixgemm::numeric;
+using mixgemm::GemmProblem;
+using mixgemm::ScalarType;
+using mixgemm::kernels::AType;
+using mixgemm::kernels::BType;
+using mixgemm::kernels::GemmParams;
+using mixgemm::kernels::OutType;
+using mixgemm::kernels::SmallmConfig;
+
+const int kMs[] = {1, 2, 3, 5, 8, 13, 16, 24, 31, 32, 48, 64};
+constexpr int kMaxM = 64;
+
+// ---- small helpers ----------------------------------------------------------------------
+struct Rng {
+  uint64_t s;
+  uint64_t next() {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  int uniform(int lo, int hi) { return lo + static_cast<int>(next() % uint64_t(hi - lo + 1)); }
+  double unit() { return (next() >> 11) * (1.0 / 9007199254740992.0); }  // [0, 1)
+};
+
+ScalarType st(AType a) {
+  switch (a) {
+    case AType::kF16: return ty::f16;
+    case AType::kBF16: return ty::bf16;
+    case AType::kS8: return ty::s8;
+    default: return ty::e4m3;
+  }
+}
+ScalarType st(BType b) {
+  switch (b) {
+    case BType::kU4B8: return ty::u4b8;
+    case BType::kU4: return ty::u4;
+    case BType::kU8B128: return ty::u8b128;
+    default: return ty::u8;
+  }
+}
+ScalarType st(OutType o) { return o == OutType::kBF16 ? ty::bf16 : ty::f16; }
+bool a16(AType a) { return a == AType::kF16 || a == AType::kBF16; }
+int wbits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
+bool unsigned_b(BType b) { return b == BType::kU4 || b == BType::kU8; }
+ScalarType scale_type(AType a) { return a16(a) ? st(a) : (a == AType::kS8 ? ty::u8 : ty::f16); }
+
+uint16_t to16(ScalarType t, double v) { return t == ty::bf16 ? nm::to_bf16(v) : nm::to_f16(v); }
+double from16(ScalarType t, uint16_t b) { return t == ty::bf16 ? nm::from_bf16(b) : nm::from_f16(b); }
+
+template <class T>
+struct DevBuf {
+  T* p = nullptr;
+  size_t n = 0;
+  DevBuf() = default;
+  explicit DevBuf(size_t count) : n(count) {
+    if (count && cudaMalloc(&p, count * sizeof(T)) != cudaSuccess) p = nullptr;
+  }
+  DevBuf(const DevBuf&) = delete;
+  DevBuf& operator=(const DevBuf&) = delete;
+  DevBuf(DevBuf&& o) noexcept : p(o.p), n(o.n) { o.p = nullptr; }
+  DevBuf& operator=(DevBuf&& o) noexcept {
+    std::swap(p, o.p);
+    std::swap(n, o.n);
+    return *this;
+  }
+  ~DevBuf() {
+    if (p) cudaFree(p);
+  }
+  void upload(const std::vector<T>& v) {
+    n = v.size();
+    if (!p && n) cudaMalloc(&p, n * sizeof(T));
+    if (n) cudaMemcpy(p, v.data(), n * sizeof(T), cudaMemcpyHostToDevice);
+  }
+};
+
+// ---- one data set ----------------------------------------------------------------------
+struct Spec {
+  AType a = AType::kF16;
+  BType b = BType::kU4B8;
+  bool zeros = false;
+  int64_t group_size = 0;  // 0: none; K: per-channel; else the group size
+  OutType out = OutType::kF16;
+  bool bias = false, tok = false, ch = false;
+  bool integer = false;  // small integers + power-of-two scales (bit-exact comparison)
+  int64_t N = 272, K = 768;
+  uint64_t seed = 1;
+
+  std::string name() const {
+    std::ostringstream os;
+    os << st(a).name() << "." << st(b).name() << (zeros ? "+z" : "") << ".g" << group_size
+       << ".out=" << st(out).name() << (bias ? ".bias" : "") << (tok ? ".tok" : "") << (ch ? ".ch" : "")
+       << (integer ? ".int" : ".rnd") << " N=" << N << " K=" << K << " seed=" << seed;
+    return os.str();
+  }
+  GemmProblem problem(int64_t M) const {
+    GemmProblem p;
+    p.M = M;
+    p.N = N;
+    p.K = K;
+    p.types.a = st(a);
+    p.types.b = st(b);
+    p.types.scale = scale_type(a);
+    p.types.has_zeros = zeros;
+    p.types.out = st(out);
+    p.group_size = group_size;
+    return p;
+  }
+};
+
+struct Data {
+  Spec s;
+  int64_t lda = 0, ldo = 0, G = 1;
+  std::vector<uint8_t> a;       // [kMaxM][lda] elements of the activation type (bytes)
+  std::vector<uint8_t> q;       // [K][N]
+  std::vector<uint8_t> scales;  // [G][N] raw elements of the scale type
+  std::vector<uint8_t> z;       // [G][N] raw integer zero points
+  std::vector<float> ch, tok;
+  std::vector<uint16_t> bias;
+  std::vector<uint16_t> ref;    // [kMaxM][N]
+  std::vector<double> tol;      // [kMaxM][N]
+};
+
+// Builds random inputs within the semantics' preconditions and runs the reference.
+Data make_data(const Spec& s) {
+  Data d;
+  d.s = s;
+  Rng r{s.seed * 0x2545F4914F6CDD1Dull + 17};
+  const int64_t M = kMaxM, N = s.N, K = s.K;
+  const int eb = a16(s.a) ? 2 : 1;
+  d.lda = K + (eb == 2 ? 24 : 48);  // a row stride that is not K (16-byte multiple)
+  d.ldo = N + 8;
+  d.G = s.group_size > 0 ? K / s.group_size : 1;
+  const ScalarType at = st(s.a), sct = scale_type(s.a);
+  const bool w4 = wbits(s.b) == 4;
+  const int qmax = w4 ? 15 : 255;
+
+  // activations
+  d.a.assign(static_cast<size_t>(M * d.lda * eb), 0);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t k = 0; k < K; ++k) {
+      const size_t i = static_cast<size_t>(m * d.lda + k);
+      if (a16(s.a)) {
+        const double v = s.integer ? r.uniform(-2, 2) : 2.0 * r.unit() - 1.0;
+        const uint16_t h = to16(at, v);
+        d.a[2 * i] = static_cast<uint8_t>(h & 0xFF);
+        d.a[2 * i + 1] = static_cast<uint8_t>(h >> 8);
+      } else if (s.a == AType::kS8) {
+        d.a[i] = static_cast<uint8_t>(static_cast<int8_t>(r.uniform(-128, 127)));
+      } else {  // e4m3: small integers, or any finite value of magnitude <= 8
+        d.a[i] = s.integer ? nm::to_e4m3_sat(r.uniform(-3, 3)) : nm::to_e4m3_sat((2.0 * r.unit() - 1.0) * 8.0);
+      }
+    }
+  // weights, zero points, group scales
+  d.q.resize(static_cast<size_t>(K * N));
+  for (auto& v : d.q) v = static_cast<uint8_t>(r.uniform(0, qmax));
+  const size_t gn = static_cast<size_t>(d.G * N);
+  if (s.zeros) {
+    d.z.resize(gn);
+    for (auto& v : d.z) v = static_cast<uint8_t>(r.uniform(0, qmax));
+  }
+  if (s.group_size > 0) {
+    if (s.a == AType::kS8) {
+      // QQQ: w8 = (q - 8) * sg or (q - z) * sg (or q * sg) must stay in int8, z * sg <= 255.
+      d.scales.resize(gn);
+      const int smax = s.b == BType::kU4B8 ? 16 : 8;
+      for (auto& v : d.scales) v = static_cast<uint8_t>(r.uniform(1, smax));
+    } else {
+      d.scales.resize(2 * gn);
+      for (size_t i = 0; i < gn; ++i) {
+        double v;
+        if (s.integer) {
+          v = std::ldexp(1.0, r.uniform(-2, 0));  // 0.25, 0.5, 1
+        } else {
+          v = std::ldexp(1.0 + r.unit(), -r.uniform(3, 6)) * (w4 ? 1.0 : 1.0 / 16);
+        }
+        if (!s.integer && s.a == AType::kE4M3 && r.uniform(0, 7) == 0) v *= 64;  // some e4m3 saturation
+        const uint16_t h = to16(sct, v);
+        d.scales[2 * i] = static_cast<uint8_t>(h & 0xFF);
+        d.scales[2 * i + 1] = static_cast<uint8_t>(h >> 8);
+      }
+    }
+  }
+  // epilogue operands
+  auto f32_of = [&](bool integer_pow2) {
+    return integer_pow2 ? static_cast<float>(std::ldexp(1.0, r.uniform(-1, 0))) : static_cast<float>(0.5 + r.unit());
+  };
+  if (s.ch) {
+    d.ch.resize(N);
+    for (auto& v : d.ch) v = f32_of(s.integer);
+  }
+  if (s.tok) {
+    d.tok.resize(M);
+    for (auto& v : d.tok) v = f32_of(s.integer);
+  }
+  const ScalarType ot = st(s.out);
+  if (s.bias) {
+    d.bias.resize(N);
+    for (auto& v : d.bias) v = to16(ot, s.integer ? r.uniform(-4, 4) : 2.0 * r.unit() - 1.0);
+  }
+
+  // reference for all kMaxM tokens
+  d.ref.assign(static_cast<size_t>(M * N), 0);
+  std::vector<double> abs_acc(static_cast<size_t>(M * N)), quantum(static_cast<size_t>(M * N));
+  mixgemm::ReferenceArgs ra;
+  ra.problem = s.problem(M);
+  ra.a = d.a.data();
+  ra.lda = d.lda;
+  ra.q = d.q.data();
+  ra.group_scales = d.scales.empty() ? nullptr : d.scales.data();
+  ra.zeros = d.z.empty() ? nullptr : d.z.data();
+  ra.channel_scales = d.ch.empty() ? nullptr : d.ch.data();
+  ra.token_scales = d.tok.empty() ? nullptr : d.tok.data();
+  ra.bias = d.bias.empty() ? nullptr : d.bias.data();
+  ra.out = d.ref.data();
+  ra.ldo = N;
+  ra.abs_acc_out = abs_acc.data();
+  ra.acc_quantum_out = quantum.data();
+  mixgemm::reference_gemm(ra);
+
+  // per-element tolerance (independent of M and of the schedule)
+  d.tol.resize(static_cast<size_t>(M * N));
+  const GemmProblem p = s.problem(M);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      const size_t i = static_cast<size_t>(m * N + n);
+      mixgemm::ToleranceOptions opt;
+      opt.acc_quantum = quantum[i];
+      // e4m3 runs on f16 HMMA with f32 accumulation: every product reaches the f32
+      // accumulator on its own (promotion "every k"), the tightest fp8 model.
+      opt.fp8_promotion_k = 1;
+      const float tv = d.tok.empty() ? 1.0f : d.tok[m];
+      const float cv = d.ch.empty() ? 1.0f : d.ch[n];
+      const double ts = std::fabs(static_cast<double>(tv * cv));
+      d.tol[i] = mixgemm::gemm_tolerance(p, abs_acc[i], ts, from16(ot, d.ref[i]), opt);
+    }
+  return d;
+}
+
+// Device copies of one data set.
+struct DevData {
+  DevBuf<uint8_t> a, b, scales, zeros, ws;
+  DevBuf<float> ch, tok;
+  DevBuf<uint16_t> bias, out;
+  size_t ws_bytes = 0;
+  int sm_count = 1;
+
+  explicit DevData(const Data& d) {
+    const Spec& s = d.s;
+    a.upload(d.a);
+    std::vector<uint8_t> packed(mixgemm::prepacked_size(s.K, s.N, st(s.b)));
+    mixgemm::prepack_cpu(d.q.data(), mixgemm::WeightFormat::kUnpacked, s.K, s.N, st(s.b), st(s.a),
+                         packed.data());
+    b.upload(packed);
+    if (!d.scales.empty()) scales.upload(d.scales);
+    if (s.zeros) {
+      zeros.upload(mixgemm::prepack_zeros_cpu(d.z.data(), d.scales.empty() ? nullptr : d.scales.data(), d.G,
+                                              s.N, st(s.a), scale_type(s.a)));
+    }
+    if (!d.ch.empty()) ch.upload(d.ch);
+    if (!d.tok.empty()) tok.upload(d.tok);
+    if (!d.bias.empty()) bias.upload(d.bias);
+    out = DevBuf<uint16_t>(static_cast<size_t>(kMaxM * d.ldo));
+    cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0);
+    for (const SmallmConfig& c : mixgemm::kernels::smallm_configs(s.a, s.b))
+      for (int M : kMs)
+        ws_bytes = std::max(ws_bytes, mixgemm::kernels::smallm_workspace_bytes(M, s.N, s.K, s.a, s.b, c, sm_count));
+    ws = DevBuf<uint8_t>(ws_bytes + 256);
+    cudaMemset(ws.p, 0, ws_bytes + 256);
+  }
+
+  GemmParams params(const Data& d, int M) const {
+    const Spec& s = d.s;
+    GemmParams p{};
+    p.M = M;
+    p.N = static_cast<int32_t>(s.N);
+    p.K = static_cast<int32_t>(s.K);
+    p.lda = d.lda;
+    p.ldo = d.ldo;
+    p.a_type = s.a;
+    p.b_type = s.b;
+    p.out_type = s.out;
+    p.has_zeros = s.zeros;
+    p.group_size = static_cast<int32_t>(s.group_size);
+    p.a = a.p;
+    p.b = b.p;
+    p.group_scales = scales.p;
+    p.group_zeros = zeros.p;
+    p.channel_scales = ch.p;
+    p.token_scales = tok.p;
+    p.bias = bias.p;
+    p.out = out.p;
+    p.workspace = ws.p;
+    p.workspace_bytes = ws_bytes;
+    p.sm_count = sm_count;
+    return p;
+  }
+};
+
+// Runs one schedule at M tokens, returns the whole output buffer (kMaxM x ldo).
+std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M,
+                               std::string* err) {
+  std::vector<uint16_t> host(static_cast<size_t>(kMaxM * d.ldo));
+  if (mixgemm::test::poison_16bit(dd.out.p, host.size()) != cudaSuccess) {
+    *err = "poison failed";
+    return {};
+  }
+  const GemmParams p = dd.params(d, M);
+  std::string why;
+  if (!mixgemm::kernels::smallm_can_implement(p, cfg, &why)) {
+    *err = "can_implement refused: " + why;
+    return {};
+  }
+  try {
+    mixgemm::kernels::launch_smallm(p, cfg, nullptr);
+  } catch (const mixgemm::Error& e) {
+    *err = std::string("launch threw: ") + e.what();
+    return {};
+  }
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaMemcpy(host.data(), dd.out.p, host.size() * 2, cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) {
+    *err = std::string("CUDA: ") + cudaGetErrorString(e);
+    return {};
+  }
+  return host;
+}
+
+// Compares rows < M with the reference; rows >= M and padding columns must stay poisoned.
+// Returns the number of bad elements, the first few described in *msg.
+int64_t compare(const Data& d, const std::vector<uint16_t>& out, int M, std::string* msg) {
+  const ScalarType ot = st(d.s.out);
+  int64_t bad = 0;
+  std::ostringstream os;
+  for (int64_t m = 0; m < kMaxM; ++m)
+    for (int64_t n = 0; n < d.ldo; ++n) {
+      const uint16_t v = out[static_cast<size_t>(m * d.ldo + n)];
+      bool ok;
+      double ref = 0, tol = 0;
+      if (m < M && n < d.s.N) {
+        const size_t i = static_cast<size_t>(m * d.s.N + n);
+        ref = from16(ot, d.ref[i]);
+        tol = d.tol[i];
+        ok = mixgemm::within_tolerance(from16(ot, v), ref, tol);
+      } else {
+        ok = v == 0xFFFF;  // untouched poison
+      }
+      if (!ok) {
+        if (bad < 4) {
+          os << " [m=" << m << " n=" << n << " got=" << from16(ot, v) << " (0x" << std::hex << v << std::dec
+             << ") ref=" << ref << " tol=" << tol << (m >= M || n >= d.s.N ? " outside the output" : "") << "]";
+        }
+        ++bad;
+      }
+    }
+  *msg = os.str();
+  return bad;
+}
+
+// The workspace counter area (smallm_geometry.h: the first kCounterBytes) must be back to
+// zero after every launch; the partial tiles behind it are scratch.
+bool workspace_zero(const DevData& dd) {
+  const size_t n = std::min<size_t>(dd.ws_bytes, mixgemm::kernels::smallm_host::kCounterBytes);
+  std::vector<uint8_t> h(n);
+  if (n == 0) return true;
+  cudaMemcpy(h.data(), dd.ws.p, n, cudaMemcpyDeviceToHost);
+  return std::all_of(h.begin(), h.end(), [](uint8_t v) { return v == 0; });
+}
+
+// Runs every schedule x M on one data set. `ms`: the token counts to run.
+void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<SmallmConfig>& only = {}) {
+  SCOPED_TRACE(s.name());
+  Data d;
+  try {
+    d = make_data(s);
+  } catch (const mixgemm::Error& e) {
+    ADD_FAILURE() << "reference refused " << s.name() << ": " << e.what();
+    return;
+  }
+  DevData dd(d);
+  ASSERT_NE(dd.b.p, nullptr);
+  const std::vector<SmallmConfig> cfgs = only.empty() ? mixgemm::kernels::smallm_configs(s.a, s.b) : only;
+  ASSERT_FALSE(cfgs.empty());
+  int failures = 0;
+  for (const SmallmConfig& cfg : cfgs) {
+    for (int M : ms) {
+      std::string err;
+      const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err);
+      if (out.empty()) {
+        ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << ": " << err;
+        if (++failures > 8) return;
+        continue;
+      }
+      std::string msg;
+      const int64_t bad = compare(d, out, M, &msg);
+      if (bad) {
+        ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << ": " << bad << " bad elements:" << msg;
+        if (++failures > 8) return;
+      }
+      if (M == 13 || M == 64) {  // determinism: a second run gives the same bits
+        const std::vector<uint16_t> again = run_once(d, dd, cfg, M, &err);
+        if (again != out) {
+          ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << ": second run differs (" << err << ")";
+          if (++failures > 8) return;
+        }
+      }
+    }
+    if (!workspace_zero(dd)) {
+      ADD_FAILURE() << s.name() << " " << cfg.name() << ": workspace counters not reset";
+      return;
+    }
+  }
+}
+
+std::vector<int> all_ms() { return std::vector<int>(std::begin(kMs), std::end(kMs)); }
+
+// Epilogue variants cycle with the case index so every combination meets each of them.
+void set_epilogue(Spec* s, int i) {
+  s->bias = (i & 1) != 0;
+  s->ch = (i & 2) != 0;
+  s->tok = (i & 2) != 0 || (i % 5 == 4);
+}
+
+// One type family: every zero mode, group mode and flavour on the small shape (N=272:
+// 17 n-blocks, a partial stripe; K=768) and a few group modes on K=1344 (partial chunks).
+void check_family(AType a, const std::vector<BType>& bs, const std::vector<int64_t>& groups_a,
+                  const std::vector<int64_t>& groups_b, uint64_t seed0) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int idx = 0;
+  for (BType b : bs) {
+    for (int zmode = 0; zmode < (unsigned_b(b) ? 2 : 1); ++zmode) {
+      for (int shape = 0; shape < 2; ++shape) {
+        const auto& groups = shape == 0 ? groups_a : groups_b;
+        for (int64_t g : groups) {
+          for (int flav = 0; flav < (shape == 0 ? 2 : 1); ++flav) {
+            Spec s;
+            s.a = a;
+            s.b = b;
+            s.zeros = zmode == 1;
+            s.N = shape == 0 ? 272 : 400;
+            s.K = shape == 0 ? 768 : 1344;
+            s.group_size = g == -1 ? s.K : g;
+            s.integer = flav == 0;
+            s.out = a16(a) ? (a == AType::kBF16 ? OutType::kBF16 : OutType::kF16)
+                           : ((idx & 1) ? OutType::kBF16 : OutType::kF16);
+            set_epilogue(&s, idx);
+            s.seed = seed0 + static_cast<uint64_t>(idx);
+            ++idx;
+            check_all(s, all_ms());
+            if (::testing::Test::HasFatalFailure()) return;
+          }
+        }
+      }
+    }
+  }
+}
+
+// group -1 = K (per-channel group scales)
+TEST(Smallm, W4A16_F16) {
+  check_family(AType::kF16, {BType::kU4B8, BType::kU4}, {0, 128, -1, 32, 64, 256, 16, 48}, {0, 64, 192, 96}, 1000);
+}
+TEST(Smallm, W4A16_BF16) {
+  check_family(AType::kBF16, {BType::kU4B8, BType::kU4}, {0, 128, -1, 32, 64, 256, 16, 48}, {0, 64, 192, 96}, 2000);
+}
+TEST(Smallm, W8A16_F16) {
+  check_family(AType::kF16, {BType::kU8B128, BType::kU8}, {0, 128, -1, 32, 16, 48}, {0, 64, 96}, 3000);
+}
+TEST(Smallm, W8A16_BF16) {
+  check_family(AType::kBF16, {BType::kU8B128, BType::kU8}, {0, 128, -1, 32, 16, 48}, {0, 64, 96}, 4000);
+}
+TEST(Smallm, W4A8_S8) {
+  check_family(AType::kS8, {BType::kU4B8, BType::kU4}, {0, 128, -1, 32, 64, 256, 96}, {0, 64, 192, 96}, 5000);
+}
+TEST(Smallm, W4A8_E4M3) {
+  check_family(AType::kE4M3, {BType::kU4B8, BType::kU4}, {0, 128, -1, 32, 64, 256, 96}, {0, 64, 192, 96}, 6000);
+}
+
+// Shapes where each CTA streams several chunks and crosses stripes (U >> C), and where
+// whole stripes fall inside one CTA (output without the split-K reduction).
+TEST(Smallm, StreamShapes) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  const std::vector<int> ms = {1, 5, 16, 33, 64};
+  int idx = 0;
+  for (auto [N, K] : {std::pair<int64_t, int64_t>{4096, 2048}, {16384, 512}}) {
+    for (AType a : {AType::kF16, AType::kS8}) {
+      Spec s;
+      s.a = a;
+      s.b = a == AType::kF16 ? BType::kU4 : BType::kU4B8;
+      s.zeros = a == AType::kF16;
+      s.group_size = 128;
+      s.N = N;
+      s.K = K;
+      s.out = OutType::kF16;
+      s.integer = a != AType::kF16;
+      set_epilogue(&s, 3);
+      s.seed = 7000 + idx++;
+      check_all(s, ms);
+    }
+  }
+}
+
+// One real shape (Llama-2-70B attention output: N = K = 8192), M = 1 and 16, the
+// heuristic's schedule and one other.
+TEST(Smallm, RealShape) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int sm = 1;
+  cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, 0);
+  for (int M : {1, 16}) {
+    Spec s;
+    s.a = AType::kF16;
+    s.b = BType::kU4B8;
+    s.group_size = 128;
+    s.N = 8192;
+    s.K = 8192;
+    s.seed = 8000 + M;
+    const SmallmConfig pick =
+        mixgemm::kernels::smallm_default_config(M, s.N, s.K, sm, s.a, s.b);
+    check_all(s, {M}, {pick, SmallmConfig{16, 4, 2}});
+  }
+}
+
+// A launch captured into a CUDA graph and replayed: same bits each replay (the workspace
+// counters are reset by the kernel itself).
+TEST(Smallm, GraphReplay) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Spec s;
+  s.a = AType::kBF16;
+  s.b = BType::kU4;
+  s.zeros = true;
+  s.group_size = 64;
+  s.out = OutType::kBF16;
+  s.seed = 9001;
+  const Data d = make_data(s);
+  DevData dd(d);
+  const SmallmConfig cfg{16, 8, 1};
+  const int M = 9;
+  cudaStream_t st;
+  MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  MIXGEMM_CUDA_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+  mixgemm::kernels::launch_smallm(dd.params(d, M), cfg, st);
+  MIXGEMM_CUDA_OK(cudaStreamEndCapture(st, &graph));
+  cudaGraphExec_t exec;
+  MIXGEMM_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+  std::vector<uint16_t> first;
+  for (int rep = 0; rep < 3; ++rep) {
+    MIXGEMM_CUDA_OK(mixgemm::test::poison_16bit(dd.out.p, static_cast<size_t>(kMaxM * d.ldo), st));
+    MIXGEMM_CUDA_OK(cudaGraphLaunch(exec, st));
+    MIXGEMM_CUDA_OK(cudaStreamSynchronize(st));
+    std::vector<uint16_t> h(static_cast<size_t>(kMaxM * d.ldo));
+    MIXGEMM_CUDA_OK(cudaMemcpy(h.data(), dd.out.p, h.size() * 2, cudaMemcpyDeviceToHost));
+    std::string msg;
+    EXPECT_EQ(compare(d, h, M, &msg), 0) << s.name() << " replay " << rep << msg;
+    if (rep == 0) first = h;
+    else EXPECT_TRUE(h == first) << "replay " << rep << " differs";
+  }
+  EXPECT_TRUE(workspace_zero(dd));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(st);
+}
+
+// ---- host-side checks (no GPU needed) ----------------------------------------------------
+TEST(SmallmHost, NamesRoundTrip) {
+  for (AType a : {AType::kF16, AType::kBF16, AType::kS8, AType::kE4M3})
+    for (BType b : {BType::kU4B8, BType::kU4}) {
+      const auto cfgs = mixgemm::kernels::smallm_configs(a, b);
+      EXPECT_FALSE(cfgs.empty());
+      for (const SmallmConfig& c : cfgs) {
+        SmallmConfig back{};
+        EXPECT_TRUE(mixgemm::kernels::smallm_parse_name(c.name(), &back)) << c.name();
+        EXPECT_TRUE(back == c) << c.name();
+      }
+    }
+  EXPECT_TRUE(mixgemm::kernels::smallm_configs(AType::kS8, BType::kU8).empty());
+  SmallmConfig c{};
+  EXPECT_FALSE(mixgemm::kernels::smallm_parse_name("smallm_t12_w8_o1", &c));
+  EXPECT_FALSE(mixgemm::kernels::smallm_parse_name("smallm_t16_w8_o1x", &c));
+  EXPECT_EQ(SmallmConfig({16, 8, 1}).name(), "smallm_t16_w8_o1");
+}
+
+TEST(SmallmHost, HeuristicPicksALegalTokenTile) {
+  const std::pair<int64_t, int64_t> shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192}, {8192, 28672}, {256, 512}};
+  for (auto [N, K] : shapes)
+    for (int M : {1, 2, 4, 8, 16, 32, 64}) {
+      const SmallmConfig c = mixgemm::kernels::smallm_default_config(M, N, K, 132, AType::kF16, BType::kU4B8);
+      std::string why;
+      EXPECT_TRUE(mixgemm::kernels::smallm_shape_ok(M, N, K, AType::kF16, BType::kU4B8, 128, c, &why)) << why;
+      EXPECT_GE(c.token_tile, M) << "M=" << M << " N=" << N << " K=" << K << " picked " << c.name();
+      const double t = mixgemm::kernels::smallm_predicted_us(M, N, K, 132, AType::kF16, BType::kU4B8, c);
+      EXPECT_TRUE(std::isfinite(t) && t > 0);
+    }
+}
+
+TEST(SmallmHost, WorkspaceMonotoneInSmCount) {
+  for (const SmallmConfig& c : mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8)) {
+    size_t prev = 0;
+    for (int sm : {1, 16, 78, 132, 160}) {
+      const size_t w = mixgemm::kernels::smallm_workspace_bytes(16, 8192, 8192, AType::kF16, BType::kU4B8, c, sm);
+      EXPECT_GE(w, prev) << c.name();
+      prev = w;
+    }
+  }
+}
+
+// ---- timing report (MIXGEMM_SMALLM_TIMING=1) -------------------------------------------
+TEST(SmallmTiming, Report) {
+  const char* env = std::getenv("MIXGEMM_SMALLM_TIMING");
+  if (!env || std::string(env) != "1") GTEST_SKIP() << "set MIXGEMM_SMALLM_TIMING=1 for the timing report";
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int sm = 1, l2 = 0;
+  cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, 0);
+  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
+  const double copy_bw = 4.3e12;  // bytes/s, measured D2D copy bandwidth of the H200
+  const std::pair<int64_t, int64_t> shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192}, {8192, 28672}};
+  const int ms[] = {1, 2, 4, 8, 16, 32, 64};
+  const int kRuns = 50;
+  for (auto [N, K] : shapes) {
+    const int64_t G = K / 128;
+    const size_t wbytes = static_cast<size_t>(N * K / 2), sbytes = static_cast<size_t>(G * N * 2);
+    // Enough weight copies that the ones touched since a copy's last use exceed 3x L2.
+    const int copies = static_cast<int>(std::max<int64_t>(2, (3LL * l2 + wbytes - 1) / wbytes + 1));
+    std::vector<DevBuf<uint8_t>> w(copies), sc(copies);
+    for (int i = 0; i < copies; ++i) {
+      w[i] = DevBuf<uint8_t>(wbytes);
+      sc[i] = DevBuf<uint8_t>(sbytes);
+      ASSERT_NE(w[i].p, nullptr) << "out of memory for " << copies << " weight copies";
+      cudaMemset(w[i].p, 0x5A, wbytes);
+      cudaMemset(sc[i].p, 0x2C, sbytes);  // f16 0x2C2C ~ 0.06
+    }
+    DevBuf<uint16_t> a(static_cast<size_t>(kMaxM * K)), out(static_cast<size_t>(kMaxM * N));
+    cudaMemset(a.p, 0x3C, kMaxM * K * 2);
+    size_t wsb = 0;
+    for (const SmallmConfig& c : mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8))
+      wsb = std::max(wsb, mixgemm::kernels::smallm_workspace_bytes(kMaxM, N, K, AType::kF16, BType::kU4B8, c, sm));
+    DevBuf<uint8_t> ws(wsb + 256);
+    cudaMemset(ws.p, 0, wsb + 256);
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (int M : ms) {
+      const SmallmConfig pick = mixgemm::kernels::smallm_default_config(M, N, K, sm, AType::kF16, BType::kU4B8);
+      const double floor_us =
+          (wbytes + sbytes + double(M) * K * 2 + double(M) * N * 2) / copy_bw * 1e6;
+      for (const SmallmConfig& cfg : mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8)) {
+        GemmParams p{};
+        p.M = M;
+        p.N = static_cast<int32_t>(N);
+        p.K = static_cast<int32_t>(K);
+        p.lda = K;
+        p.ldo = N;
+        p.a_type = AType::kF16;
+        p.b_type = BType::kU4B8;
+        p.out_type = OutType::kF16;
+        p.group_size = 128;
+        p.a = a.p;
+        p.out = out.p;
+        p.workspace = ws.p;
+        p.workspace_bytes = wsb;
+        p.sm_count = sm;
+        std::vector<float> t;
+        for (int r = 0; r < kRuns + 2; ++r) {
+          p.b = w[r % copies].p;
+          p.group_scales = sc[r % copies].p;
+          cudaEventRecord(e0);
+          mixgemm::kernels::launch_smallm(p, cfg, nullptr);
+          cudaEventRecord(e1);
+          cudaEventSynchronize(e1);
+          float ms_ = 0;
+          cudaEventElapsedTime(&ms_, e0, e1);
+          if (r >= 2) t.push_back(ms_ * 1000.0f);  // two warm-up launches
+        }
+        std::sort(t.begin(), t.end());
+        const double med = t[t.size() / 2];
+        std::printf("SMALLM_TIME N=%lld K=%lld M=%d cfg=%s median_us=%.2f floor_us=%.2f pct_of_floor=%.1f "
+                    "predicted_us=%.2f%s\n",
+                    static_cast<long long>(N), static_cast<long long>(K), M, cfg.name().c_str(), med, floor_us,
+                    100.0 * floor_us / med,
+                    mixgemm::kernels::smallm_predicted_us(M, N, K, sm, AType::kF16, BType::kU4B8, cfg),
+                    cfg == pick ? " pick" : "");
+      }
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  }
+}
+
+}  // namespace
