@@ -617,6 +617,34 @@ TEST(BenchVerifySample, WindowReadBackMatchesPrepackCpu) {
   }
 }
 
+TEST(BenchVerifySample, Tally) {
+  VerifyTally t;
+  t.add(1.0, 1.0, 0.0, 0, 0);
+  t.add(1.5, 1.0, 0.5, 0, 1);
+  EXPECT_EQ(t.verdict(), "pass");
+  t.add(2.0, 1.0, 0.5, 3, 7);
+  EXPECT_EQ(t.verdict(), "fail");
+  EXPECT_EQ(t.failures, 1);
+  EXPECT_NE(t.summary().find("m=3 n=7"), std::string::npos) << t.summary();
+
+  VerifyTally nan;
+  nan.add(NAN, 1.0, 10.0, 0, 0);
+  EXPECT_EQ(nan.verdict(), "fail");
+
+  // Unbounded outputs: checked loosely by relative RMS error.
+  VerifyTally loose;
+  loose.add(1.0, 1.0, 0.0, 0, 0);
+  for (int i = 0; i < 100; ++i) loose.add(1.01 * (i + 1), i + 1.0, INFINITY, 1, i);
+  EXPECT_EQ(loose.unbounded, 100);
+  EXPECT_EQ(loose.verdict(), "loose");
+  EXPECT_NEAR(loose.loose_rel_rms(), 0.01, 1e-9);
+  loose.add(1000.0, 1.0, INFINITY, 2, 0);  // gross error: rms check fails
+  EXPECT_EQ(loose.verdict(), "fail");
+  VerifyTally inf_out;
+  inf_out.add(INFINITY, 1.0, INFINITY, 0, 0);  // non-finite where the reference is finite
+  EXPECT_EQ(inf_out.verdict(), "fail");
+}
+
 // ---- the bench's inputs are valid for the reference and give O(1) outputs --------------------------
 TEST(BenchInputs, EveryStandardConfigRunsThroughTheReference) {
   std::vector<std::string> specs = all_type_specs();

@@ -247,6 +247,7 @@ int bench_main(int argc, char** argv) {
     JsonSection ver2{"checks", {}};
     ver2.add_int("verified", ctx.verified);
     ver2.add_int("verify_failures", ctx.verify_failures);
+    ver2.add_int("verify_loose", ctx.verify_loose);
     ver2.add_int("bad_outputs", ctx.bad_outputs);
     secs.push_back(ver2);
     const std::string tmp = opt.json_path + ".tmp";
@@ -410,8 +411,12 @@ int bench_main(int argc, char** argv) {
       const std::string summary = summary_table(all_rows, opt.summary_m);
       if (!summary.empty()) std::printf("\n%s", summary.c_str());
     }
-    if (opt.verify)
+    if (opt.verify) {
       std::printf("verify: %d checked, %d failed\n", ctx.verified, ctx.verify_failures);
+      if (ctx.verify_loose)
+        std::printf("verify: %d rows had outputs without a finite tolerance (verify=loose: rms check only); "
+                    "for e4m3 pass --fp8-promotion-k with the kernels' promotion interval\n", ctx.verify_loose);
+    }
     if (skipped_sweeps)
       std::printf("WARNING: --time-limit %lld s reached: %d (shape, kernel) sweeps were not measured\n",
                   static_cast<long long>(opt.time_limit_s), skipped_sweeps);

@@ -32,6 +32,7 @@ struct BenchContext {
   std::function<void(const std::string&)> progress_note;  // same line, does not count a step
   // Totals of --verify.
   int verified = 0, verify_failures = 0;
+  int verify_loose = 0;  // rows with outputs the reference gives no finite bound for
   // Rows whose output was not finite / never written.
   int bad_outputs = 0;
   // fp8 baseline scale granularities used in this run ("rowwise", "per-tensor").

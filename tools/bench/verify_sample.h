@@ -16,11 +16,15 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
 #include <cstdint>
 #include <set>
 #include <vector>
 
 #include "mixgemm/layout.h"
+#include "mixgemm/reference.h"
 
 namespace mixgemm::bench {
 
@@ -93,5 +97,65 @@ inline uint8_t window_q(layout::Kind kind, const uint8_t* window, int64_t win, i
   const uint8_t byte = window[p.byte];
   return kind.weight_bits == 4 ? static_cast<uint8_t>((byte >> p.shift) & 0xF) : byte;
 }
+
+// Tally of one verification. An output with a finite tolerance must pass
+// mixgemm::within_tolerance (|got - ref| <= tol; tol = 0: bit-exact; NaN matches only NaN). Outputs for which the
+// reference gives no finite bound (+inf tolerance: e4m3 accumulation without promotion at
+// large K, or an output that may overflow) cannot be checked that way; they are checked
+// loosely instead: finite where the reference is finite, and their RMS error at most
+// kLooseRelRms of the reference's RMS. The verdict is "pass" (all bounded), "loose" (some
+// unbounded, all checks passed) or "fail".
+inline constexpr double kLooseRelRms = 0.05;
+
+struct VerifyTally {
+  int64_t checked = 0, failures = 0, unbounded = 0;
+  double max_abs_err = 0;
+  double loose_err2 = 0, loose_ref2 = 0;
+  int64_t loose_nonfinite = 0;
+  std::string first_failure;
+
+  // m, n: the output's coordinates, for the message.
+  void add(double got, double ref, double tol, int64_t m, int64_t n) {
+    ++checked;
+    if (std::isfinite(got) && std::isfinite(ref)) max_abs_err = std::max(max_abs_err, std::fabs(got - ref));
+    if (std::isinf(tol) && tol > 0) {
+      ++unbounded;
+      if (std::isfinite(ref)) {
+        if (!std::isfinite(got)) {
+          ++loose_nonfinite;
+          note_failure(got, ref, tol, m, n);
+        } else {
+          loose_err2 += (got - ref) * (got - ref);
+          loose_ref2 += ref * ref;
+        }
+      }
+      return;
+    }
+    if (!within_tolerance(got, ref, tol)) note_failure(got, ref, tol, m, n);
+  }
+  double loose_rel_rms() const { return loose_ref2 > 0 ? std::sqrt(loose_err2 / loose_ref2) : 0.0; }
+  bool loose_ok() const { return loose_nonfinite == 0 && loose_rel_rms() <= kLooseRelRms; }
+  bool pass() const { return failures == 0 && loose_ok(); }
+  std::string verdict() const { return !pass() ? "fail" : (unbounded ? "loose" : "pass"); }
+  std::string summary() const {
+    std::ostringstream os;
+    os << "verify " << verdict() << ": " << checked << " outputs, " << failures << " outside tolerance, max |err| "
+       << max_abs_err;
+    if (unbounded)
+      os << "; " << unbounded << " without a finite bound checked loosely (rms error " << loose_rel_rms()
+         << " of the reference rms, limit " << kLooseRelRms << ")";
+    if (!first_failure.empty()) os << "; " << first_failure;
+    return os.str();
+  }
+
+ private:
+  void note_failure(double got, double ref, double tol, int64_t m, int64_t n) {
+    if (failures++ == 0) {
+      std::ostringstream os;
+      os << "first mismatch at m=" << m << " n=" << n << ": got " << got << ", reference " << ref << ", tolerance " << tol;
+      first_failure = os.str();
+    }
+  }
+};
 
 }  // namespace mixgemm::bench
