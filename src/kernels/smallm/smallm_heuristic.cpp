@@ -34,26 +34,27 @@ bool valid_config(const SmallmConfig& c) {
   const bool tm = c.token_tile == 8 || c.token_tile == 16 || c.token_tile == 32 || c.token_tile == 64;
   const bool w = c.warps == 4 || c.warps == 8;
   const bool o = c.ctas_per_sm == 1 || c.ctas_per_sm == 2 || c.ctas_per_sm == 4;
+  const bool pf = c.l2_ahead >= 0 && c.l2_ahead <= 4;
   // Register budget: TM <= 16 kernels are built for <= 128 registers (2 CTAs of 256
   // threads per SM), TM >= 32 for <= 255 (256 threads per SM).
   const int threads_per_sm = c.warps * 32 * c.ctas_per_sm;
   const bool regs = c.token_tile <= 16 ? threads_per_sm <= 512 : threads_per_sm <= 256;
-  return tm && w && o && regs;
+  return tm && w && o && pf && regs;
 }
 
 }  // namespace
 
 MIXGEMM_SMALLM_LINKAGE std::string SmallmConfig::name() const {
   return "smallm_t" + std::to_string(token_tile) + "_w" + std::to_string(warps) + "_o" +
-         std::to_string(ctas_per_sm);
+         std::to_string(ctas_per_sm) + "_p" + std::to_string(l2_ahead);
 }
 
 MIXGEMM_SMALLM_LINKAGE bool smallm_parse_name(std::string_view name, SmallmConfig* cfg) {
-  int tm = 0, w = 0, o = 0;
+  int tm = 0, w = 0, o = 0, pf = 0;
   char tail = 0;
   const std::string s(name);
-  if (std::sscanf(s.c_str(), "smallm_t%d_w%d_o%d%c", &tm, &w, &o, &tail) != 3) return false;
-  SmallmConfig c{tm, w, o};
+  if (std::sscanf(s.c_str(), "smallm_t%d_w%d_o%d_p%d%c", &tm, &w, &o, &pf, &tail) != 4) return false;
+  SmallmConfig c{tm, w, o, pf};
   if (!valid_config(c) || c.name() != s) return false;
   if (cfg) *cfg = c;
   return true;
@@ -64,7 +65,7 @@ MIXGEMM_SMALLM_LINKAGE std::vector<SmallmConfig> smallm_configs(AType a, BType b
   std::vector<SmallmConfig> out;
   for (int tm : {8, 16, 32, 64}) {
     // 32 KB (o1 w8, o2 w4) or 64 KB (o2 w8, o4 w4) of weight loads in flight per SM.
-    const SmallmConfig cands[] = {{tm, 8, 1}, {tm, 4, 2}, {tm, 8, 2}, {tm, 4, 4}};
+    const SmallmConfig cands[] = {{tm, 8, 1, 2}, {tm, 4, 2, 2}, {tm, 8, 2, 2}, {tm, 4, 4, 2}};
     for (const SmallmConfig& c : cands)
       if (valid_config(c)) out.push_back(c);
   }
@@ -103,7 +104,9 @@ MIXGEMM_SMALLM_LINKAGE bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, ATy
     say(why, os.str());
     return false;
   }
-  if (g.smem_bytes > kMaxSmemPerBlock ||
+  // 128 bytes stay free for the kernel's static __shared__ variables (the flag of the
+  // last-arriving CTA): the 227 KiB block limit counts static and dynamic together.
+  if (g.smem_bytes + 128 > kMaxSmemPerBlock ||
       cfg.ctas_per_sm * (g.smem_bytes + 1024) > kSmemPerSm) {
     os << "smallm: " << cfg.name() << " needs " << g.smem_bytes << " bytes of shared memory per CTA";
     say(why, os.str());
@@ -191,7 +194,8 @@ MIXGEMM_SMALLM_LINKAGE double smallm_predicted_us(int64_t M, int64_t N, int64_t 
   // Bandwidth: 4.3 TB/s = 4.3e6 B/us peak; an SM sustains about (bytes in flight) / latency
   // with ~1.1 us loaded DRAM latency.
   const double ctas_on_sm = std::min<double>(cfg.ctas_per_sm, static_cast<double>(g.C) / sms);
-  const double inflight = std::max(1.0, ctas_on_sm) * cfg.warps * kCK * kNBW * kBlockBytes;
+  const double inflight =
+      std::max(1.0, ctas_on_sm) * cfg.warps * kCK * kNBW * kBlockBytes * (1 + cfg.l2_ahead);
   const double bw = std::min(0.93 * 4.3e6, active * inflight / 1.1);
   const double units_per_cta = static_cast<double>(g.U) / g.C;
   const double balance = std::ceil(units_per_cta) / units_per_cta;
@@ -206,12 +210,14 @@ MIXGEMM_SMALLM_LINKAGE double smallm_predicted_us(int64_t M, int64_t N, int64_t 
   // addressing, plus the MMAs (and e4m3's f32 promotion adds); 4 schedulers per SM.
   const double per_block = 56.0 + ks * nt * (a == AType::kE4M3 ? 5.0 : 1.0);
   const double t_issue = blocks * per_block / (active * 4.0 * 1750.0) * balance;
-  // Split-K: partial tiles written and read back, plus the last CTA's serial tail.
+  // Split-K: partial tiles written and read back through L2 (~4 TB/s for this pattern),
+  // plus the last CTA's serial tail (one dependent L2 round trip per contributor, ~0.5 us).
   const bool split = g.C > g.stripes || g.U % g.C != 0;
-  const double t_red = split ? (2.0 * 2 * g.C * g.tile_bytes * g.MT) / (0.5 * 4.3e6) + 1.0 : 0.0;
+  const double t_red = split ? (2.0 * 2 * g.C * g.tile_bytes * g.MT) / 4.0e6 + 0.5 : 0.0;
   const double tmax = std::max({t_mem, t_mma, t_issue});
   const double rest = t_mem + t_mma + t_issue - tmax;
-  return 2.5 + tmax + 0.25 * rest + t_red;
+  // 2 us: launch and pipeline ramp (first loads' DRAM latency, prologue).
+  return 2.0 + tmax + 0.1 * rest + t_red;
 }
 
 MIXGEMM_SMALLM_LINKAGE SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,

@@ -44,8 +44,13 @@ int resident_ctas(smallm::SmallmKernelFn fn, int threads, int64_t smem) {
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
+  // The per-block limit (227 KiB) covers static and dynamic shared memory together, so the
+  // dynamic ceiling is what the kernel's static __shared__ variables leave of it.
+  cudaFuncAttributes attr{};
+  e = cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(fn));
+  if (e != cudaSuccess) cuda_fail("cudaFuncGetAttributes", e);
   e = cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           static_cast<int>(sh::kMaxSmemPerBlock));
+                           static_cast<int>(sh::kMaxSmemPerBlock - static_cast<int64_t>(attr.sharedSizeBytes)));
   if (e != cudaSuccess) cuda_fail("cudaFuncSetAttribute", e);
   int n = 0;
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, reinterpret_cast<const void*>(fn), threads,
@@ -100,6 +105,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   k.srow_bytes = static_cast<int32_t>(g.srow_bytes);
   k.tile_bytes = static_cast<int32_t>(g.tile_bytes);
   k.mode = g.mode;
+  k.l2_ahead = cfg.l2_ahead;
   k.has_scales = p.group_size > 0;
   k.has_zeros = p.has_zeros;
   k.b_unsigned = sh::is_unsigned(p.b_type);
