@@ -6,8 +6,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
-mkdir -p "$OUT/logs"
-L=$OUT/logs
+# Logs are kept outside $OUT and come back as one tarball: the device tool returns at most
+# 8 files (logs.tar.gz, summary.txt and the benchmark's six files).
+L=${LOGS:-/tmp/mixgemm-device-logs/logs}
+rm -rf "$L"; mkdir -p "$L" "$OUT"
 STAGES=${STAGES:-"build tests demo smallm bench sanitize"}
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 export PATH=/usr/local/cuda/bin:$PATH
@@ -61,7 +63,7 @@ if has sanitize; then
   summary+=("racecheck rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$L/racecheck.log" | tail -1)")
 fi
 
-(cd "$OUT" && tar czf logs.tar.gz logs)
+tar czf "$OUT/logs.tar.gz" -C "$(dirname "$L")" logs
 printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"
 echo "--- highlights"; cat "$L/highlights.txt" 2>/dev/null | head -60
 echo "total $(( $(date +%s) - t0 )) s"
