@@ -556,7 +556,7 @@ TEST(Smallm, RealShape) {
     s.seed = 8000 + M;
     const SmallmConfig pick =
         mixgemm::kernels::smallm_default_config(M, s.N, s.K, sm, s.a, s.b);
-    check_all(s, {M}, {pick, SmallmConfig{16, 4, 2}});
+    check_all(s, {M}, {pick, SmallmConfig{16, 4, 2, 0}});
   }
 }
 
@@ -615,9 +615,12 @@ TEST(SmallmHost, NamesRoundTrip) {
     }
   EXPECT_TRUE(mixgemm::kernels::smallm_configs(AType::kS8, BType::kU8).empty());
   SmallmConfig c{};
-  EXPECT_FALSE(mixgemm::kernels::smallm_parse_name("smallm_t12_w8_o1", &c));
-  EXPECT_FALSE(mixgemm::kernels::smallm_parse_name("smallm_t16_w8_o1x", &c));
-  EXPECT_EQ(SmallmConfig({16, 8, 1}).name(), "smallm_t16_w8_o1");
+  EXPECT_FALSE(mixgemm::kernels::smallm_parse_name("smallm_t12_w8_o1_p2", &c));
+  EXPECT_FALSE(mixgemm::kernels::smallm_parse_name("smallm_t16_w8_o1_p2x", &c));
+  EXPECT_FALSE(mixgemm::kernels::smallm_parse_name("smallm_t16_w8_o1", &c));
+  EXPECT_TRUE(mixgemm::kernels::smallm_parse_name("smallm_t16_w8_o1_p0", &c));
+  EXPECT_EQ(c.l2_ahead, 0);
+  EXPECT_EQ(SmallmConfig({16, 8, 1, 2}).name(), "smallm_t16_w8_o1_p2");
 }
 
 TEST(SmallmHost, HeuristicPicksALegalTokenTile) {
@@ -683,7 +686,13 @@ TEST(SmallmTiming, Report) {
       const SmallmConfig pick = mixgemm::kernels::smallm_default_config(M, N, K, sm, AType::kF16, BType::kU4B8);
       const double floor_us =
           (wbytes + sbytes + double(M) * K * 2 + double(M) * N * 2) / copy_bw * 1e6;
-      for (const SmallmConfig& cfg : mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8)) {
+      std::vector<SmallmConfig> cfgs = mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8);
+      for (int pf : {0, 1, 4}) {  // the pick with other L2 prefetch distances
+        SmallmConfig v = pick;
+        v.l2_ahead = pf;
+        cfgs.push_back(v);
+      }
+      for (const SmallmConfig& cfg : cfgs) {
         GemmParams p{};
         p.M = M;
         p.N = static_cast<int32_t>(N);

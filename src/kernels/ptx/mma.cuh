@@ -122,4 +122,11 @@ __device__ __forceinline__ uint4 ldg_stream128(const void* p, uint64_t policy) {
   return v;
 }
 
+// Asynchronous bulk prefetch of `bytes` (multiple of 16, 16-byte aligned address) from
+// global memory into L2 (sm_90). No registers, no shared memory, no completion to wait
+// for: it only raises the number of DRAM requests in flight ahead of the register loads.
+__device__ __forceinline__ void bulk_prefetch_l2(const void* p, uint32_t bytes) {
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(p), "r"(bytes) : "memory");
+}
+
 }  // namespace mixgemm::kernels::ptx

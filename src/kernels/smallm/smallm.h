@@ -1,6 +1,6 @@
 // smallm.h - host interface of the small-M (decode) kernel family.
 //
-// Schedules are named  smallm_t<TM>_w<W>_o<O>:
+// Schedules are named  smallm_t<TM>_w<W>_o<O>_p<P>:
 //   TM  token tile (8, 16, 32, 64 tokens per CTA = 1, 2, 4, 8 MMA n-tiles); M > TM runs
 //       ceil(M/TM) token tiles (each re-streams the weights, so the heuristic avoids it)
 //   W   warps per CTA (4 or 8); each warp streams 2 adjacent 16-row n-blocks, so one CTA
@@ -8,7 +8,10 @@
 //   O   persistent CTAs per SM (1, 2 or 4): grid = O * sm_count CTAs per token tile,
 //       clamped to what fits and to the work available; the k-block rows of all stripes
 //       are split evenly over them (stream-K, split-K reduction in the workspace)
-// Weight bytes in flight per SM = O * W * 4 KB.
+//   P   weight chunks (4 k-block rows of the CTA's stripe, W * 4 KB) bulk-prefetched into
+//       L2 ahead of the register ring (0: off); the list offers P = 2
+// Weight bytes in flight per SM = O * W * 4 KB in registers, plus O * P * W * 4 KB of L2
+// prefetches.
 //
 // Everything except launch_smallm and smallm_can_implement is pure host arithmetic
 // (no CUDA call), so the heuristic can be unit-tested on a machine without a GPU.
@@ -30,10 +33,12 @@ struct SmallmConfig {
   int token_tile = 16;  // 8, 16, 32, 64
   int warps = 8;        // 4 or 8
   int ctas_per_sm = 1;  // 1, 2 or 4
+  int l2_ahead = 2;     // 0..4: weight chunks bulk-prefetched into L2 beyond the register ring
 
-  std::string name() const;  // "smallm_t16_w8_o1"
+  std::string name() const;  // "smallm_t16_w8_o1_p2"
   friend bool operator==(const SmallmConfig& x, const SmallmConfig& y) {
-    return x.token_tile == y.token_tile && x.warps == y.warps && x.ctas_per_sm == y.ctas_per_sm;
+    return x.token_tile == y.token_tile && x.warps == y.warps && x.ctas_per_sm == y.ctas_per_sm &&
+           x.l2_ahead == y.l2_ahead;
   }
 };
 

@@ -405,6 +405,20 @@ struct SmallmCta {
     }
   }
 
+  // ---- L2 prefetch of a whole chunk (the CTA's rows: W*kNBW contiguous blocks each) ----
+  // Thread r < rows issues row r: one bulk request of up to 8 KB per row, so a CTA keeps
+  // l2_ahead chunks of DRAM reads in flight beyond the register ring.
+  static __device__ __forceinline__ void prefetch_chunk(const SmallmKernelParams& p, const Ctx& x,
+                                                        const Chunk& ch) {
+    if (static_cast<int>(threadIdx.x) < ch.rows) {
+      const int nb0 = ch.stripe * (x.W * kNBW);
+      const int nblocks = min(x.W * kNBW, p.NB - nb0);
+      const uint8_t* src =
+          p.b + ((static_cast<int64_t>(ch.kb + static_cast<int>(threadIdx.x)) * p.NB + nb0) << 9);
+      ptx::bulk_prefetch_l2(src, static_cast<uint32_t>(nblocks) << 9);
+    }
+  }
+
   // ---- one chunk: consume its rows, refill the ring with the next chunk ----------------
   template <int kMode, bool kUns>
   static __device__ __forceinline__ void compute_chunk(const SmallmKernelParams& p, const Ctx& x,
@@ -648,6 +662,13 @@ struct SmallmCta {
 #pragma unroll
     for (int j = 0; j < kCK; ++j)
       if (j < cur.rows) issue_row(p, x, ring[j], cur, j);
+    // L2 prefetch cursor: during the iteration that computes chunk i it covers chunk
+    // i + 1 + l2_ahead (the ring holds chunk i + 1); the prologue covers chunks 1..l2_ahead.
+    Chunk pf = next_chunk(cur, p.KBn);
+    for (int d = 0; d < p.l2_ahead; ++d) {
+      prefetch_chunk(p, x, pf);
+      pf = next_chunk(pf, p.KBn);
+    }
 
     Acc acc[kNBW][kNT][4];
 #pragma unroll
@@ -675,6 +696,10 @@ struct SmallmCta {
         __syncthreads();
       }
 
+      if (p.l2_ahead > 0) {
+        prefetch_chunk(p, x, pf);
+        pf = next_chunk(pf, p.KBn);
+      }
       const Chunk nxt = next_chunk(cur, p.KBn);
       switch (variant) {
         case 0: compute_chunk<kScaleNone, false>(p, x, acc, ring, stage, cur, nxt); break;
