@@ -334,10 +334,14 @@ int bench_main(int argc, char** argv) {
     if (opt.prepack_bench) {
       std::vector<ResultRow> rows = run_prepack_bench(ctx);
       progress("");
-      std::printf("\nprepack (K=8192, N=57344, u4b8):\n");
-      std::fputs(table_header().c_str(), stdout);
+      std::printf("\nprepack (K=8192, N=57344, u4b8; GB/s = bytes read + written)\n");
       for (const auto& r : rows) {
-        std::fputs(table_row(r).c_str(), stdout);
+        if (r.timed)
+          std::printf("  %-16s %10.2f us  %8.1f GB/s  %5.1f%% of copy bandwidth%s%s\n", r.type_spec.c_str(), r.us.median,
+                      r.gbps_value(), r.pct_floor_value(), r.verify.empty() ? "" : "  verify ", r.verify.c_str());
+        else
+          std::printf("  %-16s %s: %s\n", r.type_spec.c_str(), r.status == kNotSupported ? "not supported" : r.status.c_str(),
+                      r.note.c_str());
         if (csv.is_open()) csv << csv_row(r);
         all_rows.push_back(r);
       }
