@@ -264,6 +264,13 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_EQ(o.verify_rows, 4);
   EXPECT_EQ(o.verify_cols, 128);
   EXPECT_EQ(o.fp8_promotion_k, 128);
+  EXPECT_EQ(fp8_promotion_for(o.fp8_promotion_k, "smallm_k4"), 128);
+  EXPECT_EQ(parse({}).fp8_promotion_k, -1);
+  EXPECT_EQ(parse({"--fp8-promotion-k", "auto"}).fp8_promotion_k, -1);
+  EXPECT_EQ(parse({"--fp8-promotion-k=0"}).fp8_promotion_k, 0);
+  EXPECT_EQ(fp8_promotion_for(-1, "smallm_w4_k64_p2"), 1);
+  EXPECT_EQ(fp8_promotion_for(-1, "sm90_ws_128x128"), 0);
+  EXPECT_THROW(parse({"--fp8-promotion-k", "x"}), std::invalid_argument);
   EXPECT_TRUE(o.prepack_bench);
   EXPECT_EQ(o.csv_path, "out.csv");
   EXPECT_EQ(o.json_path, "out.json");

@@ -230,7 +230,8 @@ int bench_main(int argc, char** argv) {
     set.add_raw("verify", opt.verify ? "true" : "false");
     set.add_int("verify_rows", opt.verify_rows);
     set.add_int("verify_cols", opt.verify_cols);
-    set.add_int("fp8_promotion_k", opt.fp8_promotion_k);
+    if (opt.fp8_promotion_k >= 0) set.add_int("fp8_promotion_k", opt.fp8_promotion_k);
+    else set.add_str("fp8_promotion_k", "auto: 1 for smallm* schedules, 0 otherwise");
     set.add_int("seed", static_cast<int64_t>(opt.seed));
     set.add_int("time_limit_s", opt.time_limit_s);
     set.add_raw("m", json_list(opt.m_list));

@@ -128,7 +128,7 @@ void build_activations(BenchContext& ctx, const TypeSpec& spec, const Weights& w
 }
 
 VerifyTally verify_against_reference(BenchContext& ctx, const TypeSpec& spec, const Weights& w,
-                                       const Activations& x, const GemmProblem& p) {
+                                       const Activations& x, const GemmProblem& p, int64_t fp8_promotion_k) {
   const Options& opt = *ctx.opt;
   const int64_t M = p.M, N = p.N, K = p.K;
   HostRng rng(opt.seed * 15485863 + static_cast<uint64_t>(M * 7 + N));
@@ -226,7 +226,7 @@ VerifyTally verify_against_reference(BenchContext& ctx, const TypeSpec& spec, co
       else if (!chv.empty()) tc = std::fabs(static_cast<double>(chv[j]));
       ToleranceOptions to;
       to.acc_quantum = quantum[r];
-      to.fp8_promotion_k = opt.fp8_promotion_k;
+      to.fp8_promotion_k = fp8_promotion_k;
       const double tol = gemm_tolerance(ra.problem, abs_acc[r], tc, refv, to);
       v.add(got, refv, tol, rows[i], cols[j]);
     }
@@ -373,7 +373,8 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
           if (ctx.progress_note)
             ctx.progress_note(shape.name + " tp" + std::to_string(shape.tp) + " " + spec.text + " M=" + std::to_string(M) +
                               " verifying against the CPU reference");
-          const VerifyTally v = verify_against_reference(ctx, spec, w, x, p);
+          const VerifyTally v =
+              verify_against_reference(ctx, spec, w, x, p, fp8_promotion_for(opt.fp8_promotion_k, row.schedule));
           ++ctx.verified;
           row.verify = v.verdict();
           note = join_note(note, v.summary());

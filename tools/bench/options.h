@@ -43,7 +43,7 @@ struct Options {
   bool verify = false;
   int verify_rows = 8;     // rows checked per M when M is larger
   int verify_cols = 512;   // columns checked when N is larger (in 64-column windows)
-  int64_t fp8_promotion_k = 0;  // e4m3 tolerance: the kernels' f32 promotion interval (0: none)
+  int64_t fp8_promotion_k = -1;  // e4m3 tolerance: the kernels' f32 promotion interval (0: none, -1: auto)
   int iters = 100;
   int warmup = 10;
   ColdL2 cold_l2 = ColdL2::kRotate;
@@ -100,7 +100,8 @@ Checks and extras
   --verify-rows N      rows checked when M is larger (default 8)
   --verify-cols N      columns checked when N is larger, in 64-column windows (default 512)
   --fp8-promotion-k N  e4m3 tolerance: the kernels add the tensor-core partial sums into f32
-                       at least every N k (default 0: assume never, the loosest bound)
+                       at least every N k; 0: never (the loosest bound); auto (default): 1 for
+                       smallm* schedules (f16 HMMA, f32 accumulation), 0 for the others
   --prepack-bench      also time mixgemm::prepack on 57344 x 8192 int4 (GB/s, % of copy bandwidth)
 Output
   --csv PATH           one row per (shape, M, kernel)
@@ -130,6 +131,12 @@ inline std::vector<int64_t> parse_int_list(std::string_view flag, std::string_vi
   }
   if (out.empty()) throw std::invalid_argument(std::string(flag) + ": empty list");
   return out;
+}
+
+// The promotion interval the e4m3 tolerance assumes for a schedule (see --fp8-promotion-k).
+inline int64_t fp8_promotion_for(int64_t option, const std::string& schedule) {
+  if (option >= 0) return option;
+  return schedule.rfind("smallm", 0) == 0 ? 1 : 0;
 }
 
 inline std::string shell_quote(std::string_view s) {
@@ -236,7 +243,15 @@ inline Options parse_options(const std::vector<std::string>& args) {
     else if (flag == "--verify") { no_value(); o.verify = true; }
     else if (flag == "--verify-rows") o.verify_rows = static_cast<int>(take_int(1));
     else if (flag == "--verify-cols") o.verify_cols = static_cast<int>(take_int(64));
-    else if (flag == "--fp8-promotion-k") o.fp8_promotion_k = take_int(0);
+    else if (flag == "--fp8-promotion-k") {
+      const std::string v = has_inline ? value : (i + 1 < args.size() ? args[i + 1] : "");
+      if (v == "auto") {
+        (void)take();
+        o.fp8_promotion_k = -1;
+      } else {
+        o.fp8_promotion_k = take_int(0);
+      }
+    }
     else if (flag == "--prepack-bench") { no_value(); o.prepack_bench = true; }
     else if (flag == "--csv") o.csv_path = take();
     else if (flag == "--json") o.json_path = take();
