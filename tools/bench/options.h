@@ -77,10 +77,11 @@ Shapes
                        o/down split K
   --m LIST             token counts M (default 1,2,4,...,8192)
 Kernels
-  --types LIST         mixgemm type specs act.weight.group[.out] (default: default), e.g.
-                       f16.u4b8.g128, bf16.u4b8.g128, s8.u4b8.g128, e4m3.u4b8.g128, f16.u4b8.gch,
-                       f16.u4.g128 (u4/u8: with zero points); gch = per-channel f32 scales,
-                       gk = one group over K; `all` = every standard config, `default` = the five above
+  --types LIST         mixgemm type specs act.weight.group[.out]: act f16|bf16|s8|e4m3, weight
+                       u4b8|u4|u8b128|u8 (u4/u8 come with zero points), group g<size>|gch
+                       (per-channel f32 scales)|gk (one group over K), out f16|bf16;
+                       `default` (the default) = f16.u4b8.g128, bf16.u4b8.g128, s8.u4b8.g128,
+                       e4m3.u4b8.g128, f16.u4b8.gch; `all` = every standard config (--list)
   --schedule NAME      force this mixgemm schedule (default: mixgemm's heuristic)
   --all-schedules      time every supported schedule of each config (one row each)
   --baselines LIST     cublas_fp16,cublas_bf16,cublaslt_fp8,cublaslt_int8 (default: all)
@@ -106,8 +107,8 @@ Checks and extras
 Output
   --csv PATH           one row per (shape, M, kernel)
   --json PATH          device, versions, git commit, command line, copy bandwidth, all rows
-  --git-commit STR     recorded commit (default: build-time MIXGEMM_GIT_COMMIT, else `git` on the
-                       source tree, else "unknown")
+  --git-commit STR     recorded commit (default: $MIXGEMM_GIT_COMMIT, else the build's
+                       MIXGEMM_GIT_COMMIT definition, else `git` on the source tree, else "unknown")
   --device N           CUDA device (default 0)
   --seed N             random seed of the inputs (default 1)
   --quiet              no progress on stderr
