@@ -532,6 +532,8 @@ struct SmallmCta {
   }
 
   // ---- end of one stripe segment: output directly, or the split-K reduction -----------
+  // kRedGroup: fragments whose partial loads are in flight together (see below).
+  template <int kRedGroup>
   static __device__ __forceinline__ void finish_segment(const SmallmKernelParams& p, const Ctx& x,
                                                         const Acc (&acc)[kNBW][kNT][4], int stripe,
                                                         bool full, int* s_flag) {
@@ -579,32 +581,45 @@ struct SmallmCta {
     if (!*s_flag) return;
     __threadfence();  // acquire: the other contributors' partials are visible now
     // Sum in fixed contributor order c_first..c_last (ascending k), own registers at
-    // their place: the same additions in the same order whoever arrives last. One
-    // fragment at a time keeps the register footprint small (the weight ring is live).
+    // their place: the same additions in the same order whoever arrives last. The last
+    // stripe of every CTA is reduced at the very end of the kernel (its CTA is typically
+    // the last to arrive), so this latency is on the critical path: per contributor, the
+    // loads of kRG fragments are in flight together, i.e. (fragments / kRG) x contributors
+    // dependent L2 round trips. The kernel's final reduction runs after the weight ring
+    // is dead and takes large groups; mid-kernel ones keep kRG small (the ring is live).
+    constexpr int kFr = kNBW * kNT;
+    constexpr int kRG = kFr < kRedGroup ? kFr : kRedGroup;
 #pragma unroll
-    for (int b = 0; b < kNBW; ++b) {
+    for (int f0 = 0; f0 < kFr; f0 += kRG) {
+      Acc sum[kRG][4];
+      for (int cc = c_first; cc <= c_last; ++cc) {
+        Acc v[kRG][4];
+        if (cc == x.c) {
 #pragma unroll
-      for (int nt = 0; nt < kNT; ++nt) {
-        Acc sum[4];
-        for (int cc = c_first; cc <= c_last; ++cc) {
-          Acc v[4];
-          if (cc == x.c) {
+          for (int r = 0; r < kRG; ++r)
 #pragma unroll
-            for (int i = 0; i < 4; ++i) v[i] = acc[b][nt][i];
-          } else {
-            const uint4 w = __ldcg(reinterpret_cast<const uint4*>(
-                                       tiles + static_cast<int64_t>(slot_of(cc)) * p.tile_bytes) +
-                                   tile_index(x, b, nt));
-            v[0] = acc_from_bits(w.x);
-            v[1] = acc_from_bits(w.y);
-            v[2] = acc_from_bits(w.z);
-            v[3] = acc_from_bits(w.w);
+            for (int i = 0; i < 4; ++i) v[r][i] = acc[(f0 + r) / kNT][(f0 + r) % kNT][i];
+        } else {
+          const uint4* src =
+              reinterpret_cast<const uint4*>(tiles + static_cast<int64_t>(slot_of(cc)) * p.tile_bytes);
+          uint4 w[kRG];
+#pragma unroll
+          for (int r = 0; r < kRG; ++r) w[r] = __ldcg(src + tile_index(x, (f0 + r) / kNT, (f0 + r) % kNT));
+#pragma unroll
+          for (int r = 0; r < kRG; ++r) {
+            v[r][0] = acc_from_bits(w[r].x);
+            v[r][1] = acc_from_bits(w[r].y);
+            v[r][2] = acc_from_bits(w[r].z);
+            v[r][3] = acc_from_bits(w[r].w);
           }
-#pragma unroll
-          for (int i = 0; i < 4; ++i) sum[i] = cc == c_first ? v[i] : sum[i] + v[i];
         }
-        store_frag(p, x, stripe, b, nt, sum);
+#pragma unroll
+        for (int r = 0; r < kRG; ++r)
+#pragma unroll
+          for (int i = 0; i < 4; ++i) sum[r][i] = cc == c_first ? v[r][i] : sum[r][i] + v[r][i];
       }
+#pragma unroll
+      for (int r = 0; r < kRG; ++r) store_frag(p, x, stripe, (f0 + r) / kNT, (f0 + r) % kNT, sum[r]);
     }
   }
 
@@ -711,8 +726,12 @@ struct SmallmCta {
       }
 
       const bool stripe_end = cur.kb + cur.rows == p.KBn;
-      if (stripe_end || nxt.rows == 0) {  // the segment ends here (CTA-uniform)
-        finish_segment(p, x, acc, cur.stripe, seg_kb0 == 0 && stripe_end, &s_flag);
+      if (nxt.rows == 0) {  // the CTA's last segment ends here; the ring is dead from now on
+        finish_segment<(kTM >= 64 ? 4 : 8)>(p, x, acc, cur.stripe, seg_kb0 == 0 && stripe_end, &s_flag);
+        break;
+      }
+      if (stripe_end) {  // a segment ends inside the range (CTA-uniform)
+        finish_segment<2>(p, x, acc, cur.stripe, seg_kb0 == 0, &s_flag);
 #pragma unroll
         for (int b = 0; b < kNBW; ++b)
 #pragma unroll
