@@ -532,8 +532,8 @@ struct SmallmCta {
   }
 
   // ---- end of one stripe segment: output directly, or the split-K reduction -----------
-  // kRedGroup: fragments whose partial loads are in flight together (see below).
-  template <int kRedGroup>
+  // kRedGroup fragments x kRedBatch contributors: partial loads in flight together.
+  template <int kRedGroup, int kRedBatch>
   static __device__ __forceinline__ void finish_segment(const SmallmKernelParams& p, const Ctx& x,
                                                         const Acc (&acc)[kNBW][kNT][4], int stripe,
                                                         bool full, int* s_flag) {
@@ -589,34 +589,45 @@ struct SmallmCta {
     // is dead and takes large groups; mid-kernel ones keep kRG small (the ring is live).
     constexpr int kFr = kNBW * kNT;
     constexpr int kRG = kFr < kRedGroup ? kFr : kRedGroup;
+    constexpr int kCB = kRedBatch;
 #pragma unroll
     for (int f0 = 0; f0 < kFr; f0 += kRG) {
       Acc sum[kRG][4];
-      for (int cc = c_first; cc <= c_last; ++cc) {
-        Acc v[kRG][4];
-        if (cc == x.c) {
+      for (int cc0 = c_first; cc0 <= c_last; cc0 += kCB) {
+        // Issue the loads of up to kCB contributors, then add them in order.
+        uint4 w[kCB][kRG];
 #pragma unroll
-          for (int r = 0; r < kRG; ++r)
+        for (int q = 0; q < kCB; ++q) {
+          const int cc = cc0 + q;
+          if (cc <= c_last && cc != x.c) {
+            const uint4* src = reinterpret_cast<const uint4*>(
+                tiles + static_cast<int64_t>(slot_of(cc)) * p.tile_bytes);
 #pragma unroll
-            for (int i = 0; i < 4; ++i) v[r][i] = acc[(f0 + r) / kNT][(f0 + r) % kNT][i];
-        } else {
-          const uint4* src =
-              reinterpret_cast<const uint4*>(tiles + static_cast<int64_t>(slot_of(cc)) * p.tile_bytes);
-          uint4 w[kRG];
-#pragma unroll
-          for (int r = 0; r < kRG; ++r) w[r] = __ldcg(src + tile_index(x, (f0 + r) / kNT, (f0 + r) % kNT));
-#pragma unroll
-          for (int r = 0; r < kRG; ++r) {
-            v[r][0] = acc_from_bits(w[r].x);
-            v[r][1] = acc_from_bits(w[r].y);
-            v[r][2] = acc_from_bits(w[r].z);
-            v[r][3] = acc_from_bits(w[r].w);
+            for (int r = 0; r < kRG; ++r) w[q][r] = __ldcg(src + tile_index(x, (f0 + r) / kNT, (f0 + r) % kNT));
           }
         }
 #pragma unroll
-        for (int r = 0; r < kRG; ++r)
+        for (int q = 0; q < kCB; ++q) {
+          const int cc = cc0 + q;
+          if (cc > c_last) break;
+          Acc v[kRG][4];
 #pragma unroll
-          for (int i = 0; i < 4; ++i) sum[r][i] = cc == c_first ? v[r][i] : sum[r][i] + v[r][i];
+          for (int r = 0; r < kRG; ++r) {
+            if (cc == x.c) {
+#pragma unroll
+              for (int i = 0; i < 4; ++i) v[r][i] = acc[(f0 + r) / kNT][(f0 + r) % kNT][i];
+            } else {
+              v[r][0] = acc_from_bits(w[q][r].x);
+              v[r][1] = acc_from_bits(w[q][r].y);
+              v[r][2] = acc_from_bits(w[q][r].z);
+              v[r][3] = acc_from_bits(w[q][r].w);
+            }
+          }
+#pragma unroll
+          for (int r = 0; r < kRG; ++r)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) sum[r][i] = cc == c_first ? v[r][i] : sum[r][i] + v[r][i];
+        }
       }
 #pragma unroll
       for (int r = 0; r < kRG; ++r) store_frag(p, x, stripe, (f0 + r) / kNT, (f0 + r) % kNT, sum[r]);
@@ -666,12 +677,14 @@ struct SmallmCta {
     }
 
     Chunk cur = first_chunk(u0, u1, p.KBn);
-    Chunk ld = cur;
+    {
+      Chunk ld = cur;
 #pragma unroll
-    for (int s = 0; s < kStages - 1; ++s) {
-      load_stage(p, x, ld, s);
-      ptx::cp_async_commit();
-      ld = next_chunk(ld, p.KBn);
+      for (int s = 0; s < kStages - 1; ++s) {
+        load_stage(p, x, ld, s);
+        ptx::cp_async_commit();
+        ld = next_chunk(ld, p.KBn);
+      }
     }
     uint4 ring[kCK][kNBW];
 #pragma unroll
@@ -695,14 +708,14 @@ struct SmallmCta {
 
     const int variant = p.mode * 2 + (p.b_unsigned ? 1 : 0);
     int seg_kb0 = cur.kb;  // first k-block of the current segment
-    int stage = 0, ld_stage = kStages - 1;
+    static_assert(kStages == 3, "the staging cursor below is chunk it + 2");
+    int stage = 0;
     while (cur.rows > 0) {
-      // Stage (it + kStages - 1) % kStages was last read in the previous iteration,
-      // which ended with a barrier.
-      load_stage(p, x, ld, ld_stage);
+      const Chunk nxt = next_chunk(cur, p.KBn);
+      // Chunk it + 2 goes to stage (it + 2) % 3, last read in the previous iteration,
+      // which ended with a barrier. (Derived, not carried: saves 4 live registers.)
+      load_stage(p, x, next_chunk(nxt, p.KBn), stage == 0 ? 2 : stage - 1);
       ptx::cp_async_commit();
-      ld = next_chunk(ld, p.KBn);
-      ld_stage = ld_stage + 1 == kStages ? 0 : ld_stage + 1;
       ptx::cp_async_wait<kStages - 1>();  // this thread's copies of chunk `cur` landed
       __syncthreads();                    // everyone's
       if constexpr (Tr::kConvertA) {
@@ -715,7 +728,6 @@ struct SmallmCta {
         prefetch_chunk(p, x, pf);
         pf = next_chunk(pf, p.KBn);
       }
-      const Chunk nxt = next_chunk(cur, p.KBn);
       switch (variant) {
         case 0: compute_chunk<kScaleNone, false>(p, x, acc, ring, stage, cur, nxt); break;
         case 1: compute_chunk<kScaleNone, true>(p, x, acc, ring, stage, cur, nxt); break;
@@ -727,11 +739,13 @@ struct SmallmCta {
 
       const bool stripe_end = cur.kb + cur.rows == p.KBn;
       if (nxt.rows == 0) {  // the CTA's last segment ends here; the ring is dead from now on
-        finish_segment<(kTM >= 64 ? 4 : 8)>(p, x, acc, cur.stripe, seg_kb0 == 0 && stripe_end, &s_flag);
+        // Final reduction: all fragments (4 for TM 64) and several contributors at once.
+        finish_segment<(kTM >= 64 ? 4 : 8), (kTM >= 32 ? 1 : kTM == 16 ? 2 : 4)>(
+            p, x, acc, cur.stripe, seg_kb0 == 0 && stripe_end, &s_flag);
         break;
       }
       if (stripe_end) {  // a segment ends inside the range (CTA-uniform)
-        finish_segment<2>(p, x, acc, cur.stripe, seg_kb0 == 0, &s_flag);
+        finish_segment<2, 1>(p, x, acc, cur.stripe, seg_kb0 == 0, &s_flag);
 #pragma unroll
         for (int b = 0; b < kNBW; ++b)
 #pragma unroll
