@@ -1,11 +1,7 @@
 // smallm_heuristic.cpp - the small-M family's pure host side: schedule names, the
 // config list, legality, workspace size, the time model and the heuristic.
 // No CUDA call and no CUDA type here, so all of it runs in the CPU tests.
-//
-// Build note: the library's CMake glob compiles src/kernels/**/*.cu but no .cpp under
-// src/kernels, so smallm_heuristic_unity.cu includes this file with
-// MIXGEMM_SMALLM_LINKAGE = weak. Once the glob also takes src/kernels/**/*.cpp, this
-// file's strong definitions win at link time and the unity file can be deleted.
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,9 +12,6 @@
 #include "kernels/smallm/smallm.h"
 #include "kernels/smallm/smallm_geometry.h"
 
-#ifndef MIXGEMM_SMALLM_LINKAGE
-#define MIXGEMM_SMALLM_LINKAGE
-#endif
 
 namespace mixgemm::kernels {
 
@@ -44,12 +37,12 @@ bool valid_config(const SmallmConfig& c) {
 
 }  // namespace
 
-MIXGEMM_SMALLM_LINKAGE std::string SmallmConfig::name() const {
+std::string SmallmConfig::name() const {
   return "smallm_t" + std::to_string(token_tile) + "_w" + std::to_string(warps) + "_o" +
          std::to_string(ctas_per_sm) + "_p" + std::to_string(l2_ahead);
 }
 
-MIXGEMM_SMALLM_LINKAGE bool smallm_parse_name(std::string_view name, SmallmConfig* cfg) {
+bool smallm_parse_name(std::string_view name, SmallmConfig* cfg) {
   int tm = 0, w = 0, o = 0, pf = 0;
   char tail = 0;
   const std::string s(name);
@@ -60,7 +53,7 @@ MIXGEMM_SMALLM_LINKAGE bool smallm_parse_name(std::string_view name, SmallmConfi
   return true;
 }
 
-MIXGEMM_SMALLM_LINKAGE std::vector<SmallmConfig> smallm_configs(AType a, BType b) {
+std::vector<SmallmConfig> smallm_configs(AType a, BType b) {
   if (!is_a16(a) && weight_bits(b) == 8) return {};
   std::vector<SmallmConfig> out;
   for (int tm : {8, 16, 32, 64}) {
@@ -72,7 +65,7 @@ MIXGEMM_SMALLM_LINKAGE std::vector<SmallmConfig> smallm_configs(AType a, BType b
   return out;
 }
 
-MIXGEMM_SMALLM_LINKAGE bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b,
+bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b,
                                             int64_t group_size, const SmallmConfig& cfg,
                                             std::string* why) {
   std::ostringstream os;
@@ -115,7 +108,7 @@ MIXGEMM_SMALLM_LINKAGE bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, ATy
   return true;
 }
 
-MIXGEMM_SMALLM_LINKAGE bool smallm_can_implement(const GemmParams& p, const SmallmConfig& cfg,
+bool smallm_can_implement(const GemmParams& p, const SmallmConfig& cfg,
                                                  std::string* why) {
   if (!smallm_shape_ok(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, cfg, why)) return false;
   auto misaligned = [](const void* q, uintptr_t al) {
@@ -166,14 +159,14 @@ MIXGEMM_SMALLM_LINKAGE bool smallm_can_implement(const GemmParams& p, const Smal
   return true;
 }
 
-MIXGEMM_SMALLM_LINKAGE size_t smallm_workspace_bytes(int64_t M, int64_t N, int64_t K, AType a,
+size_t smallm_workspace_bytes(int64_t M, int64_t N, int64_t K, AType a,
                                                      BType b, const SmallmConfig& cfg,
                                                      int sm_count) {
   if (M < 1 || N < 16 || K < 1) return 0;
   return static_cast<size_t>(make_geometry(M, N, K, a, b, 0, false, cfg, sm_count).workspace_bytes);
 }
 
-MIXGEMM_SMALLM_LINKAGE size_t smallm_workspace_bytes(const GemmParams& p, const SmallmConfig& cfg) {
+size_t smallm_workspace_bytes(const GemmParams& p, const SmallmConfig& cfg) {
   return smallm_workspace_bytes(p.M, p.N, p.K, p.a_type, p.b_type, cfg, p.sm_count);
 }
 
@@ -181,7 +174,7 @@ MIXGEMM_SMALLM_LINKAGE size_t smallm_workspace_bytes(const GemmParams& p, const 
 // Three limits, each with H200 constants: DRAM bytes, tensor-core issue, instruction
 // issue; they overlap imperfectly (max + a quarter of the rest), plus a fixed launch/ramp
 // cost and the split-K tail. Calibrate with MIXGEMM_SMALLM_TIMING (tests/gpu/test_smallm.cu).
-MIXGEMM_SMALLM_LINKAGE double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
+double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
                                                   AType a, BType b, const SmallmConfig& cfg) {
   const Geometry g = make_geometry(M, N, K, a, b, 128, false, cfg, sm_count);
   const int wbits = weight_bits(b);
@@ -220,7 +213,7 @@ MIXGEMM_SMALLM_LINKAGE double smallm_predicted_us(int64_t M, int64_t N, int64_t 
   return 2.0 + tmax + 0.1 * rest + t_red;
 }
 
-MIXGEMM_SMALLM_LINKAGE SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,
+SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,
                                                           int sm_count, AType a, BType b) {
   SmallmConfig best{};
   double best_t = std::numeric_limits<double>::infinity();
