@@ -426,6 +426,15 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
   ASSERT_FALSE(cfgs.empty());
   int failures = 0;
   for (const SmallmConfig& cfg : cfgs) {
+    // A schedule may be illegal for this shape (e.g. its shared-memory stages do not fit
+    // two CTAs per SM with 16-wide groups); gemm() refuses it the same way, so it is
+    // not run here, but the refusal itself must come from smallm_shape_ok.
+    std::string illegal;
+    if (!mixgemm::kernels::smallm_shape_ok(*std::max_element(ms.begin(), ms.end()), s.N, s.K, s.a, s.b,
+                                           s.group_size, cfg, &illegal)) {
+      std::printf("[ note ] %s %s not run: %s\n", s.name().c_str(), cfg.name().c_str(), illegal.c_str());
+      continue;
+    }
     for (int M : ms) {
       std::string err;
       const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err);
