@@ -1,0 +1,89 @@
+// The dispatch layer on the CPU: the heuristic's pick is one of supported_schedules and
+// legal for the shape; workspace_size covers every schedule a caller may force; names
+// are stable; type configs without a kernel are refused as "not supported".
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/dispatch.h"
+#include "core/problem.h"
+#include "kernels/smallm/smallm.h"
+#include "mixgemm/gemm.h"
+
+namespace {
+
+using namespace mixgemm;
+using namespace mixgemm::types;
+
+std::vector<TypeConfig> served_configs() {
+  return {
+      {f16, u4b8, f16, false, f16},  {bf16, u4b8, bf16, false, bf16}, {f16, u4, f16, true, f16},
+      {bf16, u8b128, bf16, false, bf16}, {f16, u8, f16, true, f16},   {s8, u4b8, u8, false, f16},
+      {s8, u4, u8, true, bf16},       {e4m3, u4b8, f16, false, bf16}, {e4m3, u4, f16, true, f16},
+  };
+}
+
+TEST(Dispatch, PickIsSupportedAndLegalOnRealShapes) {
+  const std::pair<int64_t, int64_t> shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192},
+                                                {57344, 8192}, {8192, 28672}, {256, 1024}};
+  for (const TypeConfig& t : served_configs()) {
+    const auto names = supported_schedules(t);
+    ASSERT_FALSE(names.empty()) << t.name();
+    for (auto [N, K] : shapes)
+      for (int64_t M : {1, 2, 7, 16, 31, 64, 65, 1000, 8192})
+        for (int64_t g : {int64_t{0}, int64_t{128}}) {
+          GemmProblem p{M, N, K, t, g};
+          const std::string s = choose_schedule(p, 132);
+          EXPECT_NE(std::find(names.begin(), names.end(), s), names.end()) << s;
+          kernels::SmallmConfig cfg;
+          ASSERT_TRUE(kernels::smallm_parse_name(s, &cfg)) << s;
+          std::string why;
+          EXPECT_TRUE(kernels::smallm_shape_ok(std::min<int64_t>(M, core::kSmallmSlabTokens), N, K,
+                                               core::to_kernel(t.a), core::to_kernel_b(t.b), g, cfg, &why))
+              << t.name() << " M=" << M << " N=" << N << " K=" << K << " " << s << ": " << why;
+        }
+  }
+}
+
+TEST(Dispatch, WorkspaceCoversEverySchedule) {
+  for (const TypeConfig& t : served_configs())
+    for (int64_t M : {1, 16, 64, 300}) {
+      GemmProblem p{M, 8192, 8192, t, 128};
+      const size_t ws = core::workspace_bytes(p, 132);
+      for (const std::string& s : supported_schedules(t)) {
+        kernels::SmallmConfig cfg;
+        ASSERT_TRUE(kernels::smallm_parse_name(s, &cfg));
+        EXPECT_LE(kernels::smallm_workspace_bytes(std::min<int64_t>(M, core::kSmallmSlabTokens), p.N, p.K,
+                                                  core::to_kernel(t.a), core::to_kernel_b(t.b), cfg, 132),
+                  ws)
+            << s;
+      }
+    }
+}
+
+TEST(Dispatch, ChoiceIsAPureFunction) {
+  GemmProblem p{16, 8192, 21760, {f16, u4b8, f16, false, f16}, 128};
+  const std::string first = choose_schedule(p, 132);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(choose_schedule(p, 132), first);
+}
+
+TEST(Dispatch, SchedulesListIsStableAndUnique) {
+  for (const TypeConfig& t : served_configs()) {
+    auto a = supported_schedules(t), b = supported_schedules(t);
+    EXPECT_EQ(a, b);
+    std::sort(a.begin(), a.end());
+    EXPECT_EQ(std::adjacent_find(a.begin(), a.end()), a.end()) << t.name();
+  }
+}
+
+TEST(Dispatch, EightBitWeightsWithEightBitActivationsAreRefused) {
+  try {
+    (void)supported_schedules(TypeConfig{s8, u8b128, u8, false, f16});
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("8-bit activations accept u4b8 and u4"), std::string::npos);
+  }
+}
+
+}  // namespace
