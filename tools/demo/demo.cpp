@@ -112,6 +112,21 @@ int64_t compare(const GemmProblem& p, const std::vector<uint16_t>& got, const st
   return bad;
 }
 
+// The reference run of the demo's layer: f16 activations [M][K], u4b8 weights with
+// group scales, output [M][N].
+ReferenceArgs reference_args(const GemmProblem& p, const std::vector<uint16_t>& a, const QuantizedWeight& qw,
+                             std::vector<uint16_t>& out) {
+  ReferenceArgs r;
+  r.problem = p;
+  r.a = a.data();
+  r.lda = p.K;
+  r.q = qw.q.data();
+  r.group_scales = qw.group_scales_data();
+  r.out = out.data();
+  r.ldo = p.N;
+  return r;
+}
+
 int run_cpu_path(Options o, const std::string& why) {
   o.N = 1024;
   o.K = 2048;
@@ -135,14 +150,7 @@ int run_cpu_path(Options o, const std::string& why) {
   GemmProblem p{o.M, o.N, o.K, TypeConfig{types::f16, types::u4b8, types::f16, false, types::f16}, o.group};
   const auto a = random_f16(o.M * o.K, rng);
   std::vector<uint16_t> out(static_cast<size_t>(o.M * o.N));
-  ReferenceArgs r;
-  r.problem = p;
-  r.a = a.data();
-  r.lda = o.K;
-  r.q = qw.q.data();
-  r.group_scales = qw.group_scales_data();
-  r.out = out.data();
-  r.ldo = o.N;
+  ReferenceArgs r = reference_args(p, a, qw, out);
   const auto t0 = Clock::now();
   reference_gemm(r);
   const double t = seconds_since(t0);
@@ -250,14 +258,7 @@ int run_gpu_path(const Options& o) {
 
   std::vector<uint16_t> ref(got.size());
   std::vector<double> abs_acc(got.size()), quantum(got.size());
-  ReferenceArgs r;
-  r.problem = p;
-  r.a = a.data();
-  r.lda = o.K;
-  r.q = qw.q.data();
-  r.group_scales = qw.group_scales_data();
-  r.out = ref.data();
-  r.ldo = o.N;
+  ReferenceArgs r = reference_args(p, a, qw, ref);
   r.abs_acc_out = abs_acc.data();
   r.acc_quantum_out = quantum.data();
   t0 = Clock::now();
