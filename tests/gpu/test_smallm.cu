@@ -667,10 +667,27 @@ TEST(SmallmTiming, Report) {
   cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, 0);
   cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
   const double copy_bw = 4.3e12;  // bytes/s, measured D2D copy bandwidth of the H200
-  const std::pair<int64_t, int64_t> shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192}, {8192, 28672}};
-  const int ms[] = {1, 2, 4, 8, 16, 32, 64};
+  const std::pair<int64_t, int64_t> all_shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192}, {8192, 28672}};
+  // Optional narrowing (to save GPU time): MIXGEMM_SMALLM_TIMING_SHAPES="0,3" (indices
+  // into all_shapes), MIXGEMM_SMALLM_TIMING_MS="1,16", MIXGEMM_SMALLM_TIMING_GS="128,0"
+  // (group sizes; 0 = no group scales), MIXGEMM_SMALLM_TIMING_CFG="t8_" (name substring).
+  auto env_list = [](const char* name, std::vector<int> dflt) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return dflt;
+    std::vector<int> out;
+    std::stringstream ss(v);
+    std::string item;
+    while (std::getline(ss, item, ',')) out.push_back(std::atoi(item.c_str()));
+    return out;
+  };
+  const std::vector<int> shape_ids = env_list("MIXGEMM_SMALLM_TIMING_SHAPES", {0, 1, 2, 3, 4});
+  const std::vector<int> ms = env_list("MIXGEMM_SMALLM_TIMING_MS", {1, 2, 4, 8, 16, 32, 64});
+  const std::vector<int> gss = env_list("MIXGEMM_SMALLM_TIMING_GS", {128});
+  const char* cfg_env = std::getenv("MIXGEMM_SMALLM_TIMING_CFG");
+  const std::string cfg_sub = cfg_env ? cfg_env : "";
   const int kRuns = 50;
-  for (auto [N, K] : shapes) {
+  for (int si : shape_ids) {
+    const auto [N, K] = all_shapes[si];
     const int64_t G = K / 128;
     const size_t wbytes = static_cast<size_t>(N * K / 2), sbytes = static_cast<size_t>(G * N * 2);
     // Enough weight copies that the ones touched since a copy's last use exceed 3x L2.
@@ -693,17 +710,20 @@ TEST(SmallmTiming, Report) {
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
+    for (int gs : gss)
     for (int M : ms) {
       const SmallmConfig pick = mixgemm::kernels::smallm_default_config(M, N, K, sm, AType::kF16, BType::kU4B8);
       const double floor_us =
-          (wbytes + sbytes + double(M) * K * 2 + double(M) * N * 2) / copy_bw * 1e6;
+          (wbytes + (gs ? sbytes : 0) + double(M) * K * 2 + double(M) * N * 2) / copy_bw * 1e6;
       std::vector<SmallmConfig> cfgs = mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8);
-      for (int pf : {0, 1, 4}) {  // the pick with other L2 prefetch distances
+      for (int pf : {0, 1, 2, 4}) {  // the pick with other L2 prefetch distances
+        if (pf == pick.l2_ahead) continue;
         SmallmConfig v = pick;
         v.l2_ahead = pf;
         cfgs.push_back(v);
       }
       for (const SmallmConfig& cfg : cfgs) {
+        if (!cfg_sub.empty() && cfg.name().find(cfg_sub) == std::string::npos) continue;
         GemmParams p{};
         p.M = M;
         p.N = static_cast<int32_t>(N);
@@ -713,7 +733,7 @@ TEST(SmallmTiming, Report) {
         p.a_type = AType::kF16;
         p.b_type = BType::kU4B8;
         p.out_type = OutType::kF16;
-        p.group_size = 128;
+        p.group_size = gs;
         p.a = a.p;
         p.out = out.p;
         p.workspace = ws.p;
@@ -722,7 +742,7 @@ TEST(SmallmTiming, Report) {
         std::vector<float> t;
         for (int r = 0; r < kRuns + 2; ++r) {
           p.b = w[r % copies].p;
-          p.group_scales = sc[r % copies].p;
+          p.group_scales = gs ? sc[r % copies].p : nullptr;
           cudaEventRecord(e0);
           mixgemm::kernels::launch_smallm(p, cfg, nullptr);
           cudaEventRecord(e1);
@@ -733,9 +753,9 @@ TEST(SmallmTiming, Report) {
         }
         std::sort(t.begin(), t.end());
         const double med = t[t.size() / 2];
-        std::printf("SMALLM_TIME N=%lld K=%lld M=%d cfg=%s median_us=%.2f floor_us=%.2f pct_of_floor=%.1f "
+        std::printf("SMALLM_TIME N=%lld K=%lld g=%d M=%d cfg=%s median_us=%.2f floor_us=%.2f pct_of_floor=%.1f "
                     "predicted_us=%.2f%s\n",
-                    static_cast<long long>(N), static_cast<long long>(K), M, cfg.name().c_str(), med, floor_us,
+                    static_cast<long long>(N), static_cast<long long>(K), gs, M, cfg.name().c_str(), med, floor_us,
                     100.0 * floor_us / med,
                     mixgemm::kernels::smallm_predicted_us(M, N, K, sm, AType::kF16, BType::kU4B8, cfg),
                     cfg == pick ? " pick" : "");

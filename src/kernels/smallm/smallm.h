@@ -9,9 +9,10 @@
 //       clamped to what fits and to the work available; the k-block rows of all stripes
 //       are split evenly over them (stream-K, split-K reduction in the workspace)
 //   P   weight chunks (4 k-block rows of the CTA's stripe, W * 4 KB) bulk-prefetched into
-//       L2 ahead of the register ring (0: off); the list offers P = 2
-// Weight bytes in flight per SM = O * W * 4 KB in registers, plus O * P * W * 4 KB of L2
-// prefetches.
+//       L2 beyond the shared weight ring (0: off); the list offers P = 0 (P > 0 measured
+//       slower: it is extra warp-0 work)
+// Weights stream through a shared-memory ring of up to 128 KB per CTA (as many CTA rows
+// as the shared memory left by the activation stages allows; smallm_geometry.h).
 //
 // Everything except launch_smallm and smallm_can_implement is pure host arithmetic
 // (no CUDA call), so the heuristic can be unit-tested on a machine without a GPU.
@@ -33,7 +34,7 @@ struct SmallmConfig {
   int token_tile = 16;  // 8, 16, 32, 64
   int warps = 8;        // 4 or 8
   int ctas_per_sm = 1;  // 1, 2 or 4
-  int l2_ahead = 2;     // 0..4: weight chunks bulk-prefetched into L2 beyond the register ring
+  int l2_ahead = 2;     // 0..4: weight chunks bulk-prefetched into L2 beyond the shared ring
 
   std::string name() const;  // "smallm_t16_w8_o1_p2"
   friend bool operator==(const SmallmConfig& x, const SmallmConfig& y) {

@@ -5,18 +5,19 @@
 // The problem runs transposed: weight rows n are the MMA M dimension (16 per block),
 // tokens are the MMA N dimension (8 per n-tile), k is the MMA K. At decode sizes
 // the kernel reads every weight byte exactly once and does little else, so the
-// whole design serves one goal: keep ~32-64 KB of weight loads in flight on every
-// SM for the entire kernel, with nothing stalling the stream. See
+// design first serves one goal: keep enough weight loads in flight on every SM for
+// the entire kernel (with the shared ring below, 64-128 KB per SM). Measured on the
+// H200, it is then bound by instruction issue (dequantization), not DRAM. See
 // docs/design-smallm.md for the reasoning and the numbers; in short:
 //
 // * Work: the grid of k-block "rows" (stripe, kb) is split evenly over the CTAs
-//   (stream-K). A stripe is warps * kNBW n-blocks; each warp streams kNBW
-//   adjacent 512-byte blocks per row (1 KB contiguous; the CTA 2-4 KB contiguous).
-// * Weights: 16-byte ld.global.nc (L1 no-allocate, L2 evict-first) into a register
-//   ring one chunk (kCK rows = kCK*kNBW blocks = 4 KB per warp) ahead; the ring
-//   slot consumed by row j of chunk i is refilled with row j of chunk i+1, whatever
-//   stripe that chunk belongs to, so the stream never drains at chunk, segment or
-//   stripe boundaries.
+//   (stream-K). A stripe is warps * kNBW n-blocks; each warp consumes kNBW
+//   adjacent 512-byte blocks per row (the CTA row: 4-8 KB contiguous).
+// * Weights: one 1-D bulk copy (cp.async.bulk, TMA engine, no tensor map) per CTA row
+//   into a shared-memory ring of ring_rows rows (up to 128 KB), completing on one
+//   mbarrier per slot, issued by warp 0 (one lane per row) ring_rows rows ahead; a slot
+//   is refilled after the chunk barrier that follows its last read. Each lane reads its
+//   16-byte fragment with one conflict-free ld.shared.v4.
 // * Activations (and the stripe's group scales / zero points) of each chunk are
 //   staged in shared memory by cp.async, kStages-1 chunks ahead, and read as MMA B
 //   fragments with ldmatrix, shared by all warps (each warp owns other n-rows).
@@ -44,7 +45,7 @@ namespace mixgemm::kernels::smallm {
 
 // Fixed schedule constants (the tunables that need no recompilation are runtime).
 inline constexpr int kNBW = 2;       // n-blocks per warp: halves the ldmatrix traffic per weight byte
-inline constexpr int kCK = 4;        // k-block rows per chunk = register ring depth (kCK*kNBW blocks)
+inline constexpr int kCK = 4;        // k-block rows per chunk (one barrier, one staged activation tile)
 inline constexpr int kStages = 3;    // shared-memory stages (activations + scales), 2 chunks ahead
 inline constexpr int kMaxWarps = 8;  // blockDim.x <= 256
 
@@ -157,6 +158,20 @@ struct SmallmCta {
     uint32_t ldm_lane;     // lane part of the ldmatrix address inside a stage
     int col_off;           // byte offset of this lane's (row g) scale in a staged scale row, block 0
     uint64_t policy;
+    uint32_t ring_u32;     // shared address of the weight ring
+    uint32_t bar_u32;      // shared address of its mbarriers (one per ring row)
+    int row_bytes;         // bytes of one CTA row: W * kNBW blocks
+  };
+
+  // Weight ring cursor (all threads: consumer side; warp 0 also the producer side).
+  struct RingPos {
+    int slot;         // ring slot of the next row to consume
+    uint32_t phase;   // parity of that slot's current use
+  };
+  struct Producer {
+    int r;            // next CTA row (0 .. nrows) to bulk-copy
+    int slot;         // its ring slot
+    int stripe, kb;   // its coordinates
   };
 
   // k-step i (0..3) of a 4-bit/16-bit-MMA lane fragment is word i; 8-bit fragments
@@ -301,18 +316,22 @@ struct SmallmCta {
     const uint8_t* sp = sc + gl * p.srow_bytes + b * 16 * kSB;
     const uint8_t* zp = sp + p.g_rows * p.srow_bytes;
     RowSZ r;
+    // Biased weights (u4b8, u8b128) never carry zero points, so in a grouped mode they
+    // always have scales: no runtime test for them.
+    const bool has_s = !kUns || p.has_scales;
+    const bool has_z = kUns && p.has_zeros;
     if constexpr (kSB == 2) {
-      r.s0 = p.has_scales ? *reinterpret_cast<const uint16_t*>(sp) : kOne;
-      r.s1 = p.has_scales ? *reinterpret_cast<const uint16_t*>(sp + 16) : kOne;
-      r.z0 = p.has_zeros ? *reinterpret_cast<const uint16_t*>(zp) : 0u;
-      r.z1 = p.has_zeros ? *reinterpret_cast<const uint16_t*>(zp + 16) : 0u;
+      r.s0 = has_s ? *reinterpret_cast<const uint16_t*>(sp) : kOne;
+      r.s1 = has_s ? *reinterpret_cast<const uint16_t*>(sp + 16) : kOne;
+      r.z0 = has_z ? *reinterpret_cast<const uint16_t*>(zp) : 0u;
+      r.z1 = has_z ? *reinterpret_cast<const uint16_t*>(zp + 16) : 0u;
     } else {
       // s8: integer group scale sg (1 without group scales) and the pre-multiplied zero
       // zsg = z*sg (prepacked), 8*sg for u4b8, 0 for u4 without zeros.
-      r.s0 = p.has_scales ? sp[0] : 1u;
-      r.s1 = p.has_scales ? sp[8] : 1u;
-      const uint32_t zs0 = p.has_zeros ? zp[0] : (kUns ? 0u : 8u * r.s0);
-      const uint32_t zs1 = p.has_zeros ? zp[8] : (kUns ? 0u : 8u * r.s1);
+      r.s0 = has_s ? sp[0] : 1u;
+      r.s1 = has_s ? sp[8] : 1u;
+      const uint32_t zs0 = has_z ? zp[0] : (kUns ? 0u : 8u * r.s0);
+      const uint32_t zs1 = has_z ? zp[8] : (kUns ? 0u : 8u * r.s1);
       r.z0 = convert::s8_gscale_offset(zs0);
       r.z1 = convert::s8_gscale_offset(zs1);
     }
@@ -390,45 +409,70 @@ struct SmallmCta {
     }
   }
 
-  // ---- weight prefetch: row j of chunk `nx` into ring slot j ----------------------------
-  static __device__ __forceinline__ void issue_row(const SmallmKernelParams& p, const Ctx& x,
-                                                   uint4 (&slot)[kNBW], const Chunk& nx, int j) {
-    // block(kb, nb) at ((kb * NB) + nb) * 512 (layout.h); lane l owns bytes [16l, 16l+16).
-    const int nb0 = nx.stripe * (x.W * kNBW) + x.warp * kNBW;
-#pragma unroll
-    for (int b = 0; b < kNBW; ++b) {
-      int nb = nb0 + b;
-      // Blocks past N (last stripe) load a valid block instead; their rows are never stored.
-      if (nb >= p.NB) nb = p.NB - 1;
-      const uint8_t* src = p.b + ((static_cast<int64_t>(nx.kb + j) * p.NB + nb) << 9) + x.lane * 16;
-      slot[b] = ptx::ldg_stream128(src, x.policy);
+  // ---- weight producer (warp 0): bulk-copy CTA rows into the shared ring -------------
+  // Row (stripe, kb) of the CTA = W*kNBW contiguous 512-byte blocks at ((kb*NB)+nb0)*512
+  // (layout.h): one bulk copy of up to 8 KB, completing on the slot's mbarrier. Rows
+  // [pr.r, limit) are issued, row pr.r + l by lane l (limit - pr.r <= ring_rows <= 32), so
+  // the producer costs warp 0 one pass instead of one per row (warp 0 is on the critical
+  // path: every chunk ends with a barrier). A slot is only reissued after the chunk
+  // barrier that follows the last read of its previous row, so no "empty" barrier is
+  // needed. With l2_ahead > 0 each issued row r also bulk-prefetches row r + l2_ahead*kCK
+  // into L2 (measured slower: the extra warp-0 work costs more than it brings).
+  static __device__ __forceinline__ void produce(const SmallmKernelParams& p, const Ctx& x, Producer& pr,
+                                                 int limit, int nrows, int64_t u0) {
+    const int n = limit - pr.r;
+    if (n <= 0) return;
+    const int nbw = x.W * kNBW;
+    if (x.lane < n) {
+      int kb = pr.kb + x.lane, stripe = pr.stripe;
+      while (kb >= p.KBn) {  // at most once unless KBn < 32
+        kb -= p.KBn;
+        ++stripe;
+      }
+      const int slot = pr.slot + x.lane >= p.ring_rows ? pr.slot + x.lane - p.ring_rows : pr.slot + x.lane;
+      const int nb0 = stripe * nbw;
+      const uint32_t bytes = static_cast<uint32_t>(min(nbw, p.NB - nb0)) << 9;
+      const uint32_t bar = x.bar_u32 + slot * 8;
+      ptx::mbar_arrive_expect_tx(bar, bytes);
+      ptx::bulk_g2s(x.ring_u32 + slot * x.row_bytes,
+                    p.b + ((static_cast<int64_t>(kb) * p.NB + nb0) << 9), bytes, bar, x.policy);
+      if (p.l2_ahead > 0) {
+        const int rr = pr.r + x.lane + p.l2_ahead * kCK;
+        if (rr >= p.ring_rows && rr < nrows) {  // rows < ring_rows: the first fill copies them
+          const int u = static_cast<int>(u0) + rr;  // U < 2^31 (host check)
+          const int st = u / p.KBn, kbp = u - st * p.KBn;
+          const int n0 = st * nbw;
+          ptx::bulk_prefetch_l2(p.b + ((static_cast<int64_t>(kbp) * p.NB + n0) << 9),
+                                static_cast<uint32_t>(min(nbw, p.NB - n0)) << 9);
+        }
+      }
+    }
+    pr.r = limit;
+    pr.slot += n;
+    if (pr.slot >= p.ring_rows) pr.slot -= p.ring_rows;
+    pr.kb += n;
+    while (pr.kb >= p.KBn) {
+      pr.kb -= p.KBn;
+      ++pr.stripe;
     }
   }
 
-  // ---- L2 prefetch of a whole chunk (the CTA's rows: W*kNBW contiguous blocks each) ----
-  // Thread r < rows issues row r: one bulk request of up to 8 KB per row, so a CTA keeps
-  // l2_ahead chunks of DRAM reads in flight beyond the register ring.
-  static __device__ __forceinline__ void prefetch_chunk(const SmallmKernelParams& p, const Ctx& x,
-                                                        const Chunk& ch) {
-    if (static_cast<int>(threadIdx.x) < ch.rows) {
-      const int nb0 = ch.stripe * (x.W * kNBW);
-      const int nblocks = min(x.W * kNBW, p.NB - nb0);
-      const uint8_t* src =
-          p.b + ((static_cast<int64_t>(ch.kb + static_cast<int>(threadIdx.x)) * p.NB + nb0) << 9);
-      ptx::bulk_prefetch_l2(src, static_cast<uint32_t>(nblocks) << 9);
-    }
-  }
-
-  // ---- one chunk: consume its rows, refill the ring with the next chunk ----------------
+  // ---- one chunk: wait for its rows in the shared ring and consume them ----------------
   template <int kMode, bool kUns>
   static __device__ __forceinline__ void compute_chunk(const SmallmKernelParams& p, const Ctx& x,
-                                                       Acc (&acc)[kNBW][kNT][4],
-                                                       uint4 (&ring)[kCK][kNBW], int stage,
-                                                       const Chunk& cur, const Chunk& nxt) {
+                                                       Acc (&acc)[kNBW][kNT][4], RingPos& rp,
+                                                       int stage, const Chunk& cur) {
     // e4m3 reads its converted f16 buffer (behind the stages), the others the stage itself.
     const uint32_t stage_ldm =
         x.smem_u32 + (Tr::kConvertA ? kStages : stage) * p.stage_bytes + x.ldm_lane;
     const uint8_t* sc = x.smem + stage * p.stage_bytes + p.act_bytes + x.col_off;
+    // This lane's 16 bytes of block b inside a ring row; warps past N (last stripe: the
+    // row holds only nvalid blocks) read the last valid block: their rows are never stored.
+    const int nvalid = min(x.W * kNBW, p.NB - cur.stripe * (x.W * kNBW));
+    int boff[kNBW];
+#pragma unroll
+    for (int b = 0; b < kNBW; ++b) boff[b] = (min(x.warp * kNBW + b, nvalid - 1) << 9) + x.lane * 16;
+
     // Group tracking: gl = (k / gs) - g_lo for the current k, r = k % gs, advanced by
     // the k-width of each lookup (KB per row in kScaleBlock, 16 per unit in kScaleStep).
     int gl = 0, r = 0;
@@ -439,6 +483,20 @@ struct SmallmCta {
 #pragma unroll
     for (int j = 0; j < kCK; ++j) {
       if (j < cur.rows) {
+        // Row j: wait for its bulk copy (per row, not per chunk: waiting for the whole
+        // chunk up front measured slower, docs/design-smallm.md), then one 16-byte shared
+        // load per block.
+        uint4 wv[kNBW];
+        ptx::mbar_wait_parity(x.bar_u32 + rp.slot * 8, rp.phase);
+        {
+          const uint8_t* row = x.smem + p.ring_off + rp.slot * x.row_bytes;
+#pragma unroll
+          for (int b = 0; b < kNBW; ++b) wv[b] = *reinterpret_cast<const uint4*>(row + boff[b]);
+        }
+        if (++rp.slot == p.ring_rows) {
+          rp.slot = 0;
+          rp.phase ^= 1u;
+        }
         RowSZ szb[kNBW] = {};
         if constexpr (kMode == kScaleBlock) {
 #pragma unroll
@@ -470,14 +528,12 @@ struct SmallmCta {
 #pragma unroll
           for (int b = 0; b < kNBW; ++b) {
             uint32_t f[4];
-            dequant<kMode, kUns>(ring[j][b], s, szA[b], szB[b], f);
+            dequant<kMode, kUns>(wv[b], s, szA[b], szB[b], f);
 #pragma unroll
             for (int nt = 0; nt < kNT; ++nt) mma(acc[b][nt], f, bf[nt]);
           }
         }
       }
-      // Refill slot j right after its last use: the ring always holds kCK rows in flight.
-      if (j < nxt.rows) issue_row(p, x, ring[j], nxt, j);
     }
   }
 
@@ -661,6 +717,10 @@ struct SmallmCta {
     }
     x.col_off = (x.warp * kNBW * 16 + (x.lane >> 2)) * kSB;
     x.policy = ptx::policy_evict_first();
+    x.ring_u32 = x.smem_u32 + p.ring_off;
+    x.bar_u32 = x.smem_u32 + p.bar_off;
+    x.row_bytes = x.W * kNBW * layout::kBlockBytes;
+    const int nrows = static_cast<int>(u1 - u0);
 
     // Token rows past M stay zero in every stage (the MMA columns they feed are not stored,
     // but zeros keep the partial tiles finite and the sanitizer quiet).
@@ -677,6 +737,17 @@ struct SmallmCta {
     }
 
     Chunk cur = first_chunk(u0, u1, p.KBn);
+    // Weight ring: warp 0 initializes the barriers (lane i barrier i) and bulk-copies the
+    // first ring_rows rows; everybody else first touches the barriers after the loop's
+    // first __syncthreads.
+    Producer pr{0, 0, cur.stripe, cur.kb};
+    if (x.warp == 0) {
+      if (x.lane < p.ring_rows) ptx::mbar_init(x.bar_u32 + x.lane * 8, 1);
+      ptx::mbar_fence_init();
+      __syncwarp();
+      produce(p, x, pr, min(p.ring_rows, nrows), nrows, u0);
+    }
+    RingPos rp{0, 0u};
     {
       Chunk ld = cur;
 #pragma unroll
@@ -685,17 +756,6 @@ struct SmallmCta {
         ptx::cp_async_commit();
         ld = next_chunk(ld, p.KBn);
       }
-    }
-    uint4 ring[kCK][kNBW];
-#pragma unroll
-    for (int j = 0; j < kCK; ++j)
-      if (j < cur.rows) issue_row(p, x, ring[j], cur, j);
-    // L2 prefetch cursor: during the iteration that computes chunk i it covers chunk
-    // i + 1 + l2_ahead (the ring holds chunk i + 1); the prologue covers chunks 1..l2_ahead.
-    Chunk pf = next_chunk(cur, p.KBn);
-    for (int d = 0; d < p.l2_ahead; ++d) {
-      prefetch_chunk(p, x, pf);
-      pf = next_chunk(pf, p.KBn);
     }
 
     Acc acc[kNBW][kNT][4];
@@ -724,17 +784,16 @@ struct SmallmCta {
         __syncthreads();
       }
 
-      if (p.l2_ahead > 0) {
-        prefetch_chunk(p, x, pf);
-        pf = next_chunk(pf, p.KBn);
-      }
+      // Every row before this chunk has been consumed by all warps (the barrier above
+      // follows the previous chunk's last reads): their slots may be refilled.
+      if (x.warp == 0) produce(p, x, pr, min(nrows - cur.left + p.ring_rows, nrows), nrows, u0);
       switch (variant) {
-        case 0: compute_chunk<kScaleNone, false>(p, x, acc, ring, stage, cur, nxt); break;
-        case 1: compute_chunk<kScaleNone, true>(p, x, acc, ring, stage, cur, nxt); break;
-        case 2: compute_chunk<kScaleBlock, false>(p, x, acc, ring, stage, cur, nxt); break;
-        case 3: compute_chunk<kScaleBlock, true>(p, x, acc, ring, stage, cur, nxt); break;
-        case 4: compute_chunk<kScaleStep, false>(p, x, acc, ring, stage, cur, nxt); break;
-        default: compute_chunk<kScaleStep, true>(p, x, acc, ring, stage, cur, nxt); break;
+        case 0: compute_chunk<kScaleNone, false>(p, x, acc, rp, stage, cur); break;
+        case 1: compute_chunk<kScaleNone, true>(p, x, acc, rp, stage, cur); break;
+        case 2: compute_chunk<kScaleBlock, false>(p, x, acc, rp, stage, cur); break;
+        case 3: compute_chunk<kScaleBlock, true>(p, x, acc, rp, stage, cur); break;
+        case 4: compute_chunk<kScaleStep, false>(p, x, acc, rp, stage, cur); break;
+        default: compute_chunk<kScaleStep, true>(p, x, acc, rp, stage, cur); break;
       }
 
       const bool stripe_end = cur.kb + cur.rows == p.KBn;

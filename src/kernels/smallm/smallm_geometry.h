@@ -25,6 +25,10 @@ inline constexpr int64_t kMaxCounters = kCounterBytes / 4;
 // sm_90: 227 KB of shared memory per block (opt-in), 228 KB per SM, 1 KB reserved per CTA.
 inline constexpr int64_t kMaxSmemPerBlock = 227 * 1024;
 inline constexpr int64_t kSmemPerSm = 228 * 1024;
+// Shared weight ring: CTA rows (W * kNBW * 512 bytes each, one bulk copy per row), as many
+// as the shared memory left by the stages allows, at most kMaxRingRows and kMaxRingBytes.
+inline constexpr int64_t kMaxRingRows = 32;
+inline constexpr int64_t kMaxRingBytes = 128 * 1024;
 
 inline bool is_a16(AType a) { return a == AType::kF16 || a == AType::kBF16; }
 inline int weight_bits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
@@ -43,6 +47,7 @@ struct Geometry {
   int mode = 0;     // smallm::ScaleMode
   int64_t gs = 0;   // effective group size (K when no grouping)
   int64_t g_rows = 0, act_stride = 0, act_bytes = 0, srow_bytes = 0, stage_bytes = 0, smem_bytes = 0;
+  int64_t row_bytes = 0, ring_rows = 0, ring_off = 0, bar_off = 0;  // shared weight ring
   // workspace
   int64_t tile_bytes = 0, counter_bytes = 0, workspace_bytes = 0;
 };
@@ -82,8 +87,19 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   // zeros offset is g_rows * srow_bytes whatever is present).
   g.stage_bytes = (g.act_bytes + 2 * g.g_rows * g.srow_bytes + 127) / 128 * 128;
   // e4m3: one f16 MMA buffer behind the stages (filled from the staged e4m3 per chunk).
-  g.smem_bytes = kStages * g.stage_bytes +
-                 (a == AType::kE4M3 ? int64_t{cfg.token_tile} * g.act_stride : 0);
+  const int64_t staged = kStages * g.stage_bytes +
+                         (a == AType::kE4M3 ? int64_t{cfg.token_tile} * g.act_stride : 0);
+  // Weight ring behind the stages: what one CTA may use of the SM (128 bytes stay free for
+  // the static __shared__ flag), minus the stages and 8 bytes of mbarrier per row. Fewer
+  // than kCK rows do not fit a chunk: then kCK rows, and smallm_shape_ok refuses the config.
+  g.row_bytes = int64_t{kNBW} * cfg.warps * kBlockBytes;
+  g.ring_off = (staged + 127) / 128 * 128;
+  const int64_t per_cta =
+      std::min<int64_t>(kMaxSmemPerBlock - 128, kSmemPerSm / std::max(cfg.ctas_per_sm, 1) - 1024);
+  const int64_t fit = (per_cta - g.ring_off) / (g.row_bytes + 8);
+  g.ring_rows = std::max<int64_t>(kCK, std::min({fit, kMaxRingRows, kMaxRingBytes / g.row_bytes}));
+  g.bar_off = g.ring_off + g.ring_rows * g.row_bytes;
+  g.smem_bytes = g.bar_off + g.ring_rows * 8;
 
   g.tile_bytes = g.rows_per_stripe * cfg.token_tile * 4;
   g.counter_bytes = kCounterBytes;

@@ -58,9 +58,16 @@ std::vector<SmallmConfig> smallm_configs(AType a, BType b) {
   std::vector<SmallmConfig> out;
   for (int tm : {8, 16, 32, 64}) {
     // 32 KB (o1 w8, o2 w4) or 64 KB (o2 w8, o4 w4) of weight loads in flight per SM.
-    const SmallmConfig cands[] = {{tm, 8, 1, 2}, {tm, 4, 2, 2}, {tm, 8, 2, 2}, {tm, 4, 4, 2}};
-    for (const SmallmConfig& c : cands)
-      if (valid_config(c)) out.push_back(c);
+    // P = 0: with the shared weight ring the L2 prefetch only adds warp-0 work (measured
+    // 1-15% slower at P = 1, 2, 4; docs/design-smallm.md).
+    const SmallmConfig cands[] = {{tm, 8, 1, 0}, {tm, 4, 2, 0}, {tm, 8, 2, 0}, {tm, 4, 4, 0}};
+    for (const SmallmConfig& c : cands) {
+      if (!valid_config(c)) continue;
+      // Listed only where the stages and a minimal weight ring fit at the group size 128
+      // (t64_w4_o2: 3 stages of 64 tokens leave no room for the ring at 2 CTAs per SM).
+      if (!smallm_shape_ok(tm, 8192, 8192, a, b, 128, c, nullptr)) continue;
+      out.push_back(c);
+    }
   }
   return out;
 }
@@ -171,54 +178,65 @@ size_t smallm_workspace_bytes(const GemmParams& p, const SmallmConfig& cfg) {
 }
 
 // ---- the time model ------------------------------------------------------------------
-// Three limits, each with H200 constants: DRAM bytes, tensor-core issue, instruction
-// issue; they overlap imperfectly (max + a quarter of the rest), plus a fixed launch/ramp
-// cost and the split-K tail. Calibrate with MIXGEMM_SMALLM_TIMING (tests/gpu/test_smallm.cu).
+// Fitted to the H200 timing report (MIXGEMM_SMALLM_TIMING=1, f16 x u4b8 g128, cold L2,
+// five shapes x M = 1..64; docs/design-smallm.md). The kernel is bound by instruction
+// issue, not DRAM (ncu, t8_w8_o1, seed shape: 30% of DRAM bandwidth, 0.37 issued
+// instructions per scheduler cycle with 2 warps per scheduler), so the time is linear in
+// the 512-byte blocks one SM processes: t = fixed(TM) + slope(TM) x blocks/SM / eff(warps
+// per SM), and never below the DRAM time. Other types scale the slope by an estimate of
+// their instructions per block relative to f16 x u4b8.
 double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
                                                   AType a, BType b, const SmallmConfig& cfg) {
   const Geometry g = make_geometry(M, N, K, a, b, 128, false, cfg, sm_count);
   const int wbits = weight_bits(b);
   const double sms = std::max(sm_count, 1);
   const double active = std::min<double>(sms, static_cast<double>(g.C));
-  // bytes: weights and g128 scales per token-tile pass; activations and output once.
+  // DRAM: weights and g128 scales per token-tile pass; activations and output once.
   const double wbytes = static_cast<double>(N) * K * wbits / 8.0;
   const double sbytes = static_cast<double>(N) * (K / 128.0) * g.sb;
   const double bytes = g.MT * (wbytes + sbytes) + double(M) * K * g.eb + double(M) * N * 2;
-  // Bandwidth: 4.3 TB/s = 4.3e6 B/us peak; an SM sustains about (bytes in flight) / latency
-  // with ~1.1 us loaded DRAM latency.
-  const double ctas_on_sm = std::min<double>(cfg.ctas_per_sm, static_cast<double>(g.C) / sms);
-  const double inflight =
-      std::max(1.0, ctas_on_sm) * cfg.warps * kCK * kNBW * kBlockBytes * (1 + cfg.l2_ahead);
-  const double bw = std::min(0.93 * 4.3e6, active * inflight / 1.1);
+  const double t_mem = 3.0 + bytes / (0.9 * 4.3e6);
+  // Blocks per SM, with the stream-K imbalance (rows per CTA are U/C rounded up).
   const double units_per_cta = static_cast<double>(g.U) / g.C;
   const double balance = std::ceil(units_per_cta) / units_per_cta;
-  const double t_mem = bytes / bw * balance;
-  // Tensor cores: mma.sync ~0.7 per clock per SM (m16n8k16 f16 or m16n8k32 8-bit), 1.75 GHz.
+  const double blocks = static_cast<double>(g.MT) * g.NB * g.KBn / active * balance;
+  // Fitted per token tile on w8_o1_p0 (8 warps per SM), f16 x u4b8 g128: us per block
+  // per SM and fixed us (launch, ring fill, final split-K reduction). Residuals <= ~3%.
+  const int tm = cfg.token_tile;
+  const double slope = tm == 8 ? 0.0342 : tm == 16 ? 0.0383 : tm == 32 ? 0.0464 : 0.0638;
+  double fixed = tm == 8 ? 15.2 : tm == 16 ? 16.5 : tm == 32 ? 20.5 : 28.7;
+  // 16 warps per SM (w8_o2, w4_o4) hide more of the dependent latency: 1.34-1.39x less
+  // per block, at ~2 us more fixed cost (more partial tiles, one more reduction level;
+  // w8 with 2 CTAs ~0.75 us more still). Fewer resident CTAs than requested (small
+  // shapes) count as such.
+  const double ctas_on_sm = std::max(1.0, std::min<double>(cfg.ctas_per_sm, static_cast<double>(g.C) / sms));
+  const double warps = ctas_on_sm * cfg.warps;
+  const double eff = warps >= 16 ? 1.36 : warps >= 8 ? 1.0 : 0.6;
+  if (ctas_on_sm > 1.0) fixed += cfg.warps == 8 ? 2.75 : 2.0;
+  // 4-warp CTAs (narrower stripes) cost ~6% more per block for TM >= 16 (TM 8: equal).
+  const double narrow = (cfg.warps == 4 && tm >= 16) ? 1.06 : 1.0;
+  // The L2 prefetch (P > 0) is warp-0 work on the chunk's critical path: 1-15% slower.
+  const double pf = cfg.l2_ahead > 0 ? 1.05 : 1.0;
+  // Instructions per block relative to f16 x u4b8 (dequantization + MMAs).
   const int ks = is_a16(a) ? g.KB / 16 : g.KB / 32;
-  const int nt = cfg.token_tile / 8;
-  const double blocks = static_cast<double>(g.MT) * g.NB * g.KBn;
-  const double mmas = blocks * ks * nt;
-  const double t_mma = mmas / (active * 0.7 * 1750.0) * balance;
-  // Issue: ~56 instructions per block and warp for dequantization, scales, ldmatrix and
-  // addressing, plus the MMAs (and e4m3's f32 promotion adds); 4 schedulers per SM.
+  const int nt = tm / 8;
   const double per_block = 56.0 + ks * nt * (a == AType::kE4M3 ? 5.0 : 1.0);
-  const double t_issue = blocks * per_block / (active * 4.0 * 1750.0) * balance;
-  // Split-K: partial tiles written and read back through L2 (~4 TB/s for this pattern),
-  // plus the last CTA's serial tail (one dependent L2 round trip per contributor, ~0.5 us).
-  const bool split = g.C > g.stripes || g.U % g.C != 0;
-  const double t_red = split ? (2.0 * 2 * g.C * g.tile_bytes * g.MT) / 4.0e6 + 0.5 : 0.0;
-  const double tmax = std::max({t_mem, t_mma, t_issue});
-  const double rest = t_mem + t_mma + t_issue - tmax;
-  // 2 us: launch and pipeline ramp (first loads' DRAM latency, prologue).
-  return 2.0 + tmax + 0.1 * rest + t_red;
+  const double per_block_ref = 56.0 + 4.0 * nt;
+  const double t_issue = fixed + slope * (per_block / per_block_ref) * narrow * pf * blocks / eff;
+  return std::max(t_mem, t_issue);
 }
 
 SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,
                                                           int sm_count, AType a, BType b) {
   SmallmConfig best{};
   double best_t = std::numeric_limits<double>::infinity();
+  // One token tile when any legal schedule covers M: a second tile re-streams every weight.
+  bool one_tile = false;
+  for (const SmallmConfig& c : smallm_configs(a, b))
+    one_tile = one_tile || (c.token_tile >= M && smallm_shape_ok(M, N, K, a, b, 0, c, nullptr));
   for (const SmallmConfig& c : smallm_configs(a, b)) {
     if (!smallm_shape_ok(M, N, K, a, b, 0, c, nullptr)) continue;
+    if (one_tile && c.token_tile < M) continue;
     const double t = smallm_predicted_us(M, N, K, sm_count, a, b, c);
     if (t < best_t) {
       best_t = t;

@@ -47,7 +47,10 @@ struct SmallmKernelParams {
   int32_t srow_bytes;      // bytes of one staged scale row (stripe columns x scale bytes)
   int32_t tile_bytes;      // bytes of one partial tile (stripe rows x TM x 4)
   int32_t mode;            // ScaleMode
-  int32_t l2_ahead;        // weight chunks bulk-prefetched into L2 beyond the register ring (0: off)
+  int32_t l2_ahead;        // weight chunks bulk-prefetched into L2 beyond the shared ring (0: off)
+  int32_t ring_rows;       // CTA rows in the shared weight ring (>= kCK)
+  int32_t ring_off;        // byte offset of the weight ring in dynamic shared memory (128-aligned)
+  int32_t bar_off;         // byte offset of the ring's ring_rows mbarriers (8-aligned)
   uint8_t has_scales;
   uint8_t has_zeros;
   uint8_t b_unsigned;      // u4/u8 (value q) vs u4b8/u8b128 (value q - bias)

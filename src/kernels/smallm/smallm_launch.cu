@@ -106,6 +106,9 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   k.tile_bytes = static_cast<int32_t>(g.tile_bytes);
   k.mode = g.mode;
   k.l2_ahead = cfg.l2_ahead;
+  k.ring_rows = static_cast<int32_t>(g.ring_rows);
+  k.ring_off = static_cast<int32_t>(g.ring_off);
+  k.bar_off = static_cast<int32_t>(g.bar_off);
   k.has_scales = p.group_size > 0;
   k.has_zeros = p.has_zeros;
   k.b_unsigned = sh::is_unsigned(p.b_type);
