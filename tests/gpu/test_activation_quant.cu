@@ -46,13 +46,15 @@ struct DeviceRun {
 
 DeviceRun run_gpu(const std::vector<uint16_t>& a, int64_t M, int64_t K, ScalarType at, ScalarType to,
                   const float* static_scale_host) {
+  // Rows of q start 16-byte aligned (ldq % 16 == 0); K need only be a multiple of 8.
+  const int64_t ldq = (K + 15) / 16 * 16;
   void *d_a, *d_q;
   float *d_tok, *d_s = nullptr;
   cudaMalloc(&d_a, a.size() * 2);
-  cudaMalloc(&d_q, M * K);
+  cudaMalloc(&d_q, M * ldq);
   cudaMalloc(&d_tok, M * 4);
   cudaMemcpy(d_a, a.data(), a.size() * 2, cudaMemcpyHostToDevice);
-  cudaMemset(d_q, 0xA5, M * K);     // poison
+  cudaMemset(d_q, 0xA5, M * ldq);   // poison
   cudaMemset(d_tok, 0xFF, M * 4);   // NaN
   if (static_scale_host) {
     cudaMalloc(&d_s, 4);
@@ -66,14 +68,14 @@ DeviceRun run_gpu(const std::vector<uint16_t>& a, int64_t M, int64_t K, ScalarTy
   x.lda = K;
   x.to = to;
   x.q = d_q;
-  x.ldq = K;
+  x.ldq = ldq;
   x.token_scales = d_tok;
   x.static_scale = d_s;
   quantize_activations(x);
   DeviceRun r;
   r.q.resize(M * K);
   r.tok.resize(M);
-  cudaMemcpy(r.q.data(), d_q, M * K, cudaMemcpyDeviceToHost);
+  cudaMemcpy2D(r.q.data(), K, d_q, ldq, K, M, cudaMemcpyDeviceToHost);
   cudaMemcpy(r.tok.data(), d_tok, M * 4, cudaMemcpyDeviceToHost);
   cudaFree(d_a);
   cudaFree(d_q);
