@@ -1,6 +1,8 @@
 // GPTQ / AWQ packing against hand-computed words, round trips both ways, act-order, refusals.
 #include <gtest/gtest.h>
 
+#include "cpu/test_util.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -180,14 +182,7 @@ TEST(Formats, ActOrderSortEqualsPerRowGroups) {
   for (int64_t k = 0; k < K; ++k) EXPECT_EQ(id.perm[size_t(k)], k);
 }
 
-std::string err_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using mixgemm::test::error_of;
 
 TEST(Formats, EveryValidationErrorNamesItsArgument) {
   const std::vector<uint8_t> q(64, 3), big(64, 16), zero(8, 0);
@@ -229,7 +224,7 @@ TEST(Formats, EveryValidationErrorNamesItsArgument) {
       {"awq_unpack_qzeros: qzeros is null", [&] { awq_unpack_qzeros(nullptr, 1, 8); }},
   };
   for (const Case& c : cases) {
-    const std::string msg = err_of(c.call);
+    const std::string msg = error_of(c.call);
     EXPECT_NE(msg.find(c.expect), std::string::npos) << "expected '" << c.expect << "' in: '" << msg << "'";
     EXPECT_NE(msg.find("mixgemm::"), std::string::npos) << msg;
   }

@@ -3,6 +3,8 @@
 // docs/semantics.md written out again here.
 #include <gtest/gtest.h>
 
+#include "cpu/test_util.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -42,14 +44,7 @@ double scale_at(const QuantizedWeight& qw, int64_t g, int64_t n) {
   return qw.scale_type == types::f16 ? num::from_f16(b) : num::from_bf16(b);
 }
 
-std::string err_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using mixgemm::test::error_of;
 
 // |w - (q - B|z) * s| <= s / 2 for every element, every type and group size.
 TEST(Quantize, RtnErrorIsAtMostHalfAScale) {
@@ -383,7 +378,7 @@ TEST(Quantize, EveryValidationErrorNamesItsArgument) {
       {"scale=-1", [&] { quantize_activations_static(w, types::f32, 1, 4, 4, types::e4m3, -1.0f); }},
   };
   for (const Case& c : cases) {
-    const std::string msg = err_of(c.call);
+    const std::string msg = error_of(c.call);
     EXPECT_NE(msg.find(c.expect), std::string::npos) << "expected '" << c.expect << "' in: '" << msg << "'";
     EXPECT_NE(msg.find("mixgemm::"), std::string::npos) << msg;
   }

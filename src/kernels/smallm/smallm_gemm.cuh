@@ -827,4 +827,17 @@ __global__ void __launch_bounds__(kMaxWarps * 32, kTM <= 16 ? 2 : 1)
   SmallmCta<A, kWBits, kTM>::run(p);
 }
 
+// The instance for (activation A, weight bits, token tile); null for a tile that is not
+// built. Each smallm_inst_*.cu instantiates it for its own (A, bits) family only.
+template <AType A, int kBits>
+void (*smallm_instance(int token_tile))(SmallmKernelParams) {
+  switch (token_tile) {
+    case 8: return smallm_kernel<A, kBits, 8>;
+    case 16: return smallm_kernel<A, kBits, 16>;
+    case 32: return smallm_kernel<A, kBits, 32>;
+    case 64: return smallm_kernel<A, kBits, 64>;
+    default: return nullptr;
+  }
+}
+
 }  // namespace mixgemm::kernels::smallm

@@ -5,22 +5,9 @@
 
 namespace mixgemm::kernels::smallm {
 
-namespace {
-template <AType A>
-SmallmKernelFn pick(int tm) {
-  switch (tm) {
-    case 8: return smallm_kernel<A, 4, 8>;
-    case 16: return smallm_kernel<A, 4, 16>;
-    case 32: return smallm_kernel<A, 4, 32>;
-    case 64: return smallm_kernel<A, 4, 64>;
-    default: return nullptr;
-  }
-}
-}  // namespace
-
 SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile) {
-  if (a == AType::kF16) return pick<AType::kF16>(token_tile);
-  if (a == AType::kBF16) return pick<AType::kBF16>(token_tile);
+  if (a == AType::kF16) return smallm_instance<AType::kF16, 4>(token_tile);
+  if (a == AType::kBF16) return smallm_instance<AType::kBF16, 4>(token_tile);
   return nullptr;
 }
 

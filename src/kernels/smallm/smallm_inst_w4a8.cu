@@ -5,22 +5,9 @@
 
 namespace mixgemm::kernels::smallm {
 
-namespace {
-template <AType A>
-SmallmKernelFn pick(int tm) {
-  switch (tm) {
-    case 8: return smallm_kernel<A, 4, 8>;
-    case 16: return smallm_kernel<A, 4, 16>;
-    case 32: return smallm_kernel<A, 4, 32>;
-    case 64: return smallm_kernel<A, 4, 64>;
-    default: return nullptr;
-  }
-}
-}  // namespace
-
 SmallmKernelFn smallm_kernel_w4a8(AType a, int token_tile) {
-  if (a == AType::kS8) return pick<AType::kS8>(token_tile);
-  if (a == AType::kE4M3) return pick<AType::kE4M3>(token_tile);
+  if (a == AType::kS8) return smallm_instance<AType::kS8, 4>(token_tile);
+  if (a == AType::kE4M3) return smallm_instance<AType::kE4M3, 4>(token_tile);
   return nullptr;
 }
 
