@@ -4,9 +4,9 @@
 set -euo pipefail
 
 need=()
-command -v cmake >/dev/null 2>&1 || need+=(cmake)
-command -v ninja >/dev/null 2>&1 || need+=(ninja-build)
-command -v g++ >/dev/null 2>&1 || need+=(g++)
+command -v cmake >/dev/null 2>&1 || need+=("cmake=3.25.1-1")
+command -v ninja >/dev/null 2>&1 || need+=("ninja-build=1.11.1-2~deb12u1")
+command -v g++ >/dev/null 2>&1 || need+=("g++=4:12.2.0-3")
 [ -f /usr/include/gtest/gtest.h ] || need+=("libgtest-dev=1.12.1-0.2" "googletest=1.12.1-0.2")
 if [ ${#need[@]} -gt 0 ]; then
   echo "[setup] installing: ${need[*]}"
