@@ -90,6 +90,18 @@ bool print_config_enabled() {
   return on;
 }
 
+// Workspace of an already validated problem, sized for the current device (its SM count
+// sets the split of the work); without a usable device, for an H100/H200 (132 SMs).
+size_t workspace_for_current_device(const GemmProblem& problem) {
+  int sm_count = core::kDefaultSmCount;
+  try {
+    sm_count = current_device_facts().sm_count;
+  } catch (const Error&) {
+    (void)cudaGetLastError();
+  }
+  return core::workspace_bytes(problem, sm_count);
+}
+
 }  // namespace
 
 void check_gemm_args(const GemmArgs& args) {
@@ -130,7 +142,7 @@ void check_gemm_args(const GemmArgs& args) {
   if (args.token_scales) require_aligned(args.token_scales, 4, "token_scales");
   if (args.bias) require_aligned(args.bias, 4, "bias");
 
-  const size_t need = workspace_size(p);
+  const size_t need = workspace_for_current_device(p);  // p was validated above
   MIXGEMM_REQUIRE(args.workspace_bytes >= need, kWhere,
                   "workspace_bytes=" << args.workspace_bytes << " < workspace_size(problem)=" << need);
   MIXGEMM_REQUIRE(need == 0 || args.workspace != nullptr, kWhere,
@@ -151,15 +163,7 @@ void check_gemm_args(const GemmArgs& args) {
 
 size_t workspace_size(const GemmProblem& problem) {
   core::check_problem(problem, "workspace_size");
-  // Sized for the current device (its SM count sets the split of the work); without a
-  // usable device, for an H100/H200 (132 SMs).
-  int sm_count = core::kDefaultSmCount;
-  try {
-    sm_count = current_device_facts().sm_count;
-  } catch (const Error&) {
-    (void)cudaGetLastError();
-  }
-  return core::workspace_bytes(problem, sm_count);
+  return workspace_for_current_device(problem);
 }
 
 std::vector<std::string> supported_schedules(const TypeConfig& types) {

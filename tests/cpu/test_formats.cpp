@@ -22,10 +22,7 @@ namespace {
 using namespace mixgemm;
 namespace num = mixgemm::numeric;
 
-uint64_t base_seed() {
-  const char* env = std::getenv("MIXGEMM_TEST_SEED");
-  return env ? std::strtoull(env, nullptr, 10) : 4242ull;
-}
+uint64_t base_seed() { return mixgemm::test::seed_from_env(4242ull); }
 
 int32_t word(uint32_t u) { return static_cast<int32_t>(u); }
 

@@ -24,10 +24,7 @@ namespace {
 using namespace mixgemm;
 namespace num = mixgemm::numeric;
 
-uint64_t base_seed() {
-  const char* env = std::getenv("MIXGEMM_TEST_SEED");
-  return env ? std::strtoull(env, nullptr, 10) : 777ull;
-}
+uint64_t base_seed() { return mixgemm::test::seed_from_env(777ull); }
 
 std::vector<float> gaussian(int64_t count, std::mt19937_64& rng, double sigma = 1.0) {
   std::normal_distribution<double> d(0.0, sigma);

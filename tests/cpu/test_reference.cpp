@@ -7,6 +7,8 @@
 // products, so the two must agree bit for bit on every output, accumulator and |.| sum.
 #include <gtest/gtest.h>
 
+#include "cpu/test_util.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -28,10 +30,7 @@ namespace {
 using namespace mixgemm;
 namespace num = mixgemm::numeric;
 
-uint64_t base_seed() {
-  const char* env = std::getenv("MIXGEMM_TEST_SEED");
-  return env ? std::strtoull(env, nullptr, 10) : 20240611ull;
-}
+uint64_t base_seed() { return mixgemm::test::seed_from_env(20240611ull); }
 
 // ---- the brute force ----------------------------------------------------------------------
 double bf_round16(ScalarType t, double x) {
