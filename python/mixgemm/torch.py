@@ -1,0 +1,598 @@
+"""PyTorch integration of mixgemm (pure Python; import it explicitly: ``import mixgemm.torch``).
+
+- Custom ops ``torch.ops.mixgemm.gemm`` and ``torch.ops.mixgemm.quantize_activations``
+  (``torch.library.custom_op``) with fake (meta) implementations, so
+  ``torch.compile(fullgraph=True)`` traces through them and CUDA-graph capture records
+  them. They run on torch's current stream and take their workspace from a per-device
+  buffer that this module keeps (zero-filled once; the kernels leave it zeroed).
+- :class:`QuantLinear`: a drop-in ``nn.Linear`` replacement (W4A16, W8A16, W4A8 with s8 or
+  e4m3 activations), built with :meth:`QuantLinear.from_linear`,
+  :meth:`QuantLinear.from_quantized`, :meth:`QuantLinear.from_gptq` or
+  :meth:`QuantLinear.from_awq`; :func:`quantize_model` replaces every ``nn.Linear`` of a
+  module tree.
+- :func:`quantize_weights`: the CPU quantizers of the library re-done in torch (any device,
+  bit-identical results), so that large models quantize on the GPU in seconds.
+
+The C++ extension never sees a torch type: the ops pass data pointers and
+``torch.cuda.current_stream().cuda_stream`` as integers.
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, Iterable, List, Optional, Tuple
+
+import numpy as np
+import torch
+from torch import Tensor
+
+import mixgemm
+from mixgemm import _C
+
+__all__ = ["QuantLinear", "quantize_model", "quantize_weights", "reserve_workspace", "workspace",
+           "gemm", "quantize_activations", "torch_dtype", "type_name"]
+
+_TO_NAME = {torch.float16: "f16", torch.bfloat16: "bf16", torch.int8: "s8", torch.float8_e4m3fn: "e4m3",
+            torch.float32: "f32", torch.uint8: "u8", torch.int32: "s32"}
+_FROM_NAME = {"f16": torch.float16, "bf16": torch.bfloat16, "s8": torch.int8, "e4m3": torch.float8_e4m3fn,
+              "f32": torch.float32, "u8": torch.uint8, "s32": torch.int32}
+
+
+def type_name(dtype: torch.dtype) -> str:
+    """mixgemm's name for a torch dtype ('f16', 'bf16', 's8', 'e4m3', ...)."""
+    try:
+        return _TO_NAME[dtype]
+    except KeyError:
+        raise mixgemm.InvalidArgumentError(f"mixgemm: dtype {dtype} has no mixgemm type") from None
+
+
+def torch_dtype(name: str) -> torch.dtype:
+    """The torch dtype of a mixgemm type name (scales 'u8' -> uint8, 'e4m3' -> float8_e4m3fn)."""
+    return _FROM_NAME[name]
+
+
+# ---- the per-device workspace -----------------------------------------------------------------
+_workspaces: Dict[int, Tensor] = {}
+_ws_bytes: Dict[tuple, int] = {}
+
+
+def _dev_index(device) -> int:
+    device = torch.device(device)
+    return device.index if device.index is not None else torch.cuda.current_device()
+
+
+def reserve_workspace(device, nbytes: int) -> Tensor:
+    """Make the workspace of ``device`` at least ``nbytes`` (zero-filled, on the current
+    stream). Call it before CUDA-graph capture if the first call of a new shape would
+    happen inside the capture; QuantLinear does this for M <= 64 when it is built."""
+    idx = _dev_index(device)
+    ws = _workspaces.get(idx)
+    if ws is None or ws.numel() < nbytes:
+        if torch.cuda.is_current_stream_capturing():
+            raise mixgemm.MixgemmError(
+                f"mixgemm.torch: the workspace of cuda:{idx} must grow to {nbytes} bytes during CUDA graph "
+                "capture; run the model once before capturing or call mixgemm.torch.reserve_workspace first")
+        ws = torch.zeros(max(int(nbytes), 256), dtype=torch.uint8, device=torch.device("cuda", idx))
+        _workspaces[idx] = ws
+    return ws
+
+
+def workspace(device) -> Optional[Tensor]:
+    """The current workspace of a device (None before the first reservation)."""
+    return _workspaces.get(_dev_index(device))
+
+
+def _problem_ws_bytes(M, N, K, a, b, s, z, o, g, device_index) -> int:
+    key = (M if M <= 64 else 64, N, K, a, b, s, z, o, g, device_index)
+    n = _ws_bytes.get(key)
+    if n is None:
+        with torch.cuda.device(device_index):
+            n = int(_C.workspace_size(key[0], N, K, a, b, s, z, o, g))
+        _ws_bytes[key] = n
+    return n
+
+
+def _ptr(t: Optional[Tensor]) -> int:
+    return 0 if t is None else t.data_ptr()
+
+
+def _aligned(t: Tensor) -> Tensor:
+    if not t.is_contiguous():
+        t = t.contiguous()
+    if t.data_ptr() % 16:
+        t = t.clone()
+    return t
+
+
+def _check_cuda(where: str, a: Tensor, *others: Optional[Tensor]) -> None:
+    if a.device.type != "cuda":
+        raise mixgemm.InvalidArgumentError(
+            f"mixgemm.torch.{where}: the tensors must be on a CUDA device; got {a.device} "
+            "(the CPU path is mixgemm.reference_gemm)")
+    for t in others:
+        if t is not None and t.device != a.device:
+            raise mixgemm.InvalidArgumentError(
+                f"mixgemm.torch.{where}: every tensor must be on {a.device}; got one on {t.device}")
+
+
+# ---- custom ops -------------------------------------------------------------------------------
+@torch.library.custom_op("mixgemm::gemm", mutates_args=())
+def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
+             channel_scales: Optional[Tensor], token_scales: Optional[Tensor], bias: Optional[Tensor],
+             N: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int, out_type: str,
+             schedule: str) -> Tensor:
+    _check_cuda("gemm", a, b, group_scales, group_zeros, channel_scales, token_scales, bias)
+    M, K = a.shape
+    out = torch.empty((M, N), dtype=_FROM_NAME[out_type], device=a.device)
+    if M == 0:
+        return out
+    a = _aligned(a)
+    a_type = type_name(a.dtype)
+    idx = a.device.index
+    need = _problem_ws_bytes(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, idx)
+    ws = _workspaces.get(idx)
+    if ws is None or ws.numel() < need:
+        ws = reserve_workspace(a.device, need)
+    stream = torch.cuda.current_stream(a.device).cuda_stream
+    if torch.cuda.current_device() != idx:
+        with torch.cuda.device(idx):
+            _C.gemm_ptr(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, a.data_ptr(), K,
+                        b.data_ptr(), _ptr(group_scales), _ptr(group_zeros), _ptr(channel_scales),
+                        _ptr(token_scales), _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule,
+                        stream)
+        return out
+    _C.gemm_ptr(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, a.data_ptr(), K,
+                b.data_ptr(), _ptr(group_scales), _ptr(group_zeros), _ptr(channel_scales), _ptr(token_scales),
+                _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule, stream)
+    return out
+
+
+@_gemm_op.register_fake
+def _gemm_fake(a, b, group_scales, group_zeros, channel_scales, token_scales, bias, N, weight_type, scale_type,
+               has_zeros, group_size, out_type, schedule):
+    return a.new_empty((a.shape[0], N), dtype=_FROM_NAME[out_type])
+
+
+@torch.library.custom_op("mixgemm::quantize_activations", mutates_args=())
+def _quantize_activations_op(a: Tensor, to: str, static_scale: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
+    _check_cuda("quantize_activations", a, static_scale)
+    M, K = a.shape
+    q = torch.empty((M, K), dtype=_FROM_NAME[to], device=a.device)
+    tok = torch.empty((M,), dtype=torch.float32, device=a.device)
+    if M == 0:
+        return q, tok
+    a = _aligned(a)
+    with torch.cuda.device(a.device.index):
+        _C.quantize_activations_ptr(M, K, a.data_ptr(), type_name(a.dtype), K, to, q.data_ptr(), K, tok.data_ptr(),
+                                    _ptr(static_scale), torch.cuda.current_stream(a.device).cuda_stream)
+    return q, tok
+
+
+@_quantize_activations_op.register_fake
+def _quantize_activations_fake(a, to, static_scale):
+    M, K = a.shape
+    return a.new_empty((M, K), dtype=_FROM_NAME[to]), a.new_empty((M,), dtype=torch.float32)
+
+
+def gemm(a: Tensor, b: Tensor, N: int, *, group_scales: Optional[Tensor] = None,
+         group_zeros: Optional[Tensor] = None, channel_scales: Optional[Tensor] = None,
+         token_scales: Optional[Tensor] = None, bias: Optional[Tensor] = None, weight_type: str = "u4b8",
+         scale_type: Optional[str] = None, group_size: int = 0, out_dtype: Optional[torch.dtype] = None,
+         schedule: str = "") -> Tensor:
+    """``torch.ops.mixgemm.gemm`` with keyword defaults: a ``[M, K]`` (f16/bf16/int8/
+    float8_e4m3fn) times the prepacked weight ``b`` -> ``[M, N]`` of ``out_dtype`` (default:
+    a's dtype for 16-bit a, else float16). See :func:`mixgemm.gemm` for the operands."""
+    at = type_name(a.dtype)
+    st = scale_type or mixgemm.default_scale_type(at)
+    if out_dtype is None:
+        out_dtype = a.dtype if a.dtype in (torch.float16, torch.bfloat16) else torch.float16
+    return torch.ops.mixgemm.gemm(a, b, group_scales, group_zeros, channel_scales, token_scales, bias, N,
+                                  weight_type, st, group_zeros is not None, group_size, type_name(out_dtype),
+                                  schedule)
+
+
+def quantize_activations(a: Tensor, to: str = "s8", static_scale: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
+    """``torch.ops.mixgemm.quantize_activations``: ``[M, K]`` f16/bf16 -> (q ``[M, K]`` int8 or
+    float8_e4m3fn, token scales ``[M]`` float32), bit-exact with the CPU quantizer."""
+    return torch.ops.mixgemm.quantize_activations(a, to, static_scale)
+
+
+# ---- weight quantizers in torch (bit-identical to the library's CPU quantizers) ---------------
+def _rn16(x: Tensor, dt: torch.dtype) -> Tensor:
+    """Round float64 x to f16/bf16 with one round-to-nearest-even (torch's cast goes through
+    f32 first; the neighbour check undoes a double rounding). Returns int16 bit patterns."""
+    neg = x < 0
+    ax = x.abs()
+    h = ax.to(dt)
+    b = h.view(torch.int16)
+    hv = h.double()
+    c = torch.where(hv < ax, b + 1, b - 1)
+    cv = c.view(dt).double()
+    dh, dc = (hv - ax).abs(), (cv - ax).abs()
+    take = (dc < dh) | ((dc == dh) & (c % 2 == 0) & (b % 2 != 0))
+    take &= hv != ax
+    r = torch.where(take, c, b)
+    return torch.where(neg, r | torch.tensor(-32768, dtype=torch.int16, device=x.device), r)
+
+
+def _ru16(x: Tensor, dt: torch.dtype) -> Tensor:
+    """RU to f16/bf16 of a non-negative float64 (the smallest value >= x), int16 bits."""
+    b = _rn16(x, dt)
+    return torch.where(b.view(dt).double() < x, b + 1, b)
+
+
+def _ru32(x: Tensor) -> Tensor:
+    f = x.float()
+    return torch.where(f.double() < x, torch.nextafter(f, torch.full_like(f, math.inf)), f)
+
+
+def _chunks(N: int, K: int, budget_elems: int = 1 << 26) -> Iterable[Tuple[int, int]]:
+    step = max(16, (budget_elems // max(K, 1)) // 16 * 16)
+    for n0 in range(0, N, step):
+        yield n0, min(N, n0 + step)
+
+
+def _rtn_chunk(w: Tensor, weight_type: str, gs: int, has_groups: bool, scale_type: str):
+    K, N = w.shape
+    G = K // gs
+    sym = weight_type in ("u4b8", "u8b128")
+    qmax = 15.0 if weight_type in ("u4b8", "u4") else 255.0
+    B = {"u4b8": 8.0, "u8b128": 128.0}.get(weight_type, 0.0)
+    wg = w.view(G, gs, N)
+    lo = wg.amin(1).clamp(max=0.0)
+    hi = wg.amax(1).clamp(min=0.0)
+    amax = torch.maximum(-lo, hi)
+    s_exact = amax / (B - 0.5) if sym else (hi - lo) / qmax
+    s_exact = torch.where(s_exact == 0, torch.ones_like(s_exact), s_exact)
+    scales = ch = None
+    if has_groups:
+        dt = _FROM_NAME[scale_type]
+        bits = _ru16(s_exact, dt)
+        scales = bits.view(dt)
+        s = scales.double()
+        if not bool(torch.isfinite(s).all()) or bool((s == 0).any()):
+            raise mixgemm.InvalidArgumentError(
+                f"mixgemm.torch.quantize_weights: a group scale does not fit {scale_type}; accepted: weights "
+                "whose scales are finite in the scale type")
+    else:
+        ch = _ru32(s_exact.view(N))
+        if not bool(torch.isfinite(ch).all()):
+            raise mixgemm.InvalidArgumentError("mixgemm.torch.quantize_weights: a channel scale overflows f32")
+        s = ch.double().view(1, N)
+    z = None
+    if sym:
+        zq = torch.full_like(s, B)
+    else:
+        zq = torch.clamp(torch.round(-lo / s), 0.0, qmax)
+        z = zq.to(torch.uint8)
+    q = torch.clamp(torch.round(wg / s.unsqueeze(1)) + zq.unsqueeze(1), 0.0, qmax).to(torch.uint8).view(K, N)
+    return q, scales, z, ch
+
+
+def _qqq_chunk(w: Tensor, gs: int, has_groups: bool):
+    K, N = w.shape
+    G = K // gs
+    aw = w.abs()
+    amax = aw.amax(0)
+    rng = 120.0 if has_groups else 7.5
+    ch = torch.where(amax == 0, torch.ones_like(amax, dtype=torch.float32), _ru32(amax / rng))
+    if not bool(torch.isfinite(ch).all()):
+        raise mixgemm.InvalidArgumentError("mixgemm.torch.quantize_weights: a channel scale overflows f32")
+    chd = ch.double()
+    sg = None
+    if has_groups:
+        gmax = aw.view(G, gs, N).amax(1)
+        sgd = torch.ones_like(gmax)
+        for _ in range(15):
+            sgd = sgd + ((sgd < 16) & (sgd * 7.5 * chd < gmax)).double()
+        sg = sgd.to(torch.uint8)
+        step = sgd * chd
+    else:
+        step = chd.view(1, N)
+    q = torch.clamp(torch.round(w.view(G, gs, N) / step.unsqueeze(1)) + 8.0, 0.0, 15.0).to(torch.uint8)
+    return q.view(K, N), sg, ch
+
+
+def _rescale_fp8(q: Tensor, weight_type: str, gs: int, scales: Tensor, zeros: Optional[Tensor],
+                 ch: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
+    K, N = q.shape
+    G = K // gs
+    center = zeros.double().unsqueeze(1) if zeros is not None else {"u4b8": 8.0, "u4": 0.0}[weight_type]
+    m = (q.double().view(G, gs, N) - center).abs().amax(1)
+    c_old = ch.double() if ch is not None else torch.ones(N, dtype=torch.float64, device=q.device)
+    s = scales.double()
+    peak = (m * s.abs()).amax(0)
+    c_new = torch.where((peak == 0) | (c_old == 0), torch.ones_like(c_old, dtype=torch.float32),
+                        _ru32(c_old * peak / 448.0))
+    if not bool(torch.isfinite(c_new).all()):
+        raise mixgemm.InvalidArgumentError("mixgemm.torch.rescale_for_fp8: a channel scale overflows f32")
+    bits = _rn16(s * c_old / c_new.double(), torch.float16)
+    for _ in range(1024):
+        bad = ((bits & 0x7FFF) != 0) & (m * bits.view(torch.float16).double().abs() > 448.0)
+        if not bool(bad.any()):
+            break
+        bits = bits - bad.to(torch.int16)
+    return bits.view(torch.float16), c_new
+
+
+def quantize_weights(w: Tensor, method: str = "rtn", weight_type: str = "u4b8", group_size: int = 128,
+                     scale_type: str = "f16") -> "mixgemm.QuantizedWeight":
+    """:func:`mixgemm.quantize_weights` in torch, on w's device; the results are bit-identical
+    to the CPU quantizers (the tests check this).
+
+    Args:
+        w: ``[K, N]`` float tensor (``linear.weight.t()`` for an ``nn.Linear``).
+        method: 'rtn', 'qqq' (s8 activations) or 'fp8' (RTN + rescale_for_fp8, e4m3).
+
+    Returns:
+        a :class:`mixgemm.QuantizedWeight` of torch tensors on w's device (bf16 group scales
+        as torch.bfloat16, u8 as uint8).
+    """
+    if w.dim() != 2:
+        raise mixgemm.InvalidArgumentError(f"mixgemm.torch.quantize_weights: w must be [K, N]; got {tuple(w.shape)}")
+    K, N = w.shape
+    if group_size < 0 or (group_size > 0 and K % group_size):
+        raise mixgemm.InvalidArgumentError(
+            f"mixgemm.torch.quantize_weights: group_size={group_size} does not divide K={K}")
+    if not bool(torch.isfinite(w).all()):
+        raise mixgemm.InvalidArgumentError("mixgemm.torch.quantize_weights: w has non-finite values")
+    gs = group_size or K
+    has_groups = group_size != 0
+    qs: List[Tensor] = []
+    ss: List[Optional[Tensor]] = []
+    zs: List[Optional[Tensor]] = []
+    cs: List[Optional[Tensor]] = []
+    if method in ("rtn", "fp8"):
+        if weight_type not in mixgemm.WEIGHT_TYPES:
+            raise mixgemm.InvalidArgumentError(f"mixgemm.torch.quantize_weights: weight_type='{weight_type}'; "
+                                               f"accepted: {', '.join(mixgemm.WEIGHT_TYPES)}")
+        st = scale_type if has_groups else "f16"
+        if method == "fp8":
+            st = "f16" if scale_type not in ("f16", "bf16") else scale_type
+        for n0, n1 in _chunks(N, K):
+            q, s, z, c = _rtn_chunk(w[:, n0:n1].double(), weight_type, gs, has_groups, st)
+            qs.append(q), ss.append(s), zs.append(z), cs.append(c)
+    elif method == "qqq":
+        if weight_type != "u4b8":
+            raise mixgemm.InvalidArgumentError("mixgemm.torch.quantize_weights: method='qqq' produces u4b8")
+        st = "u8"
+        for n0, n1 in _chunks(N, K):
+            q, s, c = _qqq_chunk(w[:, n0:n1].double(), gs, has_groups)
+            qs.append(q), ss.append(s), zs.append(None), cs.append(c)
+    else:
+        raise mixgemm.InvalidArgumentError(f"mixgemm.torch.quantize_weights: method='{method}'; accepted: "
+                                           "'rtn', 'qqq', 'fp8'")
+    cat = lambda xs: None if xs[0] is None else torch.cat(xs, dim=-1).contiguous()  # noqa: E731
+    qw = mixgemm.QuantizedWeight(q=cat(qs), type=weight_type, group_size=group_size, scale_type=st,
+                                 group_scales=cat(ss), zeros=cat(zs), channel_scales=cat(cs))
+    if method == "fp8":
+        if not has_groups:
+            raise mixgemm.InvalidArgumentError("mixgemm.torch.quantize_weights: method='fp8' needs group_size > 0")
+        s2, c2 = _rescale_fp8(qw.q, weight_type, gs, qw.group_scales, qw.zeros, qw.channel_scales)
+        qw = mixgemm.QuantizedWeight(q=qw.q, type=weight_type, group_size=group_size, scale_type="f16",
+                                     group_scales=s2, zeros=qw.zeros, channel_scales=c2)
+    return qw
+
+
+# ---- QuantLinear -------------------------------------------------------------------------------
+def _as_tensor(x, device, dtype=None) -> Optional[Tensor]:
+    if x is None:
+        return None
+    if isinstance(x, np.ndarray):
+        x = torch.from_numpy(np.ascontiguousarray(x))
+    x = x.to(device)
+    if dtype is not None and x.dtype != dtype:
+        if x.dtype in (torch.uint16, torch.int16) and dtype == torch.bfloat16:
+            x = x.view(torch.bfloat16)
+        else:
+            x = x.to(dtype)
+    return x.contiguous()
+
+
+class QuantLinear(torch.nn.Module):
+    """``y = x @ W^T + bias`` with W quantized and prepacked for mixgemm.
+
+    ``x``: ``[..., in_features]`` on a CUDA device; ``y``: ``[..., out_features]`` of
+    ``dtype`` (the activation dtype for W4A16, the output dtype for W4A8). Activations of
+    type 's8'/'e4m3' are quantized per token on the GPU (dynamic) before the GEMM.
+
+    Buffers (saved in the state dict): ``qweight`` uint8 prepacked bytes; ``scales``
+    ``[G, N]`` group scales (float16/bfloat16, uint8 for s8); ``zeros`` prepacked zero
+    points or None; ``channel_scales`` ``[N]`` float32 or None; ``bias`` ``[N]`` or None;
+    ``perm`` ``[K]`` int64 act-order permutation or None.
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, *, weight_type: str = "u4b8",
+                 group_size: int = 128, act_type: str = "f16", has_zeros: bool = False,
+                 has_channel_scales: Optional[bool] = None, act_order: bool = False,
+                 dtype: torch.dtype = torch.float16, device=None, schedule: str = "") -> None:
+        super().__init__()
+        if act_type not in mixgemm.ACT_TYPES:
+            raise mixgemm.InvalidArgumentError(f"QuantLinear: act_type='{act_type}'; accepted: "
+                                               f"{', '.join(mixgemm.ACT_TYPES)}")
+        if act_type in ("f16", "bf16"):
+            dtype = _FROM_NAME[act_type]
+        self.in_features, self.out_features = int(in_features), int(out_features)
+        self.weight_type, self.group_size, self.act_type = weight_type, int(group_size), act_type
+        self.scale_type = mixgemm.default_scale_type(act_type)
+        self.has_zeros, self.dtype, self.schedule = bool(has_zeros), dtype, schedule
+        self.out_type = type_name(dtype)
+        device = torch.device(device) if device is not None else torch.device("cuda")
+        K, N = self.in_features, self.out_features
+        mixgemm._C.check_prepack_shape(K, N, weight_type, act_type)
+        G = K // group_size if group_size else 1
+        self.register_buffer("qweight", torch.zeros(mixgemm.prepacked_size(K, N, weight_type), dtype=torch.uint8,
+                                                    device=device))
+        sdt = _FROM_NAME[self.scale_type]
+        self.register_buffer("scales", torch.zeros((G, N), dtype=sdt, device=device) if group_size else None)
+        zdt = torch.uint8 if act_type == "s8" else (sdt if group_size else
+                                                    (torch.bfloat16 if act_type == "bf16" else torch.float16))
+        self.register_buffer("zeros", torch.zeros((G, N), dtype=zdt, device=device) if has_zeros else None)
+        if has_channel_scales is None:
+            has_channel_scales = act_type in ("s8", "e4m3") or group_size == 0
+        self.register_buffer("channel_scales",
+                             torch.ones(N, dtype=torch.float32, device=device) if has_channel_scales else None)
+        self.register_buffer("bias", torch.zeros(N, dtype=dtype, device=device) if bias else None)
+        self.register_buffer("perm", torch.arange(K, device=device) if act_order else None)
+        if device.type == "cuda":
+            self.reserve_workspace()
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}, "
+                f"weight_type={self.weight_type}, group_size={self.group_size}, act_type={self.act_type}, "
+                f"has_zeros={self.has_zeros}, dtype={self.dtype}")
+
+    def reserve_workspace(self, max_m: int = 64) -> None:
+        """Grow the device's workspace to what this layer needs for up to ``max_m`` tokens
+        per call (M > 64 runs in 64-row slabs that reuse the M = 64 workspace)."""
+        dev = self.qweight.device
+        if dev.type != "cuda":
+            return
+        idx = _dev_index(dev)
+        need = 0
+        for m in sorted({1, 8, 16, 32, 64, min(max_m, 64)}):
+            need = max(need, _problem_ws_bytes(m, self.out_features, self.in_features, self.act_type,
+                                               self.weight_type, self.scale_type, self.has_zeros, self.out_type,
+                                               self.group_size, idx))
+        reserve_workspace(dev, need)
+
+    def weight_bytes(self) -> int:
+        """Bytes of every buffer (what the layer streams per call, plus bias and perm)."""
+        return sum(b.numel() * b.element_size() for b in self.buffers())
+
+    def forward(self, x: Tensor) -> Tensor:
+        lead = x.shape[:-1]
+        x2 = x.reshape(-1, self.in_features)
+        if x2.dtype != self.dtype:
+            x2 = x2.to(self.dtype)
+        if self.perm is not None:
+            x2 = x2.index_select(1, self.perm)
+        tok = None
+        if self.act_type in ("s8", "e4m3"):
+            x2, tok = torch.ops.mixgemm.quantize_activations(x2, self.act_type, None)
+        out = torch.ops.mixgemm.gemm(x2, self.qweight, self.scales, self.zeros, self.channel_scales, tok, self.bias,
+                                     self.out_features, self.weight_type, self.scale_type, self.has_zeros,
+                                     self.group_size, self.out_type, self.schedule)
+        return out.reshape(*lead, self.out_features)
+
+    # -- constructors --
+    @classmethod
+    def from_quantized(cls, qw: "mixgemm.QuantizedWeight", bias: Optional[Tensor] = None, *, act_type: str = "f16",
+                       dtype: Optional[torch.dtype] = None, device=None, schedule: str = "") -> "QuantLinear":
+        """A layer from a :class:`mixgemm.QuantizedWeight` (NumPy or torch arrays, ``[K, N]``).
+        The scale type must suit ``act_type`` (f16/bf16 scales for 16-bit activations of the
+        same type, u8 for s8, f16 for e4m3). Prepacks on the GPU when ``device`` is CUDA."""
+        if device is None:
+            device = qw.q.device if isinstance(qw.q, Tensor) and qw.q.is_cuda else torch.device("cuda")
+        device = torch.device(device)
+        if dtype is None:
+            dtype = _FROM_NAME[act_type] if act_type in ("f16", "bf16") else torch.float16
+        want = mixgemm.default_scale_type(act_type)
+        if qw.group_size and qw.scale_type != want:
+            raise mixgemm.InvalidArgumentError(
+                f"QuantLinear.from_quantized: scale_type='{qw.scale_type}' does not suit act_type='{act_type}' "
+                f"(needs '{want}'; for e4m3 use method='fp8' / mixgemm.rescale_for_fp8)")
+        K, N = qw.K, qw.N
+        layer = cls(K, N, bias is not None, weight_type=qw.type, group_size=qw.group_size, act_type=act_type,
+                    has_zeros=qw.has_zeros, has_channel_scales=qw.channel_scales is not None,
+                    act_order=qw.perm is not None, dtype=dtype, device=device, schedule=schedule)
+        with torch.no_grad():
+            q = _as_tensor(qw.q, device, torch.uint8)
+            if device.type == "cuda":
+                mixgemm.prepack(q, K, N, qw.type, act_type, out=layer.qweight)
+            else:
+                layer.qweight.copy_(torch.from_numpy(mixgemm.prepack(q.numpy(), K, N, qw.type, act_type)))
+            if qw.group_size:
+                layer.scales.copy_(_as_tensor(qw.group_scales, device, layer.scales.dtype))
+            if qw.has_zeros:
+                hq = qw.numpy()
+                zs = mixgemm.prepack_zeros(hq.zeros, hq.group_scales if qw.group_size else None, act_type,
+                                           qw.scale_type if qw.group_size else None)
+                layer.zeros.copy_(_as_tensor(zs, device, layer.zeros.dtype))
+            if qw.channel_scales is not None:
+                layer.channel_scales.copy_(_as_tensor(qw.channel_scales, device, torch.float32))
+            if bias is not None:
+                layer.bias.copy_(bias.detach().to(device=device, dtype=dtype))
+            if qw.perm is not None:
+                layer.perm.copy_(_as_tensor(qw.perm, device, torch.int64))
+        return layer
+
+    @classmethod
+    def from_linear(cls, linear: torch.nn.Linear, weight_type: str = "u4b8", group_size: int = 128,
+                    act_type: str = "f16", method: Optional[str] = None, device=None,
+                    dtype: Optional[torch.dtype] = None, schedule: str = "") -> "QuantLinear":
+        """Quantize an ``nn.Linear`` (on its device, with :func:`quantize_weights`) and pack it.
+
+        act_type 'f16'/'bf16': RTN (weight_type u4b8, u4, u8b128 or u8) with group scales of
+        that type; 's8': QQQ two-level (u4b8); 'e4m3': RTN + rescale_for_fp8 (u4b8 or u4).
+        ``method`` overrides that choice ('rtn', 'qqq', 'fp8')."""
+        w = linear.weight.detach()
+        if device is None:
+            device = w.device if w.is_cuda else torch.device("cuda")
+        if dtype is None:
+            dtype = (_FROM_NAME[act_type] if act_type in ("f16", "bf16")
+                     else (w.dtype if w.dtype in (torch.float16, torch.bfloat16) else torch.float16))
+        method = method or {"s8": "qqq", "e4m3": "fp8"}.get(act_type, "rtn")
+        st = act_type if act_type in ("f16", "bf16") else "f16"
+        qw = quantize_weights(w.to(device).t(), method=method, weight_type=weight_type, group_size=group_size,
+                              scale_type=st)
+        return cls.from_quantized(qw, linear.bias, act_type=act_type, dtype=dtype, device=device, schedule=schedule)
+
+    @classmethod
+    def from_gptq(cls, qweight: Tensor, qzeros: Tensor, scales: Tensor, g_idx: Optional[Tensor] = None,
+                  bias: Optional[Tensor] = None, *, bits: int = 4, sym: Optional[bool] = None,
+                  zero_format: str = "v1", act_type: str = "f16", device=None) -> "QuantLinear":
+        """A layer from a GPTQ checkpoint's tensors (``<prefix>.qweight``, ``.qzeros``,
+        ``.scales``, ``.g_idx``, ``.bias``; see :func:`mixgemm.from_gptq`). act_type 'f16'
+        (as stored), 'bf16' (scales converted), or 'e4m3' (4-bit; rescaled for fp8)."""
+        qw = mixgemm.from_gptq(qweight, qzeros, scales, g_idx, bits=bits, sym=sym, zero_format=zero_format)
+        return cls._from_checkpoint(qw, bias, act_type, device)
+
+    @classmethod
+    def from_awq(cls, qweight: Tensor, qzeros: Tensor, scales: Tensor, bias: Optional[Tensor] = None, *,
+                 act_type: str = "f16", device=None) -> "QuantLinear":
+        """A layer from an AWQ checkpoint's tensors (``.qweight`` int32 ``[K, N/8]``,
+        ``.qzeros``, ``.scales``; see :func:`mixgemm.from_awq`)."""
+        return cls._from_checkpoint(mixgemm.from_awq(qweight, qzeros, scales), bias, act_type, device)
+
+    @classmethod
+    def _from_checkpoint(cls, qw, bias, act_type, device):
+        if act_type == "s8":
+            raise mixgemm.NotSupportedError("QuantLinear: GPTQ/AWQ checkpoints carry f16 scales; s8 activations "
+                                            "need QQQ's integer scales (use act_type 'f16', 'bf16' or 'e4m3')")
+        if act_type == "e4m3":
+            qw = mixgemm.rescale_for_fp8(qw)
+        elif act_type == "bf16":
+            import dataclasses
+            s = torch.from_numpy(np.ascontiguousarray(qw.group_scales)).to(torch.bfloat16)
+            qw = dataclasses.replace(qw, scale_type="bf16", group_scales=s)
+        return cls.from_quantized(qw, bias, act_type=act_type, device=device)
+
+    @classmethod
+    def from_state_dict(cls, state: Dict[str, Tensor], prefix: str = "", fmt: str = "gptq",
+                        **kwargs) -> "QuantLinear":
+        """A layer from a GPTQ (``fmt='gptq'``) or AWQ (``fmt='awq'``) state dict: reads
+        ``prefix + 'qweight'``, ``'qzeros'``, ``'scales'`` and, when present, ``'g_idx'``
+        and ``'bias'``."""
+        get = lambda k: state.get(prefix + k)  # noqa: E731
+        if fmt == "gptq":
+            return cls.from_gptq(get("qweight"), get("qzeros"), get("scales"), get("g_idx"), get("bias"), **kwargs)
+        if fmt == "awq":
+            return cls.from_awq(get("qweight"), get("qzeros"), get("scales"), get("bias"), **kwargs)
+        raise mixgemm.InvalidArgumentError(f"QuantLinear.from_state_dict: fmt='{fmt}'; accepted: 'gptq', 'awq'")
+
+
+def quantize_model(model: torch.nn.Module, weight_type: str = "u4b8", group_size: int = 128, act_type: str = "f16",
+                   skip: Iterable[str] = (), free_original: bool = True, **kwargs) -> torch.nn.Module:
+    """Replace every ``nn.Linear`` of ``model`` (in place) by :meth:`QuantLinear.from_linear`,
+    except those whose qualified name is in ``skip``. Returns the model."""
+    skip = set(skip)
+    for name, mod in list(model.named_modules()):
+        for child_name, child in list(mod.named_children()):
+            full = f"{name}.{child_name}" if name else child_name
+            if isinstance(child, torch.nn.Linear) and full not in skip:
+                q = QuantLinear.from_linear(child, weight_type=weight_type, group_size=group_size, act_type=act_type,
+                                            **kwargs)
+                setattr(mod, child_name, q)
+                if free_original:
+                    del child
+    return model
