@@ -1,0 +1,188 @@
+"""CPU tests of the mixgemm package: NumPy only (CI runs these on a machine without a GPU)."""
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mixgemm as mg
+from mixgemm import _C
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20261130)
+
+
+def weights(rng, K, N, scale=0.02):
+    return (rng.standard_normal((K, N)) * scale).astype(np.float32)
+
+
+def test_import_and_errors():
+    assert mg.__version__
+    assert issubclass(mg.InvalidArgumentError, mg.MixgemmError)
+    assert issubclass(mg.InvalidArgumentError, ValueError)
+    assert issubclass(mg.NotSupportedError, NotImplementedError)
+    assert issubclass(mg.CudaError, RuntimeError)
+    # The C++ message arrives unchanged.
+    with pytest.raises(mg.InvalidArgumentError, match=r"^mixgemm::check_prepack_shape: N=10 is not a multiple of 16"):
+        mg.prepack(np.zeros((128, 10), np.uint8))
+    with pytest.raises(mg.InvalidArgumentError, match="unknown type name 'u5'"):
+        mg.supported_schedules(weight_type="u5")
+
+
+@pytest.mark.parametrize("wt,g,st", [("u4b8", 128, "f16"), ("u4", 64, "f16"), ("u4b8", 128, "bf16"),
+                                      ("u8b128", 0, "f16"), ("u8", 128, "bf16")])
+def test_rtn_error_bound(rng, wt, g, st):
+    K, N = 256, 64
+    w = weights(rng, K, N)
+    qw = mg.quantize_weights(w, "rtn", wt, g, st)
+    assert qw.q.shape == (K, N) and qw.q.dtype == np.uint8
+    assert qw.has_zeros == (wt in ("u4", "u8"))
+    if g:
+        assert qw.group_scales.shape == (K // g, N)
+        s = qw.group_scales.astype(np.float64) if st == "f16" else \
+            (qw.group_scales.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+        step = np.repeat(s, g, axis=0)
+    else:
+        assert qw.group_scales is None and qw.channel_scales.shape == (N,)
+        step = np.broadcast_to(qw.channel_scales.astype(np.float64), (K, N))
+    dq = mg.dequantize_weights(qw, "bf16" if st == "bf16" else "f16")
+    # semantics 7.1: |w - (q - B|z) s| <= s / 2, plus the 16-bit roundings of the kernel
+    # weight (4.1: one of the product; with zero points one more of zs = -(z s), |zs| <= qmax s)
+    eps = 2.0 ** -8 if st == "bf16" else 2.0 ** -11
+    qmax = 15 if wt.startswith("u4") else 255
+    assert np.all(np.abs(dq - w) <= step * 0.5 + (np.abs(dq) + qmax * step) * eps + 1e-12)
+
+
+def test_qqq_and_fp8(rng):
+    K, N = 256, 64
+    w = weights(rng, K, N)
+    qq = mg.quantize_weights(w, "qqq", "u4b8", 128)
+    assert qq.scale_type == "u8" and qq.group_scales.dtype == np.uint8
+    assert qq.group_scales.min() >= 1 and qq.group_scales.max() <= 16
+    assert qq.channel_scales.dtype == np.float32
+    err = np.linalg.norm(mg.dequantize_weights(qq, "s8") - w) / np.linalg.norm(w)
+    assert err < 0.2
+    f8 = mg.quantize_weights(w, "fp8", "u4b8", 128)
+    assert f8.scale_type == "f16" and f8.channel_scales is not None
+    s = np.repeat(f8.group_scales.astype(np.float64), 128, axis=0)
+    assert np.all(np.abs((f8.q.astype(np.float64) - 8) * s) <= 448)
+    err = np.linalg.norm(mg.dequantize_weights(f8, "e4m3") - w) / np.linalg.norm(w)
+    assert err < 0.2
+
+
+@pytest.mark.parametrize("wt,at", [("u4b8", "f16"), ("u4", "bf16"), ("u8b128", "f16"), ("u4b8", "s8"),
+                                    ("u4b8", "e4m3")])
+def test_prepack_roundtrip(rng, wt, at):
+    K, N = 128, 48
+    qmax = 15 if wt.startswith("u4") else 255
+    q = rng.integers(0, qmax + 1, size=(K, N), dtype=np.uint8)
+    b = mg.prepack(q, weight_type=wt, act_type=at)
+    assert b.dtype == np.uint8 and b.shape == (mg.prepacked_size(K, N, wt),)
+    assert np.array_equal(mg.unpack(b, K, N, wt, at), q)
+
+
+def test_gptq_awq_formats(rng):
+    K, N, G = 256, 64, 2
+    q = rng.integers(0, 16, size=(K, N), dtype=np.uint8)
+    z = rng.integers(1, 16, size=(G, N), dtype=np.uint8)
+    s = (rng.random((G, N)) * 0.01 + 0.001).astype(np.float16)
+    qweight = _C.gptq_pack_qweight(q)
+    assert qweight.shape == (K // 8, N) and qweight.dtype == np.int32
+    qzeros = _C.gptq_pack_qzeros(z)
+    qw = mg.from_gptq(qweight, qzeros, s)
+    assert qw.type == "u4" and qw.group_size == 128 and np.array_equal(qw.q, q) and np.array_equal(qw.zeros, z)
+    # GPTQ words prepack to the same bytes as the unpacked integers.
+    assert np.array_equal(mg.prepack(qweight, format="gptq"), mg.prepack(q))
+    # Symmetric checkpoint: every z = 8 -> u4b8 without zero points.
+    sym = mg.from_gptq(qweight, _C.gptq_pack_qzeros(np.full((G, N), 8, np.uint8)), s)
+    assert sym.type == "u4b8" and sym.zeros is None
+    # AWQ
+    aq = _C.awq_pack_qweight(q)
+    assert aq.shape == (K, N // 8)
+    aw = mg.from_awq(aq, _C.awq_pack_qzeros(z), s)
+    assert aw.type == "u4" and np.array_equal(aw.q, q) and np.array_equal(aw.zeros, z)
+    assert np.array_equal(mg.prepack(aq, format="awq"), mg.prepack(q))
+
+
+def test_gptq_act_order(rng):
+    K, N, G = 256, 32, 2
+    q = rng.integers(0, 16, size=(K, N), dtype=np.uint8)
+    g_idx = rng.permutation(np.repeat(np.arange(G, dtype=np.int32), K // G)).astype(np.int32)
+    s = np.full((G, N), 0.01, np.float16)
+    qw = mg.from_gptq(_C.gptq_pack_qweight(q), _C.gptq_pack_qzeros(np.full((G, N), 8, np.uint8)), s, g_idx)
+    assert qw.perm is not None and qw.group_size == K // G
+    assert np.array_equal(qw.q, q[qw.perm])
+    assert np.all(np.diff(g_idx[qw.perm]) >= 0)
+    # The GEMM with the permuted activations equals the original one.
+    a = rng.standard_normal((3, K)).astype(np.float16)
+    w = (q.astype(np.float64) - 8) * 0.01  # s = 0.01 in f16 is not exact; compare loosely
+    out = mg.reference_gemm(a, qw).astype(np.float64)
+    assert np.allclose(out, a.astype(np.float64) @ w, rtol=2e-2, atol=2e-2)
+
+
+def test_reference_gemm_matches_numpy(rng):
+    K, N, M = 256, 64, 5
+    w = weights(rng, K, N)
+    qw = mg.quantize_weights(w, "rtn", "u4", 128)
+    a = rng.standard_normal((M, K)).astype(np.float16)
+    out = mg.reference_gemm(a, qw)
+    assert out.shape == (M, N) and out.dtype == np.float16
+    ref = a.astype(np.float64) @ mg.dequantize_weights(qw, "f16")
+    assert np.allclose(out.astype(np.float64), ref, rtol=1e-2, atol=1e-3)
+    bias = rng.standard_normal(N).astype(np.float16)
+    out_b = mg.reference_gemm(a, qw, bias=bias).astype(np.float64)
+    assert np.allclose(out_b, ref + bias.astype(np.float64), rtol=1e-2, atol=2e-3)
+
+
+def test_s8_path_reference(rng):
+    K, N, M = 256, 64, 4
+    w = weights(rng, K, N)
+    qw = mg.quantize_weights(w, "qqq", "u4b8", 128)
+    a = rng.standard_normal((M, K)).astype(np.float32)
+    q, tok = mg.quantize_activations(a, "s8")
+    assert q.dtype == np.int8 and tok.shape == (M,)
+    out = mg.reference_gemm(q, qw, a_type="s8", token_scales=tok).astype(np.float64)
+    ref = a.astype(np.float64) @ w
+    assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 0.2
+
+
+def test_quantize_activations_examples():
+    a = np.array([[1, -2, 0.5, 0]], np.float32)
+    q, tok = mg.quantize_activations(a, "s8")  # semantics section 6's example
+    assert q.tolist() == [[64, -127, 32, 0]] and tok[0] == np.float32(2) / np.float32(127)
+    q8, tok8 = mg.quantize_activations(a, "e4m3")
+    assert q8.dtype == np.uint8 and tok8[0] == np.float32(2) / np.float32(448)
+    qs, toks = mg.quantize_activations(a, "s8", static_scale=0.5)
+    assert qs.tolist() == [[2, -4, 1, 0]] and toks[0] == 0.5
+    with pytest.raises(mg.InvalidArgumentError, match="not finite"):
+        mg.quantize_activations(np.array([[np.inf, 1]], np.float32), "s8")
+
+
+def test_schedules_and_workspace():
+    names = mg.supported_schedules("f16", "u4b8")
+    assert names and all(isinstance(n, str) for n in names)
+    assert mg.choose_schedule(1, 4096, 4096, group_size=128) in names
+    assert mg.workspace_size(1, 4096, 4096, group_size=128) > 0
+    assert mg.supported_schedules("s8", "u4b8") and mg.supported_schedules("e4m3", "u4b8")
+
+
+def test_prepack_zeros(rng):
+    z = np.array([[7, 0]], np.uint8)
+    s = np.array([[1 / 3, 0.5]], np.float16)
+    zs = mg.prepack_zeros(z, s, "f16")
+    # semantics 4.1's worked example: RN_f16(-(7 * RN_f16(1/3))) = -2.33203125
+    assert zs.dtype == np.float16 and zs[0, 0] == np.float16(-2.33203125) and zs[0, 1] == 0
+
+
+def test_gpu_entry_points_refuse_host_arrays():
+    with pytest.raises(mg.InvalidArgumentError, match="GPU array"):
+        mg.gemm(np.zeros((1, 128), np.float16), np.zeros(8192, np.uint8), N=128)
+
+
+def test_stub_lists_every_function():
+    stub = (Path(mg.__file__).parent / "_C.pyi").read_text()
+    stubbed = set(re.findall(r"^def (\w+)\(", stub, re.M)) | set(re.findall(r"^class (\w+)\(", stub, re.M))
+    public = {n for n in dir(_C) if not n.startswith("_")}
+    assert public <= stubbed, public - stubbed

@@ -1,0 +1,99 @@
+"""PyTorch integration tests that need no GPU: the torch quantizers against the library's
+CPU quantizers (bit for bit), QuantLinear's buffers and state dict, and tracing of the
+custom ops through their fake implementations (meta tensors, torch.compile fullgraph).
+Skipped, with the reason, where PyTorch is not installed (CI installs only NumPy)."""
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed: the mixgemm.torch tests need it")
+
+import mixgemm as mg  # noqa: E402
+import mixgemm.torch as mt  # noqa: E402
+
+CASES = [("rtn", "u4b8", 128, "f16"), ("rtn", "u4", 128, "f16"), ("rtn", "u4b8", 64, "bf16"),
+         ("rtn", "u8b128", 0, "f16"), ("rtn", "u4", 0, "f16"), ("rtn", "u8", 128, "bf16"),
+         ("qqq", "u4b8", 128, "f16"), ("qqq", "u4b8", 0, "f16"), ("fp8", "u4b8", 128, "f16"),
+         ("fp8", "u4", 128, "f16")]
+
+
+def same(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    a, b = np.asarray(a), np.asarray(b)
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+def check_quantizers(device):
+    rng = np.random.default_rng(7)
+    for K, N in [(256, 128), (512, 48)]:
+        w = (rng.standard_normal((K, N)) * 0.02).astype(np.float32)
+        w[:, 3] = 0  # an all-zero column
+        w[5, 7] = 0.5  # an outlier
+        for method, wt, g, st in CASES:
+            ref = mg.quantize_weights(w, method, wt, g, st)
+            got = mt.quantize_weights(torch.from_numpy(w).to(device), method, wt, g, st).numpy()
+            what = (K, N, method, wt, g, st)
+            assert got.scale_type == ref.scale_type, what
+            for f in ("q", "group_scales", "zeros", "channel_scales"):
+                assert same(getattr(got, f), getattr(ref, f)), (what, f)
+
+
+def test_torch_quantizers_match_cpu_quantizers_cpu():
+    check_quantizers("cpu")
+
+
+def test_quantize_weights_from_f16_linear():
+    lin = torch.nn.Linear(256, 64).half()
+    a = mg.quantize_weights(lin.weight.detach().t().contiguous().numpy(), "rtn", "u4b8", 128)
+    b = mt.quantize_weights(lin.weight.detach().t(), "rtn", "u4b8", 128).numpy()
+    assert same(a.q, b.q) and same(a.group_scales, b.group_scales)
+
+
+@pytest.mark.parametrize("act", ["f16", "bf16", "s8", "e4m3"])
+def test_quantlinear_state_dict_roundtrip(act):
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(256, 128)
+    q = mt.QuantLinear.from_linear(lin, act_type=act, device="cpu")
+    sd = q.state_dict()
+    assert sd["qweight"].dtype == torch.uint8 and sd["qweight"].numel() == mg.prepacked_size(256, 128)
+    q2 = mt.QuantLinear(256, 128, True, act_type=act, device="cpu", has_channel_scales=q.channel_scales is not None)
+    q2.load_state_dict(sd)
+    for k, v in q2.state_dict().items():
+        assert torch.equal(v, sd[k]), k
+    # The prepacked bytes are the library's CPU prepack of the quantized integers.
+    method = {"s8": "qqq", "e4m3": "fp8"}.get(act, "rtn")
+    qw = mg.quantize_weights(lin.weight.detach().t().contiguous().numpy(), method, "u4b8", 128,
+                             act if act in ("f16", "bf16") else "f16")
+    assert np.array_equal(sd["qweight"].numpy(), mg.prepack(qw.q, act_type=act))
+
+
+@pytest.mark.parametrize("act", ["f16", "bf16", "s8", "e4m3"])
+def test_fake_impls_trace_under_compile(act):
+    m = mt.QuantLinear(256, 128, True, act_type=act, device="meta")
+    x = torch.empty(3, 5, 256, dtype=m.dtype, device="meta")
+    y = m(x)
+    assert y.shape == (3, 5, 128) and y.dtype == m.dtype
+    compiled = torch.compile(m, backend="eager", fullgraph=True)
+    assert compiled(x).shape == (3, 5, 128)
+
+
+def test_gptq_state_dict_loader_cpu():
+    rng = np.random.default_rng(3)
+    K, N, G = 256, 64, 2
+    q = rng.integers(0, 16, size=(K, N), dtype=np.uint8)
+    z = rng.integers(1, 16, size=(G, N), dtype=np.uint8)
+    s = (rng.random((G, N)) * 0.01 + 0.001).astype(np.float16)
+    sd = {"l.qweight": torch.from_numpy(mg._C.gptq_pack_qweight(q)),
+          "l.qzeros": torch.from_numpy(mg._C.gptq_pack_qzeros(z)),
+          "l.scales": torch.from_numpy(s), "l.bias": torch.zeros(N, dtype=torch.float16)}
+    layer = mt.QuantLinear.from_state_dict(sd, "l.", fmt="gptq", device="cpu")
+    assert layer.has_zeros and layer.weight_type == "u4"
+    assert np.array_equal(layer.qweight.numpy(), mg.prepack(q))
+    zs = mg.prepack_zeros(z, s, "f16")
+    assert np.array_equal(layer.zeros.numpy(), zs)
+
+
+def test_cuda_ops_refuse_cpu_tensors():
+    layer = mt.QuantLinear.from_linear(torch.nn.Linear(128, 64).half(), device="cpu")
+    with pytest.raises(mg.InvalidArgumentError, match="CUDA device"):
+        layer(torch.zeros(2, 128, dtype=torch.float16))
