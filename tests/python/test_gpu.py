@@ -1,0 +1,210 @@
+"""GPU tests of the Python package (PyTorch on a CUDA GPU): ops against the CPU reference,
+the DLPack path, torch.compile(fullgraph=True) and CUDA-graph capture, QuantLinear against
+nn.Linear on the dequantized weights. Every test skips, with the reason, without PyTorch
+or without a GPU."""
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed: the GPU tests need it")
+if not torch.cuda.is_available():
+    pytest.skip("no CUDA GPU visible to PyTorch: GPU tests skipped", allow_module_level=True)
+
+import mixgemm as mg  # noqa: E402
+import mixgemm.torch as mt  # noqa: E402
+
+pytestmark = pytest.mark.gpu
+DEV = torch.device("cuda")
+
+# (act, weight_type, group_size, method, has_zeros) -> the W4A16/W8A16/W4A8 configurations
+CONFIGS = [("f16", "u4b8", 128, "rtn"), ("bf16", "u4b8", 128, "rtn"), ("f16", "u4", 128, "rtn"),
+           ("f16", "u8b128", 0, "rtn"), ("bf16", "u8", 64, "rtn"), ("s8", "u4b8", 128, "qqq"),
+           ("s8", "u4b8", 0, "qqq"), ("e4m3", "u4b8", 128, "fp8")]
+
+
+def rand_w(K, N, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(K, N, generator=g) * 0.02).float()
+
+
+def ref_out(x16, qw, act, bias=None):
+    """The CPU reference for 16-bit x through the same activation quantization."""
+    xh = x16.float().cpu().numpy()
+    if act in ("s8", "e4m3"):
+        q, tok = mg.quantize_activations(xh, act)
+        return mg.reference_gemm(q, qw, a_type=act, token_scales=tok, bias=bias), (q, tok)
+    if act == "bf16":
+        bits = x16.cpu().view(torch.int16).numpy().view(np.uint16)
+        b = None if bias is None else bias.cpu().view(torch.int16).numpy().view(np.uint16)
+        out = mg.reference_gemm(bits, qw, a_type="bf16", out_type="bf16", bias=b)
+        return torch.from_numpy(out.view(np.int16)).view(torch.bfloat16).float().numpy(), None
+    return mg.reference_gemm(x16.cpu().numpy(), qw, bias=bias), None
+
+
+def close(got, ref, what, rel=4e-3):
+    got = np.asarray(got, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
+    scale = np.abs(ref).max() + 1e-30
+    err = np.abs(got - ref).max() / scale
+    assert err <= rel, f"{what}: max |gpu - ref| / max |ref| = {err:.3g} > {rel}"
+
+
+@pytest.mark.parametrize("act,wt,g,method", CONFIGS)
+@pytest.mark.parametrize("M", [1, 16, 100])
+def test_quantlinear_vs_cpu_reference(act, wt, g, method, M):
+    K, N = 512, 256
+    w = rand_w(K, N)
+    st = act if act in ("f16", "bf16") else "f16"
+    qw = mg.quantize_weights(w.numpy(), method, wt, g, st)
+    layer = mt.QuantLinear.from_quantized(qw, act_type=act, device=DEV)
+    dt = torch.bfloat16 if act == "bf16" else torch.float16
+    x = torch.randn(M, K, generator=torch.Generator().manual_seed(M)).to(dt).to(DEV)
+    y = layer(x)
+    torch.cuda.synchronize()
+    ref, aq = ref_out(x, qw, act)
+    if act == "s8":
+        # s32 accumulation: bit-exact with the reference
+        assert np.array_equal(y.cpu().numpy(), ref), "s8 path not bit-exact"
+    else:
+        # one output rounding apart at most: 2^-10 (f16) / 2^-7 (bf16) of the largest output
+        close(y.float().cpu().numpy(), ref, f"{act}/{wt}/g{g}/M{M}", rel=1e-2 if act == "bf16" else 4e-3)
+
+
+@pytest.mark.parametrize("act", ["s8", "e4m3"])
+def test_activation_quant_op_bit_exact(act):
+    x = torch.randn(37, 1024, generator=torch.Generator().manual_seed(1)).half().to(DEV)
+    q, tok = mt.quantize_activations(x, act)
+    rq, rtok = mg.quantize_activations(x.float().cpu().numpy(), act)
+    assert np.array_equal(q.cpu().view(torch.uint8).numpy(), rq.view(np.uint8))
+    assert np.array_equal(tok.cpu().numpy(), rtok)
+
+
+def test_quantlinear_vs_nn_linear_on_dequantized_weights():
+    torch.manual_seed(0)
+    K, N = 1024, 512
+    lin = torch.nn.Linear(K, N, bias=True).half().to(DEV)
+    layer = mt.QuantLinear.from_linear(lin, weight_type="u4b8", group_size=128, act_type="f16")
+    qw = mt.quantize_weights(lin.weight.detach().t(), "rtn", "u4b8", 128).numpy()
+    deq = torch.from_numpy(mg.dequantize_weights(qw, "f16")).float().to(DEV)  # [K, N]
+    ref_lin = torch.nn.Linear(K, N).to(DEV)
+    with torch.no_grad():
+        ref_lin.weight.copy_(deq.t())
+        ref_lin.bias.copy_(lin.bias.float())
+    for M in (1, 8, 64):
+        x = torch.randn(M, K, device=DEV).half()
+        close(layer(x).float().cpu(), ref_lin(x.float()).cpu(), f"QuantLinear vs nn.Linear M={M}")
+    # and quantization error against the original layer is that of 4-bit RTN
+    x = torch.randn(16, K, device=DEV).half()
+    rel = (layer(x).float() - lin(x).float()).norm() / lin(x).float().norm()
+    assert rel < 0.2
+
+
+def test_gpu_quantizers_match_cpu():
+    from test_torch_cpu import check_quantizers
+    check_quantizers("cuda")
+
+
+def test_gpu_prepack_matches_cpu_and_dlpack_gemm_matches_op():
+    K, N, M = 512, 256, 8
+    qw = mg.quantize_weights(rand_w(K, N).numpy(), "rtn", "u4b8", 128)
+    q_dev = torch.from_numpy(qw.q).to(DEV)
+    b_dev = mg.prepack(q_dev)  # DLPack path, torch's current stream
+    assert isinstance(b_dev, torch.Tensor) and b_dev.is_cuda
+    assert np.array_equal(b_dev.cpu().numpy(), mg.prepack(qw.q))
+    s = torch.from_numpy(qw.group_scales).to(DEV)
+    x = torch.randn(M, K, device=DEV).half()
+    y1 = mg.gemm(x, b_dev, N, group_scales=s, group_size=128)
+    y2 = mt.gemm(x, b_dev, N, group_scales=s, group_size=128)
+    torch.cuda.synchronize()
+    assert torch.equal(y1, y2)
+    for sched in mg.supported_schedules("f16", "u4b8")[:3]:
+        y3 = mg.gemm(x, b_dev, N, group_scales=s, group_size=128, schedule=sched)
+        close(y3.float().cpu(), y1.float().cpu(), f"schedule {sched}")
+
+
+def test_errors_arrive_with_the_library_message():
+    K, N = 512, 256
+    b = torch.zeros(mg.prepacked_size(K, N), dtype=torch.uint8, device=DEV)
+    x = torch.randn(4, K, device=DEV).half()
+    s = torch.ones(K // 128, N, dtype=torch.float16, device=DEV)
+    with pytest.raises(mg.InvalidArgumentError, match=r"^mixgemm::gemm: .*group_size=48"):
+        mt.gemm(x, b, N, group_scales=s, group_size=48)
+    with pytest.raises(mg.InvalidArgumentError, match="schedule='no_such_schedule' is not a schedule"):
+        mt.gemm(x, b, N, group_scales=s, group_size=128, schedule="no_such_schedule")
+
+
+@pytest.mark.parametrize("act", ["f16", "s8", "e4m3"])
+def test_torch_compile_fullgraph_and_cuda_graph(act):
+    torch.manual_seed(1)
+    K, N = 1024, 512
+    lin = torch.nn.Linear(K, N).half().to(DEV)
+    layer = mt.QuantLinear.from_linear(lin, act_type=act)
+    mlp = torch.nn.Sequential(layer, torch.nn.SiLU())
+    x = torch.randn(8, K, device=DEV).half()
+    eager = mlp(x)
+    compiled = torch.compile(mlp, fullgraph=True)
+    close(compiled(x).float().cpu(), eager.float().cpu(), "torch.compile", rel=2e-3)
+    # CUDA graph: capture, then replay on new input data
+    static_x = x.clone()
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        mlp(static_x)  # warm-up on the side stream
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_y = mlp(static_x)
+    x2 = torch.randn(8, K, device=DEV).half()
+    static_x.copy_(x2)
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(static_y, mlp(x2))
+
+
+def test_runs_on_the_callers_stream():
+    K, N = 1024, 512
+    layer = mt.QuantLinear.from_linear(torch.nn.Linear(K, N).half().to(DEV))
+    x = torch.randn(16, K, device=DEV).half()
+    ref = layer(x)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        y = layer(x)
+    s.synchronize()
+    assert torch.equal(y, ref)
+
+
+def test_opcheck():
+    K, N = 512, 256
+    layer = mt.QuantLinear.from_linear(torch.nn.Linear(K, N).half().to(DEV))
+    x = torch.randn(4, K, device=DEV).half()
+    args = (x, layer.qweight, layer.scales, None, None, None, layer.bias, N, "u4b8", "f16", False, 128, "f16", "")
+    torch.library.opcheck(torch.ops.mixgemm.gemm.default, args,
+                          test_utils=("test_schema", "test_faketensor"))
+
+
+def test_gptq_awq_loaders_on_gpu():
+    rng = np.random.default_rng(5)
+    K, N, G = 512, 256, 4
+    q = rng.integers(0, 16, size=(K, N), dtype=np.uint8)
+    z = rng.integers(1, 16, size=(G, N), dtype=np.uint8)
+    s = (rng.random((G, N)) * 0.01 + 0.001).astype(np.float16)
+    x = torch.randn(5, K, device=DEV).half()
+    gl = mt.QuantLinear.from_gptq(torch.from_numpy(mg._C.gptq_pack_qweight(q)),
+                                  torch.from_numpy(mg._C.gptq_pack_qzeros(z)), torch.from_numpy(s))
+    al = mt.QuantLinear.from_awq(torch.from_numpy(mg._C.awq_pack_qweight(q)),
+                                 torch.from_numpy(mg._C.awq_pack_qzeros(z)), torch.from_numpy(s))
+    qw = mg.QuantizedWeight(q=q, type="u4", group_size=K // G, scale_type="f16", group_scales=s, zeros=z)
+    ref = mg.reference_gemm(x.cpu().numpy(), qw)
+    close(gl(x).float().cpu(), ref, "gptq")
+    close(al(x).float().cpu(), ref, "awq")
+
+
+def test_cupy_dlpack_path():
+    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
+    K, N, M = 512, 256, 4
+    qw = mg.quantize_weights(rand_w(K, N).numpy(), "rtn", "u4b8", 128)
+    b = mg.prepack(cp.asarray(qw.q))
+    x = cp.asarray(np.random.default_rng(0).standard_normal((M, K)).astype(np.float16))
+    y = mg.gemm(x, b, N, group_scales=cp.asarray(qw.group_scales), group_size=128)
+    cp.cuda.get_current_stream().synchronize()
+    close(cp.asnumpy(y), mg.reference_gemm(cp.asnumpy(x), qw), "cupy")
