@@ -2,7 +2,7 @@
 # One pass on a GPU machine: build, run the GPU suites (one process per family, so a
 # fault in one cannot hide the rest), the demo, the timing modes and the benchmark.
 # Logs go to $OUT (or ./device-out); a short table is printed last.
-#   STAGES="build tests demo smallm bench sanitize" (default: all)
+#   STAGES="build sass tests demo smallm sm90 bench sanitize" (default: all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
@@ -10,7 +10,7 @@ OUT=${OUT:-$PWD/device-out}
 # 8 files (logs.tar.gz, summary.txt and the benchmark's six files).
 L=${LOGS:-/tmp/mixgemm-device-logs/logs}
 rm -rf "$L"; mkdir -p "$L" "$OUT"
-STAGES=${STAGES:-"build tests demo smallm bench sanitize"}
+STAGES=${STAGES:-"build sass tests demo smallm sm90 bench sanitize"}
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 export PATH=/usr/local/cuda/bin:$PATH
 summary=()
@@ -27,8 +27,17 @@ if has build; then
   if [ $rc -ne 0 ]; then tail -40 "$L/build.log"; fi
 fi
 
+if has sass; then
+  # Every sm90 kernel must issue HGMMA and use no local memory (no spills, no stack arrays).
+  cuobjdump -sass build/libmixgemm.a > "$L/sass.txt" 2>&1
+  awk '/Function : .*sm90_kernel/{f=$3; h[f]=0; l[f]=0} /Function : /{if ($3 !~ /sm90_kernel/) f=""}
+       f!="" && /HGMMA/{h[f]++} f!="" && /(STL|LDL)/{l[f]++}
+       END{for (k in h) printf "SASS %s HGMMA=%d local=%d\n", k, h[k], l[k]}' "$L/sass.txt" > "$L/sass_sm90.txt"
+  summary+=("sass: $(wc -l < "$L/sass_sm90.txt") sm90 kernels, $(awk '$3=="HGMMA=0"' "$L/sass_sm90.txt" | wc -l) without HGMMA, $(awk '$4!="local=0"' "$L/sass_sm90.txt" | wc -l) with local memory")
+fi
+
 if has tests; then
-  for filter in ${GPU_FILTERS:-"Device.*" "Convert*" "Prepack*" "Smallm*" "Gemm*"}; do
+  for filter in ${GPU_FILTERS:-"Device.*" "Convert*" "Prepack*" "Smallm*" "Sm90*" "Gemm*"}; do
     name=$(echo "$filter" | tr -cd 'A-Za-z0-9')
     timeout 300 ./build/tests/mixgemm_gpu_tests --gtest_filter="$filter" > "$L/gpu_$name.log" 2>&1
     rc=$?
@@ -47,6 +56,13 @@ if has smallm; then
     > "$L/smallm_timing.log" 2>&1
   summary+=("smallm timing rc=$?")
   grep SMALLM_TIME "$L/smallm_timing.log" >> "$L/highlights.txt"
+fi
+
+if has sm90; then
+  MIXGEMM_SM90_TIMING=1 timeout 300 ./build/tests/mixgemm_gpu_tests --gtest_filter="Sm90Timing*" \
+    > "$L/sm90_timing.log" 2>&1
+  summary+=("sm90 timing rc=$?")
+  grep SM90_TIME "$L/sm90_timing.log" >> "$L/highlights.txt"
 fi
 
 if has bench; then

@@ -4,12 +4,14 @@
 
 #include "core/check.h"
 #include "core/problem.h"
+#include "kernels/sm90/sm90.h"
 #include "kernels/smallm/smallm.h"
 
 namespace mixgemm::core {
 
 namespace {
 
+using kernels::Sm90Config;
 using kernels::SmallmConfig;
 
 kernels::GemmParams params_of(const GemmArgs& args, int sm_count) {
@@ -47,17 +49,28 @@ int64_t slab_rows(int64_t M) { return std::min<int64_t>(M, kSmallmSlabTokens); }
 
 std::vector<std::string> schedule_names(const TypeConfig& types) {
   std::vector<std::string> names;
-  for (const SmallmConfig& c : kernels::smallm_configs(to_kernel(types.a), to_kernel_b(types.b)))
-    names.push_back(c.name());
+  const auto a = to_kernel(types.a);
+  const auto b = to_kernel_b(types.b);
+  for (const SmallmConfig& c : kernels::smallm_configs(a, b)) names.push_back(c.name());
+  for (const Sm90Config& c : kernels::sm90_configs(a, b)) names.push_back(c.name());
   return names;
 }
 
 std::string choose(const GemmProblem& p, int sm_count) {
   const auto a = to_kernel(p.types.a);
   const auto b = to_kernel_b(p.types.b);
-  if (kernels::smallm_configs(a, b).empty())
+  const auto smallm = kernels::smallm_configs(a, b);
+  const auto sm90 = kernels::sm90_configs(a, b);
+  if (smallm.empty() && sm90.empty())
     MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " yet");
-  // Until the sm90 wgmma family exists, every M runs on smallm (large M in slabs).
+  // Above the crossover the wgmma family runs the whole problem in one launch; below it
+  // (or when sm90 cannot run the shape / type) smallm does, in 64-token slabs.
+  Sm90Config big;
+  if (p.M > kSm90MinTokens && kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big))
+    return big.name();
+  if (smallm.empty())
+    MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " at M=" << p.M
+                                  << " with group_size=" << p.group_size);
   return kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b).name();
 }
 
@@ -67,10 +80,21 @@ size_t workspace_bytes(const GemmProblem& p, int sm_count) {
   size_t bytes = 0;
   for (const SmallmConfig& c : kernels::smallm_configs(a, b))
     bytes = std::max(bytes, kernels::smallm_workspace_bytes(slab_rows(p.M), p.N, p.K, a, b, c, sm_count));
+  for (const Sm90Config& c : kernels::sm90_configs(a, b))
+    bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count));
   return bytes;
 }
 
 void launch(const GemmArgs& args, const std::string& schedule, int sm_count) {
+  std::string why;
+  Sm90Config big;
+  if (kernels::sm90_parse_name(schedule, &big)) {
+    const kernels::GemmParams k = params_of(args, sm_count);
+    if (!kernels::sm90_can_implement(k, big, &why))
+      MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << schedule << " cannot run this problem: " << why);
+    kernels::launch_sm90(k, big, args.stream);
+    return;
+  }
   SmallmConfig cfg;
   if (!kernels::smallm_parse_name(schedule, &cfg))
     MIXGEMM_NOT_SUPPORTED("gemm", "schedule '" << schedule << "' has no kernel");
@@ -78,7 +102,6 @@ void launch(const GemmArgs& args, const std::string& schedule, int sm_count) {
   const int64_t M = args.problem.M;
   const int a_bytes = args.problem.types.a.size_bits() / 8;
   const int out_bytes = args.problem.types.out.size_bits() / 8;
-  std::string why;
   for (int64_t m0 = 0; m0 < M; m0 += kSmallmSlabTokens) {
     kernels::GemmParams s = k;
     s.M = static_cast<int32_t>(std::min<int64_t>(kSmallmSlabTokens, M - m0));

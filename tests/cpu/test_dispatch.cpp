@@ -7,6 +7,7 @@
 
 #include "core/dispatch.h"
 #include "core/problem.h"
+#include "kernels/sm90/sm90.h"
 #include "kernels/smallm/smallm.h"
 #include "mixgemm/gemm.h"
 
@@ -14,6 +15,30 @@ namespace {
 
 using namespace mixgemm;
 using namespace mixgemm::types;
+
+// Whether schedule `s` (of either family) can run the problem; `why` says why not.
+bool schedule_legal(const std::string& s, const GemmProblem& p, std::string* why) {
+  const auto a = core::to_kernel(p.types.a);
+  const auto b = core::to_kernel_b(p.types.b);
+  kernels::Sm90Config big;
+  if (kernels::sm90_parse_name(s, &big)) return kernels::sm90_shape_ok(p.M, p.N, p.K, a, b, p.group_size, big, why);
+  kernels::SmallmConfig cfg;
+  if (!kernels::smallm_parse_name(s, &cfg)) {
+    *why = "not a schedule name";
+    return false;
+  }
+  return kernels::smallm_shape_ok(std::min<int64_t>(p.M, core::kSmallmSlabTokens), p.N, p.K, a, b,
+                                  p.group_size, cfg, why);
+}
+
+size_t schedule_workspace(const std::string& s, const GemmProblem& p) {
+  kernels::Sm90Config big;
+  if (kernels::sm90_parse_name(s, &big)) return kernels::sm90_workspace_bytes(p.M, p.N, p.K, big, 132);
+  kernels::SmallmConfig cfg;
+  EXPECT_TRUE(kernels::smallm_parse_name(s, &cfg)) << s;
+  return kernels::smallm_workspace_bytes(std::min<int64_t>(p.M, core::kSmallmSlabTokens), p.N, p.K,
+                                         core::to_kernel(p.types.a), core::to_kernel_b(p.types.b), cfg, 132);
+}
 
 std::vector<TypeConfig> served_configs() {
   return {
@@ -35,29 +60,23 @@ TEST(Dispatch, PickIsSupportedAndLegalOnRealShapes) {
           GemmProblem p{M, N, K, t, g};
           const std::string s = choose_schedule(p, 132);
           EXPECT_NE(std::find(names.begin(), names.end(), s), names.end()) << s;
-          kernels::SmallmConfig cfg;
-          ASSERT_TRUE(kernels::smallm_parse_name(s, &cfg)) << s;
           std::string why;
-          EXPECT_TRUE(kernels::smallm_shape_ok(std::min<int64_t>(M, core::kSmallmSlabTokens), N, K,
-                                               core::to_kernel(t.a), core::to_kernel_b(t.b), g, cfg, &why))
+          EXPECT_TRUE(schedule_legal(s, p, &why))
               << t.name() << " M=" << M << " N=" << N << " K=" << K << " " << s << ": " << why;
+          // Large M of a 16-bit activation type runs on the wgmma family (when compiled).
+          if (M > core::kSm90MinTokens && core::is_16bit_activation(t.a) &&
+              !kernels::sm90_configs(core::to_kernel(t.a), core::to_kernel_b(t.b)).empty())
+            EXPECT_EQ(s.rfind("sm90_", 0), 0u) << t.name() << " M=" << M << " picked " << s;
         }
   }
 }
 
 TEST(Dispatch, WorkspaceCoversEverySchedule) {
   for (const TypeConfig& t : served_configs())
-    for (int64_t M : {1, 16, 64, 300}) {
+    for (int64_t M : {1, 16, 64, 65, 128, 300, 4096}) {
       GemmProblem p{M, 8192, 8192, t, 128};
       const size_t ws = core::workspace_bytes(p, 132);
-      for (const std::string& s : supported_schedules(t)) {
-        kernels::SmallmConfig cfg;
-        ASSERT_TRUE(kernels::smallm_parse_name(s, &cfg));
-        EXPECT_LE(kernels::smallm_workspace_bytes(std::min<int64_t>(M, core::kSmallmSlabTokens), p.N, p.K,
-                                                  core::to_kernel(t.a), core::to_kernel_b(t.b), cfg, 132),
-                  ws)
-            << s;
-      }
+      for (const std::string& s : supported_schedules(t)) EXPECT_LE(schedule_workspace(s, p), ws) << s;
     }
 }
 

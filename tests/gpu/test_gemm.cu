@@ -196,9 +196,12 @@ TEST(GemmApi, DeterministicBitwise) {
   EXPECT_EQ(c.check(first, "seed shape"), 0);
 }
 
-TEST(GemmApi, CudaGraphCaptureAndReplay) {
+// M = 8 runs on smallm, M = 300 on the sm90 wgmma family (with a K split).
+class GemmGraph : public ::testing::TestWithParam<int> {};
+TEST_P(GemmGraph, CaptureAndReplay) {
   MIXGEMM_SKIP_WITHOUT_GPU();
-  Case c(8, 1024, 4096, bf16, 128, test_seed() + 300, true);
+  Case c(GetParam(), 1024, 4096, bf16, 128, test_seed() + 300, true);
+  std::printf("[ info ] M=%d schedule %s\n", GetParam(), choose_schedule(c.p, 132).c_str());
   cudaStream_t s;
   MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   cudaGraph_t graph;
@@ -222,10 +225,11 @@ TEST(GemmApi, CudaGraphCaptureAndReplay) {
   cudaGraphDestroy(graph);
   cudaStreamDestroy(s);
 }
+INSTANTIATE_TEST_SUITE_P(GemmApi, GemmGraph, ::testing::Values(8, 300));
 
 TEST(GemmApi, TwoThreadsTwoStreams) {
   MIXGEMM_SKIP_WITHOUT_GPU();
-  Case c1(16, 2048, 4096, f16, 128, test_seed() + 500, true);
+  Case c1(300, 2048, 4096, f16, 128, test_seed() + 500, true);  // sm90 (split K) next to smallm
   Case c2(5, 4096, 2048, bf16, 64, test_seed() + 600, false);
   cudaStream_t s1, s2;
   MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));

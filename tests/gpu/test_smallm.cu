@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/float_bits.h"
+#include "gpu/gemm_test_data.h"
 #include "gpu/gpu_test_util.h"
 #include "kernels/gemm_params.h"
 #include "kernels/smallm/smallm.h"
@@ -47,298 +48,21 @@ using mixgemm::kernels::BType;
 using mixgemm::kernels::GemmParams;
 using mixgemm::kernels::OutType;
 using mixgemm::kernels::SmallmConfig;
+using namespace mixgemm::test;
 
 const int kMs[] = {1, 2, 3, 5, 8, 13, 16, 24, 31, 32, 48, 64};
 constexpr int kMaxM = 64;
 
-// ---- small helpers ----------------------------------------------------------------------
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int uniform(int lo, int hi) { return lo + static_cast<int>(next() % uint64_t(hi - lo + 1)); }
-  double unit() { return (next() >> 11) * (1.0 / 9007199254740992.0); }  // [0, 1)
-};
-
-ScalarType st(AType a) {
-  switch (a) {
-    case AType::kF16: return ty::f16;
-    case AType::kBF16: return ty::bf16;
-    case AType::kS8: return ty::s8;
-    default: return ty::e4m3;
-  }
-}
-ScalarType st(BType b) {
-  switch (b) {
-    case BType::kU4B8: return ty::u4b8;
-    case BType::kU4: return ty::u4;
-    case BType::kU8B128: return ty::u8b128;
-    default: return ty::u8;
-  }
-}
-ScalarType st(OutType o) { return o == OutType::kBF16 ? ty::bf16 : ty::f16; }
-bool a16(AType a) { return a == AType::kF16 || a == AType::kBF16; }
-int wbits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
-bool unsigned_b(BType b) { return b == BType::kU4 || b == BType::kU8; }
-ScalarType scale_type(AType a) { return a16(a) ? st(a) : (a == AType::kS8 ? ty::u8 : ty::f16); }
-
-uint16_t to16(ScalarType t, double v) { return t == ty::bf16 ? nm::to_bf16(v) : nm::to_f16(v); }
-double from16(ScalarType t, uint16_t b) { return t == ty::bf16 ? nm::from_bf16(b) : nm::from_f16(b); }
-
-template <class T>
-struct DevBuf {
-  T* p = nullptr;
-  size_t n = 0;
-  DevBuf() = default;
-  explicit DevBuf(size_t count) : n(count) {
-    if (count && cudaMalloc(&p, count * sizeof(T)) != cudaSuccess) p = nullptr;
-  }
-  DevBuf(const DevBuf&) = delete;
-  DevBuf& operator=(const DevBuf&) = delete;
-  DevBuf(DevBuf&& o) noexcept : p(o.p), n(o.n) { o.p = nullptr; }
-  DevBuf& operator=(DevBuf&& o) noexcept {
-    std::swap(p, o.p);
-    std::swap(n, o.n);
-    return *this;
-  }
-  ~DevBuf() {
-    if (p) cudaFree(p);
-  }
-  void upload(const std::vector<T>& v) {
-    n = v.size();
-    if (!p && n) cudaMalloc(&p, n * sizeof(T));
-    if (n) cudaMemcpy(p, v.data(), n * sizeof(T), cudaMemcpyHostToDevice);
-  }
-};
-
-// ---- one data set ----------------------------------------------------------------------
-struct Spec {
-  AType a = AType::kF16;
-  BType b = BType::kU4B8;
-  bool zeros = false;
-  int64_t group_size = 0;  // 0: none; K: per-channel; else the group size
-  OutType out = OutType::kF16;
-  bool bias = false, tok = false, ch = false;
-  bool integer = false;  // small integers + power-of-two scales (bit-exact comparison)
-  int64_t N = 272, K = 768;
-  uint64_t seed = 1;
-
-  std::string name() const {
-    std::ostringstream os;
-    os << st(a).name() << "." << st(b).name() << (zeros ? "+z" : "") << ".g" << group_size
-       << ".out=" << st(out).name() << (bias ? ".bias" : "") << (tok ? ".tok" : "") << (ch ? ".ch" : "")
-       << (integer ? ".int" : ".rnd") << " N=" << N << " K=" << K << " seed=" << seed;
-    return os.str();
-  }
-  GemmProblem problem(int64_t M) const {
-    GemmProblem p;
-    p.M = M;
-    p.N = N;
-    p.K = K;
-    p.types.a = st(a);
-    p.types.b = st(b);
-    p.types.scale = scale_type(a);
-    p.types.has_zeros = zeros;
-    p.types.out = st(out);
-    p.group_size = group_size;
-    return p;
-  }
-};
-
-struct Data {
-  Spec s;
-  int64_t lda = 0, ldo = 0, G = 1;
-  std::vector<uint8_t> a;       // [kMaxM][lda] elements of the activation type (bytes)
-  std::vector<uint8_t> q;       // [K][N]
-  std::vector<uint8_t> scales;  // [G][N] raw elements of the scale type
-  std::vector<uint8_t> z;       // [G][N] raw integer zero points
-  std::vector<float> ch, tok;
-  std::vector<uint16_t> bias;
-  std::vector<uint16_t> ref;    // [kMaxM][N]
-  std::vector<double> tol;      // [kMaxM][N]
-};
-
-// Builds random inputs within the semantics' preconditions (always kMaxM token rows) and
-// runs the reference for the first ref_rows tokens.
-Data make_data(const Spec& s, int ref_rows = kMaxM) {
-  Data d;
-  d.s = s;
-  Rng r{s.seed * 0x2545F4914F6CDD1Dull + 17};
-  const int64_t M = kMaxM, N = s.N, K = s.K;
-  const int eb = a16(s.a) ? 2 : 1;
-  d.lda = K + (eb == 2 ? 24 : 48);  // a row stride that is not K (16-byte multiple)
-  d.ldo = N + 8;
-  d.G = s.group_size > 0 ? K / s.group_size : 1;
-  const ScalarType at = st(s.a), sct = scale_type(s.a);
-  const bool w4 = wbits(s.b) == 4;
-  const int qmax = w4 ? 15 : 255;
-
-  // activations
-  d.a.assign(static_cast<size_t>(M * d.lda * eb), 0);
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t k = 0; k < K; ++k) {
-      const size_t i = static_cast<size_t>(m * d.lda + k);
-      if (a16(s.a)) {
-        const double v = s.integer ? r.uniform(-2, 2) : 2.0 * r.unit() - 1.0;
-        const uint16_t h = to16(at, v);
-        d.a[2 * i] = static_cast<uint8_t>(h & 0xFF);
-        d.a[2 * i + 1] = static_cast<uint8_t>(h >> 8);
-      } else if (s.a == AType::kS8) {
-        d.a[i] = static_cast<uint8_t>(static_cast<int8_t>(r.uniform(-128, 127)));
-      } else {  // e4m3: small integers, or any finite value of magnitude <= 8
-        d.a[i] = s.integer ? nm::to_e4m3_sat(r.uniform(-3, 3)) : nm::to_e4m3_sat((2.0 * r.unit() - 1.0) * 8.0);
-      }
-    }
-  // weights, zero points, group scales
-  d.q.resize(static_cast<size_t>(K * N));
-  for (auto& v : d.q) v = static_cast<uint8_t>(r.uniform(0, qmax));
-  const size_t gn = static_cast<size_t>(d.G * N);
-  if (s.zeros) {
-    d.z.resize(gn);
-    for (auto& v : d.z) v = static_cast<uint8_t>(r.uniform(0, qmax));
-  }
-  if (s.group_size > 0) {
-    if (s.a == AType::kS8) {
-      // QQQ: w8 = (q - 8) * sg or (q - z) * sg (or q * sg) must stay in int8, z * sg <= 255.
-      d.scales.resize(gn);
-      const int smax = s.b == BType::kU4B8 ? 16 : 8;
-      for (auto& v : d.scales) v = static_cast<uint8_t>(r.uniform(1, smax));
-    } else {
-      d.scales.resize(2 * gn);
-      for (size_t i = 0; i < gn; ++i) {
-        double v;
-        if (s.integer) {
-          v = std::ldexp(1.0, r.uniform(-2, 0));  // 0.25, 0.5, 1
-        } else {
-          v = std::ldexp(1.0 + r.unit(), -r.uniform(3, 6)) * (w4 ? 1.0 : 1.0 / 16);
-        }
-        if (!s.integer && s.a == AType::kE4M3 && r.uniform(0, 7) == 0) v *= 64;  // some e4m3 saturation
-        const uint16_t h = to16(sct, v);
-        d.scales[2 * i] = static_cast<uint8_t>(h & 0xFF);
-        d.scales[2 * i + 1] = static_cast<uint8_t>(h >> 8);
-      }
-    }
-  }
-  // epilogue operands
-  auto f32_of = [&](bool integer_pow2) {
-    return integer_pow2 ? static_cast<float>(std::ldexp(1.0, r.uniform(-1, 0))) : static_cast<float>(0.5 + r.unit());
-  };
-  if (s.ch) {
-    d.ch.resize(N);
-    for (auto& v : d.ch) v = f32_of(s.integer);
-  }
-  if (s.tok) {
-    d.tok.resize(M);
-    for (auto& v : d.tok) v = f32_of(s.integer);
-  }
-  const ScalarType ot = st(s.out);
-  if (s.bias) {
-    d.bias.resize(N);
-    for (auto& v : d.bias) v = to16(ot, s.integer ? r.uniform(-4, 4) : 2.0 * r.unit() - 1.0);
-  }
-
-  // reference for the first ref_rows tokens (a token's output row depends only on it)
-  const int64_t RM = ref_rows;
-  d.ref.assign(static_cast<size_t>(RM * N), 0);
-  std::vector<double> abs_acc(static_cast<size_t>(RM * N)), quantum(static_cast<size_t>(RM * N));
-  mixgemm::ReferenceArgs ra;
-  ra.problem = s.problem(RM);
-  ra.a = d.a.data();
-  ra.lda = d.lda;
-  ra.q = d.q.data();
-  ra.group_scales = d.scales.empty() ? nullptr : d.scales.data();
-  ra.zeros = d.z.empty() ? nullptr : d.z.data();
-  ra.channel_scales = d.ch.empty() ? nullptr : d.ch.data();
-  ra.token_scales = d.tok.empty() ? nullptr : d.tok.data();
-  ra.bias = d.bias.empty() ? nullptr : d.bias.data();
-  ra.out = d.ref.data();
-  ra.ldo = N;
-  ra.abs_acc_out = abs_acc.data();
-  ra.acc_quantum_out = quantum.data();
-  mixgemm::reference_gemm(ra);
-
-  // per-element tolerance (independent of M and of the schedule)
-  d.tol.resize(static_cast<size_t>(RM * N));
-  const GemmProblem p = s.problem(RM);
-  for (int64_t m = 0; m < RM; ++m)
-    for (int64_t n = 0; n < N; ++n) {
-      const size_t i = static_cast<size_t>(m * N + n);
-      mixgemm::ToleranceOptions opt;
-      opt.acc_quantum = quantum[i];
-      // e4m3 runs on f16 HMMA with f32 accumulation: every product reaches the f32
-      // accumulator on its own (promotion "every k"), the tightest fp8 model.
-      opt.fp8_promotion_k = 1;
-      const float tv = d.tok.empty() ? 1.0f : d.tok[m];
-      const float cv = d.ch.empty() ? 1.0f : d.ch[n];
-      const double ts = std::fabs(static_cast<double>(tv * cv));
-      d.tol[i] = mixgemm::gemm_tolerance(p, abs_acc[i], ts, from16(ot, d.ref[i]), opt);
-    }
-  return d;
-}
-
-// Device copies of one data set.
-struct DevData {
-  DevBuf<uint8_t> a, b, scales, zeros, ws;
-  DevBuf<float> ch, tok;
-  DevBuf<uint16_t> bias, out;
-  size_t ws_bytes = 0;
-  int sm_count = 1;
-
-  explicit DevData(const Data& d) {
-    const Spec& s = d.s;
-    a.upload(d.a);
-    std::vector<uint8_t> packed(mixgemm::prepacked_size(s.K, s.N, st(s.b)));
-    mixgemm::prepack_cpu(d.q.data(), mixgemm::WeightFormat::kUnpacked, s.K, s.N, st(s.b), st(s.a),
-                         packed.data());
-    b.upload(packed);
-    if (!d.scales.empty()) scales.upload(d.scales);
-    if (s.zeros) {
-      zeros.upload(mixgemm::prepack_zeros_cpu(d.z.data(), d.scales.empty() ? nullptr : d.scales.data(), d.G,
-                                              s.N, st(s.a), scale_type(s.a)));
-    }
-    if (!d.ch.empty()) ch.upload(d.ch);
-    if (!d.tok.empty()) tok.upload(d.tok);
-    if (!d.bias.empty()) bias.upload(d.bias);
-    out = DevBuf<uint16_t>(static_cast<size_t>(kMaxM * d.ldo));
-    cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0);
+// Every smallm schedule at every tested M fits in this workspace.
+auto smallm_ws(const Spec& s) {
+  return [s](int sm_count) {
+    size_t bytes = 0;
     for (const SmallmConfig& c : mixgemm::kernels::smallm_configs(s.a, s.b))
       for (int M : kMs)
-        ws_bytes = std::max(ws_bytes, mixgemm::kernels::smallm_workspace_bytes(M, s.N, s.K, s.a, s.b, c, sm_count));
-    ws = DevBuf<uint8_t>(ws_bytes + 256);
-    cudaMemset(ws.p, 0, ws_bytes + 256);
-  }
-
-  GemmParams params(const Data& d, int M) const {
-    const Spec& s = d.s;
-    GemmParams p{};
-    p.M = M;
-    p.N = static_cast<int32_t>(s.N);
-    p.K = static_cast<int32_t>(s.K);
-    p.lda = d.lda;
-    p.ldo = d.ldo;
-    p.a_type = s.a;
-    p.b_type = s.b;
-    p.out_type = s.out;
-    p.has_zeros = s.zeros;
-    p.group_size = static_cast<int32_t>(s.group_size);
-    p.a = a.p;
-    p.b = b.p;
-    p.group_scales = scales.p;
-    p.group_zeros = zeros.p;
-    p.channel_scales = ch.p;
-    p.token_scales = tok.p;
-    p.bias = bias.p;
-    p.out = out.p;
-    p.workspace = ws.p;
-    p.workspace_bytes = ws_bytes;
-    p.sm_count = sm_count;
-    return p;
-  }
-};
+        bytes = std::max(bytes, mixgemm::kernels::smallm_workspace_bytes(M, s.N, s.K, s.a, s.b, c, sm_count));
+    return bytes;
+  };
+}
 
 // Runs one schedule at M tokens, returns the whole output buffer (kMaxM x ldo).
 std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M,
@@ -369,37 +93,6 @@ std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmCon
   return host;
 }
 
-// Compares rows < M with the reference; rows >= M and padding columns must stay poisoned.
-// Returns the number of bad elements, the first few described in *msg.
-int64_t compare(const Data& d, const std::vector<uint16_t>& out, int M, std::string* msg) {
-  const ScalarType ot = st(d.s.out);
-  int64_t bad = 0;
-  std::ostringstream os;
-  for (int64_t m = 0; m < kMaxM; ++m)
-    for (int64_t n = 0; n < d.ldo; ++n) {
-      const uint16_t v = out[static_cast<size_t>(m * d.ldo + n)];
-      bool ok;
-      double ref = 0, tol = 0;
-      if (m < M && n < d.s.N) {
-        const size_t i = static_cast<size_t>(m * d.s.N + n);
-        ref = from16(ot, d.ref[i]);
-        tol = d.tol[i];
-        ok = mixgemm::within_tolerance(from16(ot, v), ref, tol);
-      } else {
-        ok = v == 0xFFFF;  // untouched poison
-      }
-      if (!ok) {
-        if (bad < 4) {
-          os << " [m=" << m << " n=" << n << " got=" << from16(ot, v) << " (0x" << std::hex << v << std::dec
-             << ") ref=" << ref << " tol=" << tol << (m >= M || n >= d.s.N ? " outside the output" : "") << "]";
-        }
-        ++bad;
-      }
-    }
-  *msg = os.str();
-  return bad;
-}
-
 // The workspace counter area (smallm_geometry.h: the first kCounterBytes) must be back to
 // zero after every launch; the partial tiles behind it are scratch.
 bool workspace_zero(const DevData& dd) {
@@ -415,12 +108,12 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
   SCOPED_TRACE(s.name());
   Data d;
   try {
-    d = make_data(s, *std::max_element(ms.begin(), ms.end()));
+    d = make_data(s, kMaxM, *std::max_element(ms.begin(), ms.end()));
   } catch (const mixgemm::Error& e) {
     ADD_FAILURE() << "reference refused " << s.name() << ": " << e.what();
     return;
   }
-  DevData dd(d);
+  DevData dd(d, smallm_ws(s));
   ASSERT_NE(dd.b.p, nullptr);
   const std::vector<SmallmConfig> cfgs = only.empty() ? mixgemm::kernels::smallm_configs(s.a, s.b) : only;
   ASSERT_FALSE(cfgs.empty());
@@ -583,8 +276,8 @@ TEST(Smallm, GraphReplay) {
   s.out = OutType::kBF16;
   s.seed = 9001;
   const int M = 9;
-  const Data d = make_data(s, M);
-  DevData dd(d);
+  const Data d = make_data(s, kMaxM, M);
+  DevData dd(d, smallm_ws(s));
   const SmallmConfig cfg{16, 8, 1};
   cudaStream_t st;
   MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));

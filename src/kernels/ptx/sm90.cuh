@@ -1,0 +1,104 @@
+// sm90.cuh - wrappers for the Hopper-only instructions of the sm90 wgmma kernels:
+// TMA tensor loads, wgmma fences / commit / wait, shared-memory matrix descriptors,
+// setmaxnreg and named barriers. One function per PTX instruction (as ptx.cuh).
+// The register-A wgmma itself is generated (kernels/ptx/wgmma_rs.cuh in the build tree:
+// one instruction with 4 + TN/2 register operands per token tile).
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+
+namespace mixgemm::kernels::ptx {
+
+// ---- TMA: 2-D tiled tensor load, completing on an mbarrier ---------------------------
+// Box of the tensor map at coordinates (c0 innermost, c1) -> shared `dst` (swizzled as the
+// map says); elements outside the tensor are zero-filled and still counted in the
+// barrier's transaction bytes (the whole box always arrives).
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap* map, int32_t c0,
+                                            int32_t c1, uint32_t bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+      "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(bar)
+      : "memory");
+}
+
+__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap* map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
+
+// ---- mbarrier: a plain arrival (count 1, no transaction bytes) --------------------------
+__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+
+// L2 policy "evict normal" (data re-read by other CTAs: large-M weights and activations).
+__device__ __forceinline__ uint64_t policy_evict_normal() {
+  uint64_t p;
+  asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;\n" : "=l"(p));
+  return p;
+}
+
+// ---- wgmma ordering -----------------------------------------------------------------------
+// wgmma.fence: register writes before it (the converted A fragments) are visible to the
+// wgmma issued after it. Needed before every batch whose A registers were rewritten.
+__device__ __forceinline__ void wgmma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+// Closes the batch of wgmma issued since the last commit.
+__device__ __forceinline__ void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+// Waits until at most kPending committed batches are still running (their registers and
+// shared-memory operands are free again after this).
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+
+// ---- shared-memory matrix descriptor (wgmma B operand), 128-byte swizzle, K-major ------------
+// The tile is rows of 128 bytes (64 16-bit k), 8-row swizzle atoms of 1024 bytes, the
+// tile 1024-byte aligned, exactly as TMA's 128B swizzle writes it:
+//   bits  0-13  start address >> 4
+//   bits 16-29  leading-dimension byte offset >> 4 (unused for swizzled K-major: 1)
+//   bits 32-45  stride-dimension byte offset >> 4 = 1024 >> 4 (next 8 rows)
+//   bits 49-51  base offset (0: atoms are 1024-aligned)
+//   bits 62-63  layout: 1 = 128-byte swizzle
+// The k16 step s of the tile starts 32*s bytes further: add 2*s to the descriptor (the
+// swizzle is a function of the address bits, so an offset start inside the atom works).
+__device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t addr) {
+  return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) | (uint64_t{1} << 16) |
+         (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
+}
+
+// ---- registers and barriers ---------------------------------------------------------------
+// Hand registers between warpgroups: every thread of the warpgroup executes it.
+template <int kRegs>
+__device__ __forceinline__ void setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs));
+}
+template <int kRegs>
+__device__ __forceinline__ void setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs));
+}
+// bar.sync on hardware barrier `id` for `threads` threads (a multiple of 32).
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+// 16-byte and 2-byte shared loads by window address.
+__device__ __forceinline__ uint4 lds128(uint32_t addr) {
+  uint4 v;
+  asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "r"(addr));
+  return v;
+}
+__device__ __forceinline__ uint32_t lds16(uint32_t addr) {
+  uint16_t v;
+  asm volatile("ld.shared.u16 %0, [%1];\n" : "=h"(v) : "r"(addr));
+  return v;
+}
+
+}  // namespace mixgemm::kernels::ptx

@@ -1,0 +1,79 @@
+// sm90.h - host interface of the sm90 (Hopper wgmma) kernel family: 16-bit activations
+// x 4-/8-bit prepacked weights, for large M (prefill).
+//
+// Schedules are named  sm90_<R>x<T>_1x1x1_coop_splitk:
+//   R      weight rows per CTA tile (128: one m64 wgmma atom per consumer warpgroup,
+//          256: two), the wgmma M side of the transposed problem
+//   T      tokens per CTA tile (64, 128, 256), wgmma N
+//   1x1x1  cluster shape (no multicast yet)
+//   coop   two consumer warpgroups share each tile (cooperative), one producer warpgroup
+//   splitk persistent grid; when the tiles do not fill the SMs, each tile's K is split
+//          over several CTAs (sm90_splits), reduced in a fixed order in the workspace
+//
+// Everything except launch_sm90 is pure host arithmetic (no CUDA call): the heuristic is
+// unit-tested on the CPU.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/gemm_params.h"
+
+typedef struct CUstream_st* cudaStream_t;
+
+namespace mixgemm::kernels {
+
+struct Sm90Config {
+  int tile_n = 128;  // weight rows per CTA tile: 128 or 256
+  int tile_t = 128;  // tokens per CTA tile: 64, 128 or 256
+
+  std::string name() const;  // "sm90_128x128_1x1x1_coop_splitk"
+  friend bool operator==(const Sm90Config& x, const Sm90Config& y) {
+    return x.tile_n == y.tile_n && x.tile_t == y.tile_t;
+  }
+};
+
+// Inverse of Sm90Config::name(); false (cfg untouched) for any other string.
+bool sm90_parse_name(std::string_view name, Sm90Config* cfg);
+
+// Every schedule this build compiled for (a, b), in a stable order (the generated
+// instance table); empty for pairs the family does not run (8-bit activations).
+std::vector<Sm90Config> sm90_configs(AType a, BType b);
+
+// Every schedule of the generator's full list for (a, b), whether compiled or not
+// (what the heuristic is written against; tests use it).
+std::vector<Sm90Config> sm90_all_configs(AType a, BType b);
+
+// Shape legality without pointers (pure): 16-bit activations, K % 64, N % 16, group size
+// 0, 16, 32 or a multiple of 64 (or K), M >= 1.
+bool sm90_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size,
+                   const Sm90Config& cfg, std::string* why);
+
+// sm90_shape_ok plus pointers: 16-byte alignment of a, b, out, scales, zeros; the
+// workspace when a split is needed; the compiled instance.
+bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string* why);
+
+// The K split of each tile: 1 when the tiles fill the SMs; else the s <= 16 (and <= K/256)
+// that maximizes the fraction of busy SM-time (tiles*s over whole waves of sm_count), each
+// further split costing 3% (the partial tiles' traffic). Pure.
+int sm90_splits(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count);
+
+// Workspace bytes (counters + partial tiles) for this shape; 0 without a split.
+size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count);
+
+// The heuristic's time model for one launch, in microseconds (H200 constants).
+double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
+                         const Sm90Config& cfg);
+
+// The best-predicted config among `candidates` that sm90_shape_ok accepts; false if none.
+bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
+               int64_t group_size, const std::vector<Sm90Config>& candidates, Sm90Config* out);
+
+// Asynchronous launch on `stream`. Throws mixgemm::Error (kNotSupported) when
+// !sm90_can_implement, (kCudaError) when the tensor map or the launch fails.
+void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream);
+
+}  // namespace mixgemm::kernels

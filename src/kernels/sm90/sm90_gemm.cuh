@@ -1,0 +1,458 @@
+// sm90_gemm.cuh - the Hopper (sm_90a) mixed-input GEMM kernel template: 16-bit
+// activations x 4-/8-bit prepacked weights on register-A wgmma.
+//
+//   out[M,N] = A[M,K] @ W[K,N], run transposed: out^T = W^T A^T
+//
+// The weights are wgmma's A operand, from registers: each consumer warp reads its
+// 16-row block of the prepacked layout (one 16-byte shared load per lane and 64 k,
+// include/mixgemm/layout.h), converts it in registers to the 16-bit A fragment
+// (kernels/convert/), and feeds m64nTNk16 wgmma. The activations are the B operand,
+// straight from shared memory (TMA, 128-byte swizzle, K-major).
+//
+// CTA = 3 warpgroups (384 threads), warp-specialized:
+//   WG0 producer: one thread issues, per 64-k block, the TMA tensor load of the
+//       activation tile and 1-D bulk copies (TMA engine) of the weight blocks (the
+//       kTileN/16 blocks of one k-block are contiguous in the layout: one copy) and of
+//       the group-scale / zero-point rows, into a kStages-deep ring, each stage
+//       completing on its `full` mbarrier; it waits on the stage's `empty` mbarrier
+//       before refilling it. Gives its registers away (setmaxnreg 40).
+//   WG1, WG2 consumers (cooperative): both work on the same tile, each on kTileN/2
+//       weight rows (kMW m64 atoms), sharing the activation tile. setmaxnreg 232.
+// Mainloop of a consumer, per k16 step q (A fragments double-buffered in registers):
+//       fence; issue wgmma(q) on F[q%2]; commit
+//       wait_group<1>         -> wgmma(q-1) done: F[(q+1)%2] free (and, at a block
+//                                boundary, the previous stage: arrive `empty`)
+//       convert step q+1 into F[(q+1)%2] (at a block boundary: wait `full`, load the
+//       next stage's 16 bytes per lane and scales first)
+// so the conversion of step q+1 runs while the tensor cores work on step q.
+// Persistent: the grid is at most one CTA per SM; CTA c runs units c, c+C, ... (a unit is
+// a tile, or one k-range of a tile when the tiles do not fill the SMs: split-K). Splits
+// write f32 partial tiles to the workspace; the last to arrive (atomic counter) sums all
+// of them in split order (fixed: deterministic), applies the epilogue and re-zeroes the
+// counter. No spin-waits, no allocation: graph-safe.
+// Epilogue: out = RN_out(fma(acc, RN_f32(tok[m] * ch[n]), bias[n])) (docs/semantics.md),
+// staged through shared memory ([token][weight row], padded rows) so that the global
+// stores are coalesced 16-byte rows of out.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/convert/convert_16bit.cuh"
+#include "kernels/gemm_params.h"
+#include "kernels/ptx/mma.cuh"
+#include "kernels/ptx/sm90.cuh"
+#include "kernels/ptx/wgmma_rs.cuh"
+#include "kernels/sm90/sm90_kernel_params.h"
+#include "mixgemm/layout.h"
+
+namespace mixgemm::kernels::sm90 {
+
+inline constexpr int kKBlock = 64;          // k per pipeline stage (one 4-bit layout block)
+inline constexpr int kConsumerWGs = 2;      // cooperative: two consumer warpgroups per tile
+inline constexpr int kThreads = 128 * (1 + kConsumerWGs);
+inline constexpr int kProducerRegs = 56;    // 128*56 + 256*224 = 64512 <= 65536
+inline constexpr int kConsumerRegs = 224;
+inline constexpr int kSmemPerBlock = 227 * 1024;  // sm_90 opt-in maximum
+inline constexpr int kMaxStages = 8;
+
+__host__ __device__ constexpr int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+template <AType A, int kWBits, int kTileN, int kTileT>
+struct Sm90Traits {
+  static_assert(A == AType::kF16 || A == AType::kBF16, "16-bit activations");
+  static_assert(kWBits == 4 || kWBits == 8, "4- or 8-bit weights");
+  static_assert(kTileN == 128 || kTileN == 256, "64 or 128 weight rows per consumer warpgroup");
+  static_assert(kTileT == 64 || kTileT == 128 || kTileT == 256, "wgmma N (tokens)");
+  static constexpr bool kBF16 = A == AType::kBF16;
+  static constexpr int kMW = kTileN / (64 * kConsumerWGs);  // m64 atoms per consumer warpgroup
+  static constexpr int kAcc = kTileT / 2;                    // f32 accumulators per atom and thread
+  static constexpr int kLayoutKb = kWBits == 4 ? 1 : 2;      // layout k-blocks (KB 64 / 32) per stage
+  static constexpr int kNBlk = kTileN / 16;                  // 16-row layout blocks per tile
+  // One stage: activation tile (1024-aligned for the 128B swizzle), weights, scale rows,
+  // zero rows (up to 4 group rows each: group size 16).
+  static constexpr int kActBytes = kTileT * kKBlock * 2;
+  static constexpr int kWBytes = kNBlk * layout::kBlockBytes * kLayoutKb;
+  static constexpr int kSRowBytes = kTileN * 2;
+  static constexpr int kSBytes = 4 * kSRowBytes;
+  static constexpr int kOffW = kActBytes;
+  static constexpr int kOffS = kOffW + kWBytes;
+  static constexpr int kOffZ = kOffS + kSBytes;
+  static constexpr int kStageBytes = round_up(kOffZ + kSBytes, 1024);
+  // Epilogue staging: [token][weight row] 16-bit, rows padded by 16 bytes so that the
+  // fragment stores (4 token rows x 8 weight rows per instruction) hit distinct banks.
+  static constexpr int kEpiStride = kTileN * 2 + 16;
+  static constexpr int kEpiBytes = kTileT * kEpiStride;
+  static constexpr int kBarBytes = 2 * kMaxStages * 8 + 16;
+  static constexpr int kStagesFit = (kSmemPerBlock - 1024 - kEpiBytes - kBarBytes) / kStageBytes;
+  static constexpr int kStages = kStagesFit < kMaxStages ? kStagesFit : kMaxStages;
+  static_assert(kStages >= 2, "at least double buffering");
+  static constexpr int kOffEpi = kStages * kStageBytes;
+  static constexpr int kOffBar = kOffEpi + kEpiBytes;
+  static constexpr int kSmemBytes = 1024 + kOffBar + kBarBytes;  // + slack to align to 1024
+  static_assert(kSmemBytes <= kSmemPerBlock, "shared memory");
+  static_assert(kActBytes % 1024 == 0 && kStageBytes % 1024 == 0, "swizzle atoms stay aligned");
+};
+
+template <AType A, int kWBits, int kTileN, int kTileT>
+struct Sm90Cta {
+  using Tr = Sm90Traits<A, kWBits, kTileN, kTileT>;
+  using T16 = std::conditional_t<Tr::kBF16, __nv_bfloat16, __half>;
+  static constexpr int kMW = Tr::kMW, kAcc = Tr::kAcc, kStages = Tr::kStages;
+  static constexpr uint32_t kOne = Tr::kBF16 ? 0x3F80u : 0x3C00u;  // 1.0 in the scale type
+
+  template <class T>
+  static __device__ __forceinline__ T as16(uint32_t bits) {
+    if constexpr (std::is_same_v<T, __half>) return __ushort_as_half(static_cast<unsigned short>(bits));
+    else return __ushort_as_bfloat16(static_cast<unsigned short>(bits));
+  }
+  static __device__ __forceinline__ uint32_t word(const uint4& v, int i) {
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+  }
+
+  struct Unit {
+    int tile, split, nt, tt, kb0, kb1;
+  };
+  static __device__ __forceinline__ Unit unit_of(const Sm90KernelParams& p, int u) {
+    Unit x;
+    x.tile = u / p.splits;
+    x.split = u - x.tile * p.splits;
+    x.nt = x.tile % p.n_tiles;  // weight-row tiles fastest: concurrent CTAs share the activations
+    x.tt = x.tile / p.n_tiles;
+    x.kb0 = static_cast<int>(static_cast<int64_t>(x.split) * p.KB64 / p.splits);
+    x.kb1 = static_cast<int>(static_cast<int64_t>(x.split + 1) * p.KB64 / p.splits);
+    return x;
+  }
+
+  // ---- producer: one thread fills the stage ring --------------------------------------------
+  static __device__ __forceinline__ void produce(const Sm90KernelParams& p, uint32_t base,
+                                                 uint32_t full0, uint32_t empty0) {
+    const uint64_t policy = ptx::policy_evict_normal();
+    int stage = 0;
+    uint32_t phase = 0;
+    for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
+      const Unit x = unit_of(p, u);
+      const int nb0 = x.nt * Tr::kNBlk;
+      const int nbv = min(Tr::kNBlk, p.NB - nb0);  // valid 16-row blocks (last weight tile)
+      const uint32_t wbytes = static_cast<uint32_t>(nbv) * layout::kBlockBytes;
+      const uint32_t sbytes = static_cast<uint32_t>(nbv) * 32;  // 16 rows x 2 bytes per block
+      const int n0 = nb0 * 16;
+      uint32_t tx = Tr::kActBytes + wbytes * Tr::kLayoutKb;
+      if (p.has_scales) tx += sbytes * p.srows;
+      if (p.has_zeros) tx += sbytes * p.srows;
+      for (int kb = x.kb0; kb < x.kb1; ++kb) {
+        ptx::mbar_wait_parity(empty0 + stage * 8, phase ^ 1u);
+        const uint32_t st = base + stage * Tr::kStageBytes;
+        const uint32_t full = full0 + stage * 8;
+        ptx::mbar_arrive_expect_tx(full, tx);
+        ptx::tma_load_2d(st, &p.act_map, kb * kKBlock, x.tt * kTileT, full);
+#pragma unroll
+        for (int l = 0; l < Tr::kLayoutKb; ++l) {
+          const uint8_t* src = p.b + static_cast<int64_t>(kb * Tr::kLayoutKb + l) * p.b_kstride +
+                               static_cast<int64_t>(nb0) * layout::kBlockBytes;
+          ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, src, wbytes, full, policy);
+        }
+        if (p.mode != kSm90ScaleNone) {
+          const int g0 = kb * kKBlock / p.gs;
+          for (int r = 0; r < p.srows; ++r) {
+            const int64_t off = (static_cast<int64_t>(g0 + r) * p.N + n0) * 2;
+            if (p.has_scales)
+              ptx::bulk_g2s(st + Tr::kOffS + r * Tr::kSRowBytes, p.scales + off, sbytes, full, policy);
+            if (p.has_zeros)
+              ptx::bulk_g2s(st + Tr::kOffZ + r * Tr::kSRowBytes, p.zeros + off, sbytes, full, policy);
+          }
+        }
+        if (++stage == kStages) {
+          stage = 0;
+          phase ^= 1u;
+        }
+      }
+    }
+  }
+
+  // ---- consumer ------------------------------------------------------------------------------
+  struct Ctx {
+    int ctid;      // 0..255 over both consumer warpgroups
+    int cwg;       // consumer warpgroup 0/1
+    int warp;      // warp in the warpgroup 0..3
+    int lane;
+    uint32_t base, full0, empty0;
+    uint8_t* smem;  // generic pointer of `base`
+  };
+
+  // The weights of one stage for this thread (16 bytes per atom and layout k-block) and, in
+  // kSm90ScaleBlock, the scale / zero of rows g and g+8 (one group row per stage).
+  struct BlockRegs {
+    uint4 v[kMW];  // 8-bit weights: layout k-block 0 (steps 0, 1), reloaded with 1 for steps 2, 3
+    uint32_t s0[kMW], s1[kMW], z0[kMW], z1[kMW];
+  };
+
+  static __device__ __forceinline__ int block_of(const Ctx& c, int mw) {
+    return (c.cwg * kMW + mw) * 4 + c.warp;  // this warp's 16-row layout block in the tile
+  }
+
+  static __device__ __forceinline__ void load_block(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
+                                                    BlockRegs& r) {
+    const int g = c.lane >> 2;
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) {
+      const int blk = block_of(c, mw);
+      r.v[mw] = ptx::lds128(st + Tr::kOffW + blk * layout::kBlockBytes + c.lane * 16);
+      r.s0[mw] = r.s1[mw] = kOne;
+      r.z0[mw] = r.z1[mw] = 0;
+      if (p.mode == kSm90ScaleBlock) {
+        const uint32_t sa = st + Tr::kOffS + (blk * 16 + g) * 2;
+        const uint32_t za = st + Tr::kOffZ + (blk * 16 + g) * 2;
+        if (p.has_scales) { r.s0[mw] = ptx::lds16(sa); r.s1[mw] = ptx::lds16(sa + 16); }
+        if (p.has_zeros) { r.z0[mw] = ptx::lds16(za); r.z1[mw] = ptx::lds16(za + 16); }
+      }
+    }
+  }
+
+  // k16 step s (0..3) of the stage's block -> the A fragment of each of this thread's atoms.
+  static __device__ __forceinline__ void dequant_step(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
+                                                      BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
+    const int g = c.lane >> 2;
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) {
+      uint32_t (&f)[4] = F[mw];
+      if constexpr (kWBits == 4) {
+        // word s of the lane's 16 bytes is k16 step s (layout.h)
+        if (p.b_unsigned) convert::cvt_u4_frag16<T16>(word(r.v[mw], s), f);
+        else convert::cvt_u4b8_frag16<T16>(word(r.v[mw], s), f);
+      } else {
+        // 8-bit: layout k-block s/2 (32 k), its k16 step s%2 = words 2(s%2), 2(s%2)+1; the
+        // second layout block replaces the first in the same registers (saves 4 per atom).
+        if (s == 2)
+          r.v[mw] = ptx::lds128(st + Tr::kOffW + (Tr::kNBlk + block_of(c, mw)) * layout::kBlockBytes + c.lane * 16);
+        const uint4& v = r.v[mw];
+        const uint2 w2 = make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1));
+        if (p.b_unsigned) convert::cvt_u8_frag16<T16>(w2, f);
+        else convert::cvt_u8b128_frag16<T16>(w2, f);
+      }
+      if (p.mode != kSm90ScaleNone) {
+        uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
+        if (p.mode == kSm90ScaleStep) {  // group size 16 or 32: staged row (16 s) / gs
+          const int row = block_of(c, mw) * 16 + g;
+          const uint32_t off = static_cast<uint32_t>(s * 16 / p.gs) * Tr::kSRowBytes + row * 2;
+          if (p.has_scales) { s0 = ptx::lds16(st + Tr::kOffS + off); s1 = ptx::lds16(st + Tr::kOffS + off + 16); }
+          if (p.has_zeros) { z0 = ptx::lds16(st + Tr::kOffZ + off); z1 = ptx::lds16(st + Tr::kOffZ + off + 16); }
+        }
+        // u4/u8: RN(q*s + zs) (zs = 0 without zeros, s = 1 without scales);
+        // u4b8/u8b128: RN((q-B)*s) (biased weights never carry zeros).
+        if (p.b_unsigned)
+          convert::scale_zero_frag16<T16>(f, as16<T16>(s0), as16<T16>(s1), as16<T16>(z0), as16<T16>(z1));
+        else
+          convert::scale_frag16<T16>(f, as16<T16>(s0), as16<T16>(s1));
+      }
+    }
+  }
+
+  // One k16 step on every atom: m64 x kTileT x 16 per atom, A from registers.
+  static __device__ __forceinline__ void issue(float (&acc)[kMW][kAcc], const uint32_t (&F)[kMW][4],
+                                               uint64_t desc, bool first) {
+    ptx::wgmma_fence();  // the fragment registers were just written
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) ptx::WgmmaRS<Tr::kBF16, kTileT>::run(acc[mw], F[mw], desc, first ? 0 : 1);
+    ptx::wgmma_commit();
+  }
+
+  static __device__ __forceinline__ void release(const Ctx& c, int stage) {
+    if (c.lane == 0) ptx::mbar_arrive(c.empty0 + stage * 8);
+  }
+
+  // One unit's k-range; returns with all wgmma complete and every stage released.
+  // Pipelined at k16-step granularity with two fragment buffers: while step q runs on the
+  // tensor cores, step q+1 is converted (registers: kAcc accumulators leave no room for a
+  // whole k-block of fragments in flight; 384 threads get 168 registers each at compile time).
+  static __device__ __forceinline__ void mainloop(const Ctx& c, const Sm90KernelParams& p, const Unit& x,
+                                                  float (&acc)[kMW][kAcc], int& stage, uint32_t& phase) {
+    uint32_t F[2][kMW][4];
+    BlockRegs r;
+    ptx::mbar_wait_parity(c.full0 + stage * 8, phase);
+    uint32_t st = c.base + stage * Tr::kStageBytes;
+    load_block(p, c, st, r);
+    dequant_step(p, c, st, r, 0, F[0]);
+    const int nk = x.kb1 - x.kb0;
+    int prev = -1;
+    for (int i = 0; i < nk; ++i) {
+      const uint64_t desc = ptx::smem_desc_sw128(st);  // the stage's activation tile
+#pragma unroll
+      for (int s = 0; s < 4; ++s) {
+        issue(acc, F[s & 1], desc + 2 * s, i == 0 && s == 0);
+        ptx::wgmma_wait<1>();  // step q-1 done: F[(s+1)&1] is free
+        if (s == 0 && prev >= 0) {  // step 3 of the previous block done: its stage is free
+          release(c, prev);
+          prev = -1;
+        }
+        if (s < 3) {
+          dequant_step(p, c, st, r, s + 1, F[(s + 1) & 1]);
+        } else if (i + 1 < nk) {
+          prev = stage;
+          if (++stage == kStages) {
+            stage = 0;
+            phase ^= 1u;
+          }
+          ptx::mbar_wait_parity(c.full0 + stage * 8, phase);
+          st = c.base + stage * Tr::kStageBytes;
+          load_block(p, c, st, r);
+          dequant_step(p, c, st, r, 0, F[0]);
+        }
+      }
+    }
+    ptx::wgmma_wait<0>();
+    if (prev >= 0) release(c, prev);
+    release(c, stage);
+    if (++stage == kStages) {
+      stage = 0;
+      phase ^= 1u;
+    }
+  }
+
+  // ---- epilogue --------------------------------------------------------------------------------
+  // Accumulator register (mw, 4j + 2h + e): weight row n = (cwg*kMW + mw)*64 + 16*warp + g + 8h,
+  // token m = 8j + 2t + e of the tile.
+  static __device__ __forceinline__ void epilogue(const Ctx& c, const Sm90KernelParams& p, const Unit& x,
+                                                  float (&acc)[kMW][kAcc], int* s_flag) {
+    const int g = c.lane >> 2, t = c.lane & 3;
+    const int n0 = x.nt * kTileN, m0 = x.tt * kTileT;
+    if (p.splits > 1) {
+      // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
+      // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
+      constexpr int kJ = kTileT / 8;
+      constexpr int64_t kTileFloats = int64_t{kTileN} * kTileT;
+      float4* mine = reinterpret_cast<float4*>(p.partials + (static_cast<int64_t>(x.tile) * p.splits + x.split) * kTileFloats);
+#pragma unroll
+      for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+        for (int j = 0; j < kJ; ++j)
+          __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
+                 make_float4(acc[mw][4 * j], acc[mw][4 * j + 1], acc[mw][4 * j + 2], acc[mw][4 * j + 3]));
+      __threadfence();  // release: the partial is visible device-wide before the counter moves
+      ptx::named_barrier_sync(1, 256);
+      if (c.ctid == 0) {
+        const int old = atomicAdd(p.counters + x.tile, 1);
+        const int last = old == p.splits - 1;
+        if (last) atomicExch(p.counters + x.tile, 0);  // leave the workspace zeroed
+        *s_flag = last;
+      }
+      ptx::named_barrier_sync(1, 256);
+      if (!*s_flag) return;
+      __threadfence();  // acquire: every split's partial is visible
+      const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.tile) * p.splits * kTileFloats);
+      // Sum in split order 0, 1, ..., whoever arrives last: deterministic.
+#pragma unroll
+      for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+        for (int j = 0; j < kJ; ++j) {
+          const int idx = (mw * kJ + j) * 256 + c.ctid;
+          float4 s = __ldcg(tiles + idx);
+          for (int sp = 1; sp < p.splits; ++sp) {
+            const float4 v = __ldcg(tiles + sp * (kTileFloats / 4) + idx);
+            s.x += v.x; s.y += v.y; s.z += v.z; s.w += v.w;
+          }
+          acc[mw][4 * j] = s.x; acc[mw][4 * j + 1] = s.y; acc[mw][4 * j + 2] = s.z; acc[mw][4 * j + 3] = s.w;
+        }
+    }
+
+    uint8_t* epi = c.smem + Tr::kOffEpi;
+    ptx::named_barrier_sync(1, 256);  // the previous tile's copy-out has read the staging buffer
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int nl = (c.cwg * kMW + mw) * 64 + c.warp * 16 + g + 8 * h;
+        const int n = n0 + nl;
+        const bool nv = n < p.N;
+        const float chv = (p.ch && nv) ? __ldg(p.ch + n) : 1.0f;
+        float bv = 0.0f;
+        if (p.bias && nv) {
+          const unsigned short bb = __ldg(reinterpret_cast<const unsigned short*>(p.bias) + n);
+          bv = p.out_bf16 ? __bfloat162float(__ushort_as_bfloat16(bb)) : __half2float(__ushort_as_half(bb));
+        }
+#pragma unroll
+        for (int j = 0; j < kTileT / 8; ++j) {
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const int ml = 8 * j + 2 * t + e;
+            const int m = m0 + ml;
+            const float tv = (p.tok && m < p.M) ? __ldg(p.tok + m) : 1.0f;
+            const float r = __fmaf_rn(acc[mw][4 * j + 2 * h + e], __fmul_rn(tv, chv), bv);
+            const unsigned short o = p.out_bf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(r))
+                                                : __half_as_ushort(__float2half_rn(r));
+            *reinterpret_cast<unsigned short*>(epi + ml * Tr::kEpiStride + nl * 2) = o;
+          }
+        }
+      }
+    }
+    ptx::named_barrier_sync(1, 256);
+    // Copy-out: 16-byte pieces of token rows, consecutive threads along a row.
+    constexpr int kPieces = kTileN / 8;
+    for (int i = c.ctid; i < kTileT * kPieces; i += 256) {
+      const int ml = i / kPieces, pc = i - ml * kPieces;
+      const int m = m0 + ml, n = n0 + pc * 8;
+      if (m < p.M && n < p.N) {
+        const uint4 v = *reinterpret_cast<const uint4*>(epi + ml * Tr::kEpiStride + pc * 16);
+        *reinterpret_cast<uint4*>(p.out + (static_cast<int64_t>(m) * p.ldo + n) * 2) = v;
+      }
+    }
+  }
+
+  static __device__ __forceinline__ void run(const Sm90KernelParams& p) {
+    extern __shared__ uint8_t smem_raw[];
+    __shared__ int s_flag;
+    // 1024-byte aligned base: the 128B-swizzle atoms of the activation tiles need it.
+    const uint32_t raw = ptx::smem_u32(smem_raw);
+    const uint32_t base = (raw + 1023u) & ~1023u;
+    uint8_t* smem = smem_raw + (base - raw);
+    const uint32_t full0 = base + Tr::kOffBar;
+    const uint32_t empty0 = full0 + kStages * 8;
+    const int wg = threadIdx.x / 128;
+
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < kStages; ++s) {
+        ptx::mbar_init(full0 + s * 8, 1);                    // the producer's arrive + tx bytes
+        ptx::mbar_init(empty0 + s * 8, 4 * kConsumerWGs);    // one arrival per consumer warp
+      }
+      ptx::mbar_fence_init();
+      ptx::prefetch_tensormap(&p.act_map);
+    }
+    __syncthreads();
+
+    if (wg == 0) {
+      ptx::setmaxnreg_dec<kProducerRegs>();
+      if (threadIdx.x == 0) produce(p, base, full0, empty0);
+      return;
+    }
+    ptx::setmaxnreg_inc<kConsumerRegs>();
+    Ctx c;
+    c.ctid = threadIdx.x - 128;
+    c.cwg = wg - 1;
+    c.warp = (threadIdx.x / 32) & 3;
+    c.lane = threadIdx.x & 31;
+    c.base = base;
+    c.full0 = full0;
+    c.empty0 = empty0;
+    c.smem = smem;
+    int stage = 0;
+    uint32_t phase = 0;
+    float acc[kMW][kAcc];
+    for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
+      const Unit x = unit_of(p, u);
+      mainloop(c, p, x, acc, stage, phase);
+      epilogue(c, p, x, acc, &s_flag);
+    }
+  }
+};
+
+template <AType A, int kWBits, int kTileN, int kTileT>
+__global__ void __launch_bounds__(kThreads, 1) sm90_kernel(const __grid_constant__ Sm90KernelParams p) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  Sm90Cta<A, kWBits, kTileN, kTileT>::run(p);
+#endif
+}
+
+}  // namespace mixgemm::kernels::sm90

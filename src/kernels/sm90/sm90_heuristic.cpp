@@ -1,0 +1,163 @@
+// sm90_heuristic.cpp - the sm90 family's schedules, legality, work split and time
+// model: pure host arithmetic (no CUDA call), unit-tested on the CPU.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "kernels/sm90/sm90.h"
+#include "kernels/sm90/sm90_instances.h"
+
+namespace mixgemm::kernels {
+
+namespace {
+
+bool is_a16(AType a) { return a == AType::kF16 || a == AType::kBF16; }
+int weight_bits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// H200 constants of the time model (only the ranking of configs matters).
+constexpr double kClockGhz = 1.75;          // SM clock under a tensor-core load
+constexpr double kMmaEfficiency = 0.80;     // wgmma issue efficiency inside the mainloop
+constexpr double kSmemBytesPerClock = 64;   // TMA fill rate per SM (L2 hits)
+constexpr double kDramBytesPerUs = 4.0e6;   // ~ measured copy bandwidth
+constexpr double kUnitOverheadClocks = 2500;  // pipeline fill + epilogue of one unit
+constexpr double kLaunchUs = 3.0;
+
+}  // namespace
+
+std::string Sm90Config::name() const {
+  return "sm90_" + std::to_string(tile_n) + "x" + std::to_string(tile_t) + "_1x1x1_coop_splitk";
+}
+
+bool sm90_parse_name(std::string_view name, Sm90Config* cfg) {
+  constexpr std::string_view kPrefix = "sm90_", kSuffix = "_1x1x1_coop_splitk";
+  if (name.size() <= kPrefix.size() + kSuffix.size() || name.substr(0, kPrefix.size()) != kPrefix ||
+      name.substr(name.size() - kSuffix.size()) != kSuffix)
+    return false;
+  const std::string_view mid = name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+  const size_t x = mid.find('x');
+  if (x == std::string_view::npos) return false;
+  int r = 0, t = 0;
+  auto [p1, e1] = std::from_chars(mid.data(), mid.data() + x, r);
+  auto [p2, e2] = std::from_chars(mid.data() + x + 1, mid.data() + mid.size(), t);
+  if (e1 != std::errc() || e2 != std::errc() || p1 != mid.data() + x || p2 != mid.data() + mid.size())
+    return false;
+  Sm90Config c{r, t};
+  if (c.name() != name) return false;  // canonical spelling only (no leading zeros, ...)
+  for (int i = 0; i < sm90::kSm90AllTileCount; ++i)
+    if (sm90::kSm90AllTiles[i].tile_n == r && sm90::kSm90AllTiles[i].tile_t == t) {
+      *cfg = c;
+      return true;
+    }
+  return false;
+}
+
+std::vector<Sm90Config> sm90_all_configs(AType a, BType b) {
+  std::vector<Sm90Config> v;
+  if (!is_a16(a)) return v;
+  (void)b;  // every weight type has the full list
+  for (int i = 0; i < sm90::kSm90AllTileCount; ++i)
+    v.push_back({sm90::kSm90AllTiles[i].tile_n, sm90::kSm90AllTiles[i].tile_t});
+  return v;
+}
+
+std::vector<Sm90Config> sm90_configs(AType a, BType b) {
+  std::vector<Sm90Config> v;
+  for (const Sm90Config& c : sm90_all_configs(a, b)) {
+    for (int i = 0; i < sm90::kSm90InstanceCount; ++i) {
+      const auto& in = sm90::kSm90Instances[i];
+      if (in.a == a && in.wbits == weight_bits(b) && in.tile_n == c.tile_n && in.tile_t == c.tile_t) {
+        v.push_back(c);
+        break;
+      }
+    }
+  }
+  return v;
+}
+
+bool sm90_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size,
+                   const Sm90Config& cfg, std::string* why) {
+  auto fail = [&](const std::string& w) {
+    if (why) *why = w;
+    return false;
+  };
+  (void)cfg;
+  if (!is_a16(a)) return fail("sm90 runs 16-bit activations (f16, bf16) only");
+  if (M < 1) return fail("M must be >= 1");
+  if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX) return fail("M, N, K must each be < 2^31");
+  if (K % 64 != 0) return fail("K=" + std::to_string(K) + " must be a multiple of 64");
+  if (N % 16 != 0) return fail("N=" + std::to_string(N) + " must be a multiple of 16");
+  (void)b;
+  if (group_size != 0 && group_size != K && group_size != 16 && group_size != 32 && group_size % 64 != 0)
+    return fail("group_size=" + std::to_string(group_size) +
+                " must be 16, 32, a multiple of 64, or K (per-channel)");
+  return true;
+}
+
+int sm90_splits(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count) {
+  const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
+  const int64_t P = std::max(sm_count, 1);
+  if (tiles >= P) return 1;
+  const int64_t max_s = std::max<int64_t>(1, std::min<int64_t>(16, K / 256));
+  int best = 1;
+  double best_score = -1;
+  for (int64_t s = 1; s <= max_s; ++s) {
+    const int64_t units = tiles * s;
+    const double busy = static_cast<double>(units) / static_cast<double>(ceil_div(units, P) * P);
+    const double score = busy * (1.0 - 0.03 * static_cast<double>(s - 1));
+    if (score > best_score + 1e-12) {
+      best_score = score;
+      best = static_cast<int>(s);
+    }
+  }
+  return best;
+}
+
+size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count) {
+  const int s = sm90_splits(M, N, K, cfg, sm_count);
+  if (s <= 1) return 0;
+  const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
+  const int64_t counters = (tiles * 4 + 255) / 256 * 256;
+  return static_cast<size_t>(counters + tiles * s * int64_t{cfg.tile_n} * cfg.tile_t * 4);
+}
+
+double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
+                         const Sm90Config& cfg) {
+  (void)a;
+  const int bits = weight_bits(b);
+  const int64_t P = std::max(sm_count, 1);
+  const int s = sm90_splits(M, N, K, cfg, sm_count);
+  const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
+  const int64_t units = tiles * s;
+  const double waves = static_cast<double>(ceil_div(units, P));
+  const double kb = static_cast<double>(K / 64) / s;
+  // Per 64-k block of one CTA: wgmma cycles (4096 dense 16-bit flop / clock / SM) and the
+  // TMA fill of the stage.
+  const double mma = static_cast<double>(cfg.tile_n) * cfg.tile_t / 32.0 / kMmaEfficiency;
+  const double fill = (cfg.tile_t * 128.0 + cfg.tile_n * 64.0 * bits / 8.0) / kSmemBytesPerClock;
+  const double reduce = s > 1 ? cfg.tile_n * cfg.tile_t * 4.0 * 2.0 / kSmemBytesPerClock : 0.0;
+  const double unit = kb * std::max(mma, fill) + kUnitOverheadClocks + reduce;
+  const double compute_us = waves * unit / (kClockGhz * 1e3);
+  const double dram_bytes = static_cast<double>(N) * K * bits / 8.0 + 2.0 * M * K + 2.0 * M * N +
+                            (s > 1 ? 8.0 * tiles * s * cfg.tile_n * cfg.tile_t : 0.0);
+  return kLaunchUs + std::max(compute_us, dram_bytes / kDramBytesPerUs);
+}
+
+bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
+               const std::vector<Sm90Config>& candidates, Sm90Config* out) {
+  bool found = false;
+  double best = 0;
+  for (const Sm90Config& c : candidates) {
+    if (!sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
+    const double t = sm90_predicted_us(M, N, K, sm_count, a, b, c);
+    if (!found || t < best) {
+      best = t;
+      *out = c;
+      found = true;
+    }
+  }
+  return found;
+}
+
+}  // namespace mixgemm::kernels

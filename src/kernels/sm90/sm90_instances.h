@@ -1,0 +1,32 @@
+// sm90_instances.h - the compiled sm90 kernel instances: one generated translation
+// unit per (type config, schedule) (codegen/generate_sm90.py), listed in a generated
+// table so that the host side knows exactly which schedules this build can run.
+#pragma once
+
+#include "kernels/gemm_params.h"
+#include "kernels/sm90/sm90_kernel_params.h"
+
+namespace mixgemm::kernels::sm90 {
+
+using Sm90KernelFn = void (*)(Sm90KernelParams);
+
+struct Sm90Instance {
+  AType a;         // kF16 or kBF16
+  int wbits;       // 4 or 8
+  int tile_n;      // weight rows per CTA tile
+  int tile_t;      // tokens per CTA tile
+  Sm90KernelFn (*fn)();
+};
+
+struct Sm90Tile {
+  int tile_n, tile_t;
+};
+
+// Generated (sm90_registry.cpp in the build tree): the compiled instances, and the
+// generator's full schedule list (compiled or not).
+extern const Sm90Instance kSm90Instances[];
+extern const int kSm90InstanceCount;
+extern const Sm90Tile kSm90AllTiles[];
+extern const int kSm90AllTileCount;
+
+}  // namespace mixgemm::kernels::sm90

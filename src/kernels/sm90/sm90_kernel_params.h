@@ -1,0 +1,52 @@
+// sm90_kernel_params.h - what the sm90 launcher derives from GemmParams and hands
+// to the kernel as one __grid_constant__ parameter (plain data + the TMA descriptor).
+//
+// Work decomposition (docs/design.md, "sm90 family"):
+//   tile   = kTileN weight rows x kTileT tokens of the output (transposed problem)
+//   unit   = one k-range of one tile: tiles * splits units, split-minor, so the splits of
+//            a tile run on neighbouring CTAs at the same time
+//   CTA c of a persistent grid of C runs units c, c + C, c + 2C, ...
+#pragma once
+
+#include <cuda.h>  // CUtensorMap (a plain 128-byte struct; no driver call here)
+
+#include <cstdint>
+
+namespace mixgemm::kernels::sm90 {
+
+// How the group scales / zero points are staged and looked up (kernel-uniform).
+enum Sm90ScaleMode : int32_t {
+  kSm90ScaleNone = 0,   // no group scales, no zero points
+  kSm90ScaleBlock = 1,  // one group row per 64-k block (group size a multiple of 64, or K)
+  kSm90ScaleStep = 2,   // group size 16 or 32: 64/gs group rows per block, one per k16 step
+};
+
+struct Sm90KernelParams {
+  CUtensorMap act_map;    // activations [M][lda] 16-bit, box 64 k x kTileT tokens, 128B swizzle
+  const uint8_t* b;       // prepacked weights
+  const uint8_t* scales;  // [G][N] 16-bit group scales, or null
+  const uint8_t* zeros;   // [G][N] prepacked zero points (16-bit), or null
+  const float* ch;        // [N] or null
+  const float* tok;       // [M] or null
+  const uint8_t* bias;    // [N] out type, or null
+  uint8_t* out;           // [M][ldo] out type
+  int32_t* counters;      // workspace: [tiles] arrival counters (zero between calls), splits > 1
+  float* partials;        // workspace: [tiles][splits][kTileN * kTileT] f32, splits > 1
+
+  int64_t ldo;            // output row stride in elements
+  int64_t b_kstride;      // bytes between layout k-blocks: N/16 * 512
+
+  int32_t M, N, K;
+  int32_t NB;             // N / 16
+  int32_t KB64;           // K / 64: pipeline k-blocks
+  int32_t n_tiles, t_tiles, tiles, splits, units;
+  int32_t gs;             // group size in k (K for one group per column)
+  int32_t srows;          // group rows staged per k-block (1, 2 or 4), 0 in kSm90ScaleNone
+  int32_t mode;           // Sm90ScaleMode
+  uint8_t has_scales;
+  uint8_t has_zeros;
+  uint8_t b_unsigned;     // u4/u8 (value q) vs u4b8/u8b128 (value q - bias)
+  uint8_t out_bf16;
+};
+
+}  // namespace mixgemm::kernels::sm90

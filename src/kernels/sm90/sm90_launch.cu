@@ -1,0 +1,186 @@
+// sm90_launch.cu - host launcher of the sm90 family: checks, the activation tensor
+// map, the persistent grid.
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cudaTypedefs.h>
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+
+#include "kernels/sm90/sm90.h"
+#include "kernels/sm90/sm90_gemm.cuh"
+#include "kernels/sm90/sm90_instances.h"
+#include "mixgemm/error.h"
+
+namespace mixgemm::kernels {
+
+namespace {
+
+[[noreturn]] void cuda_fail(const char* what, cudaError_t e) {
+  throw Error(ErrorCode::kCudaError, std::string("mixgemm sm90: ") + what + ": " + cudaGetErrorString(e));
+}
+
+int weight_bits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
+bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+
+sm90::Sm90KernelFn find_instance(AType a, BType b, const Sm90Config& cfg) {
+  for (int i = 0; i < sm90::kSm90InstanceCount; ++i) {
+    const auto& in = sm90::kSm90Instances[i];
+    if (in.a == a && in.wbits == weight_bits(b) && in.tile_n == cfg.tile_n && in.tile_t == cfg.tile_t)
+      return in.fn();
+  }
+  return nullptr;
+}
+
+// Shared-memory bytes of an instance (its traits), by tile; the same formula the kernel uses.
+template <int kBits>
+int smem_bytes_of(int tile_n, int tile_t) {
+  auto pick = [&](auto tn, auto tt) {
+    return sm90::Sm90Traits<AType::kF16, kBits, decltype(tn)::value, decltype(tt)::value>::kSmemBytes;
+  };
+  using I128 = std::integral_constant<int, 128>;
+  using I256 = std::integral_constant<int, 256>;
+  using I64 = std::integral_constant<int, 64>;
+  if (tile_n == 128 && tile_t == 64) return pick(I128{}, I64{});
+  if (tile_n == 128 && tile_t == 128) return pick(I128{}, I128{});
+  if (tile_n == 128 && tile_t == 256) return pick(I128{}, I256{});
+  if (tile_n == 256 && tile_t == 128) return pick(I256{}, I128{});
+  if (tile_n == 256 && tile_t == 64) return pick(I256{}, I64{});
+  return -1;
+}
+
+PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    const cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
+                                                           cudaEnableDefault, &q);
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !p)
+      throw Error(ErrorCode::kCudaError, "mixgemm sm90: cuTensorMapEncodeTiled is not available from the driver");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+}  // namespace
+
+bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string* why) {
+  if (!sm90_shape_ok(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, cfg, why)) return false;
+  auto fail = [&](const std::string& w) {
+    if (why) *why = w;
+    return false;
+  };
+  if (!find_instance(p.a_type, p.b_type, cfg)) return fail(cfg.name() + " is not compiled in this build");
+  if (!aligned16(p.a) || !aligned16(p.b) || !aligned16(p.out))
+    return fail("a, b and out must be 16-byte aligned");
+  if (p.group_size > 0 && !aligned16(p.group_scales)) return fail("group_scales must be 16-byte aligned");
+  if (p.has_zeros && !aligned16(p.group_zeros)) return fail("group_zeros must be 16-byte aligned");
+  if (p.lda % 8 != 0 || p.ldo % 8 != 0) return fail("lda and ldo must be multiples of 8 elements");
+  const size_t ws = sm90_workspace_bytes(p.M, p.N, p.K, cfg, p.sm_count > 0 ? p.sm_count : 1);
+  if (ws > 0 && (p.workspace == nullptr || p.workspace_bytes < ws || !aligned16(p.workspace)))
+    return fail("the workspace must hold " + std::to_string(ws) + " bytes (16-byte aligned)");
+  return true;
+}
+
+void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream) {
+  if (p.M == 0) return;
+  std::string why;
+  if (!sm90_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, "sm90: " + why);
+  const sm90::Sm90KernelFn fn = find_instance(p.a_type, p.b_type, cfg);
+  const int bits = weight_bits(p.b_type);
+  const int smem = bits == 4 ? smem_bytes_of<4>(cfg.tile_n, cfg.tile_t) : smem_bytes_of<8>(cfg.tile_n, cfg.tile_t);
+  if (smem <= 0) throw Error(ErrorCode::kNotSupported, "sm90: no shared-memory plan for " + cfg.name());
+  {
+    // Raise the dynamic shared-memory limit once per (kernel, device).
+    static std::mutex mu;
+    static std::vector<std::pair<const void*, int>> done;
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) cuda_fail("cudaGetDevice", e);
+    std::lock_guard<std::mutex> lock(mu);
+    const auto key = std::make_pair(reinterpret_cast<const void*>(fn), dev);
+    if (std::find(done.begin(), done.end(), key) == done.end()) {
+      e = cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+      if (e != cudaSuccess) cuda_fail("cudaFuncSetAttribute", e);
+      done.push_back(key);
+    }
+  }
+
+  const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
+  sm90::Sm90KernelParams k{};
+  {
+    // Activations [M][lda] of 16-bit elements: dims (K, M) innermost first, row stride
+    // lda * 2 bytes; box 64 k x tile_t tokens; 128-byte swizzle (wgmma's B layout);
+    // rows past M are zero-filled by TMA.
+    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.K), static_cast<cuuint64_t>(p.M)};
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.lda) * 2};
+    const cuuint32_t box[2] = {static_cast<cuuint32_t>(sm90::kKBlock), static_cast<cuuint32_t>(cfg.tile_t)};
+    const cuuint32_t estr[2] = {1, 1};
+    const CUresult r = encode_fn()(&k.act_map,
+                                   p.a_type == AType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                                   2, const_cast<void*>(p.a), dims, strides, box, estr,
+                                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                   CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+      throw Error(ErrorCode::kCudaError, "mixgemm sm90: cuTensorMapEncodeTiled failed (" + std::to_string(r) + ")");
+  }
+  const int splits = sm90_splits(p.M, p.N, p.K, cfg, sm_count);
+  const int64_t n_tiles = (p.N + cfg.tile_n - 1) / cfg.tile_n;
+  const int64_t t_tiles = (p.M + cfg.tile_t - 1) / cfg.tile_t;
+  const int64_t tiles = n_tiles * t_tiles;
+  const int64_t units = tiles * splits;
+  if (units > INT32_MAX) throw Error(ErrorCode::kNotSupported, "sm90: too many tiles");
+  k.b = static_cast<const uint8_t*>(p.b);
+  const bool grouped = p.group_size > 0;
+  k.scales = grouped ? static_cast<const uint8_t*>(p.group_scales) : nullptr;
+  k.zeros = p.has_zeros ? static_cast<const uint8_t*>(p.group_zeros) : nullptr;
+  k.ch = p.channel_scales;
+  k.tok = p.token_scales;
+  k.bias = static_cast<const uint8_t*>(p.bias);
+  k.out = static_cast<uint8_t*>(p.out);
+  if (splits > 1) {
+    const int64_t counter_bytes = (tiles * 4 + 255) / 256 * 256;
+    k.counters = static_cast<int32_t*>(p.workspace);
+    k.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(p.workspace) + counter_bytes);
+  }
+  k.ldo = p.ldo;
+  k.b_kstride = static_cast<int64_t>(p.N / 16) * 512;
+  k.M = p.M;
+  k.N = p.N;
+  k.K = p.K;
+  k.NB = p.N / 16;
+  k.KB64 = p.K / 64;
+  k.n_tiles = static_cast<int32_t>(n_tiles);
+  k.t_tiles = static_cast<int32_t>(t_tiles);
+  k.tiles = static_cast<int32_t>(tiles);
+  k.splits = splits;
+  k.units = static_cast<int32_t>(units);
+  // Group rows: group_size 0 with zero points is one row per column (G = 1, gs = K).
+  const int gs = grouped ? p.group_size : p.K;
+  k.gs = gs;
+  k.has_scales = grouped;
+  k.has_zeros = p.has_zeros;
+  if (!grouped && !p.has_zeros) {
+    k.mode = sm90::kSm90ScaleNone;
+    k.srows = 0;
+  } else if (gs % 64 == 0) {
+    k.mode = sm90::kSm90ScaleBlock;
+    k.srows = 1;
+  } else {
+    k.mode = sm90::kSm90ScaleStep;
+    k.srows = 64 / gs;
+  }
+  k.b_unsigned = p.b_type == BType::kU4 || p.b_type == BType::kU8;
+  k.out_bf16 = p.out_type == OutType::kBF16;
+
+  const unsigned grid = static_cast<unsigned>(std::min<int64_t>(units, sm_count));
+  void* args[] = {&k};
+  cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(fn), dim3(grid), dim3(sm90::kThreads), args,
+                                   static_cast<size_t>(smem), stream);
+  if (e == cudaSuccess) e = cudaGetLastError();
+  if (e != cudaSuccess) cuda_fail("kernel launch", e);
+}
+
+}  // namespace mixgemm::kernels

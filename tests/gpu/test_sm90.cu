@@ -1,0 +1,276 @@
+// test_sm90.cu - the sm90 (Hopper wgmma) kernel family against the CPU reference.
+//
+// Every type config (f16/bf16 x u4b8, u4 + zero points, u8b128, u8 + zero points) x group
+// mode (none, 32, 64, 128, 256, per-channel) x compiled schedule runs on M in {1, 2, 3, 7,
+// 8, 13, 16, 31, 64, 127, 257, 1024} with N, K made of tile multiples plus a partial
+// weight tile (N = 400: 3 x 128 + 16); outputs NaN-poisoned, rows >= M and padding columns
+// must stay poisoned. Data flavours alternate between "int" (small integers, power-of-two
+// scales: bit-exact through the reference's acc_quantum) and "rnd" (derived tolerance,
+// docs/semantics.md section 8). A second run of M = 257 must give the same bits (fixed
+// split-K order), and the workspace counters must be zero after every schedule. Real
+// shapes: the seed shape (N=8192, K=21760) at M = 257, Llama-2-70B 10240 x 8192 at M = 127,
+// and M = 4096 on a small N x K. Seeds are printed with every failure; repro:
+//   MIXGEMM_TEST_SEED=<seed> ./mixgemm_gpu_tests --gtest_filter='Sm90*'
+//
+// MIXGEMM_SM90_TIMING=1 adds a timing report (lines "SM90_TIME ...") of every schedule on
+// the seed and Llama-2-70B shapes, M = 128 ... 8192, median of cold-L2 launches.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "gpu/gemm_test_data.h"
+#include "gpu/gpu_test_util.h"
+#include "kernels/sm90/sm90.h"
+
+namespace {
+
+using namespace mixgemm::test;
+using mixgemm::kernels::Sm90Config;
+
+const int kMs[] = {1, 2, 3, 7, 8, 13, 16, 31, 64, 127, 257, 1024};
+
+uint64_t base_seed() {
+  const char* s = std::getenv("MIXGEMM_TEST_SEED");
+  return s ? std::strtoull(s, nullptr, 10) : 90;
+}
+
+auto sm90_ws(const Spec& s, const std::vector<int>& ms) {
+  return [s, ms](int sm_count) {
+    size_t bytes = 0;
+    for (const Sm90Config& c : mixgemm::kernels::sm90_configs(s.a, s.b))
+      for (int M : ms) bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm_count));
+    return bytes;
+  };
+}
+
+// Runs one schedule at M tokens; returns the whole output buffer (rows x ldo).
+std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const Sm90Config& cfg, int M, std::string* err) {
+  std::vector<uint16_t> host(static_cast<size_t>(d.rows * d.ldo));
+  if (poison_16bit(dd.out.p, host.size()) != cudaSuccess) {
+    *err = "poison failed";
+    return {};
+  }
+  const GemmParams p = dd.params(d, M);
+  std::string why;
+  if (!mixgemm::kernels::sm90_can_implement(p, cfg, &why)) {
+    *err = "can_implement refused: " + why;
+    return {};
+  }
+  try {
+    mixgemm::kernels::launch_sm90(p, cfg, nullptr);
+  } catch (const mixgemm::Error& e) {
+    *err = std::string("launch threw: ") + e.what();
+    return {};
+  }
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaMemcpy(host.data(), dd.out.p, host.size() * 2, cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) {
+    *err = std::string("CUDA: ") + cudaGetErrorString(e);
+    return {};
+  }
+  return host;
+}
+
+// The counters (the first bytes of the workspace, one int per tile) are zero again.
+bool counters_zero(const DevData& dd, const Spec& s, int M, const Sm90Config& cfg) {
+  if (mixgemm::kernels::sm90_splits(M, s.N, s.K, cfg, dd.sm_count) <= 1) return true;
+  const size_t tiles = static_cast<size_t>((s.N + cfg.tile_n - 1) / cfg.tile_n) * ((M + cfg.tile_t - 1) / cfg.tile_t);
+  std::vector<int32_t> h(tiles);
+  cudaMemcpy(h.data(), dd.ws.p, tiles * 4, cudaMemcpyDeviceToHost);
+  return std::all_of(h.begin(), h.end(), [](int32_t v) { return v == 0; });
+}
+
+void check_all(const Spec& s, const std::vector<int>& ms) {
+  SCOPED_TRACE(s.name());
+  const int rows = *std::max_element(ms.begin(), ms.end());
+  Data d;
+  try {
+    d = make_data(s, rows, rows);
+  } catch (const mixgemm::Error& e) {
+    ADD_FAILURE() << "reference refused " << s.name() << ": " << e.what();
+    return;
+  }
+  DevData dd(d, sm90_ws(s, ms));
+  ASSERT_NE(dd.b.p, nullptr);
+  const auto cfgs = mixgemm::kernels::sm90_configs(s.a, s.b);
+  ASSERT_FALSE(cfgs.empty()) << "no sm90 instance compiled for " << s.name();
+  int failures = 0;
+  for (const Sm90Config& cfg : cfgs) {
+    for (int M : ms) {
+      std::string err;
+      const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err);
+      if (out.empty()) {
+        ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << ": " << err;
+        if (++failures > 8) return;
+        continue;
+      }
+      std::string msg;
+      const int64_t bad = compare(d, out, M, &msg);
+      if (bad) {
+        ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " splits="
+                      << mixgemm::kernels::sm90_splits(M, s.N, s.K, cfg, dd.sm_count) << ": " << bad
+                      << " bad elements:" << msg;
+        if (++failures > 8) return;
+      }
+      if (M == 257 || M == 13) {
+        const std::vector<uint16_t> again = run_once(d, dd, cfg, M, &err);
+        if (again != out) {
+          ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << ": second run differs (" << err << ")";
+          if (++failures > 8) return;
+        }
+      }
+      if (!counters_zero(dd, s, M, cfg)) {
+        ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << ": workspace counters not reset";
+        return;
+      }
+    }
+  }
+}
+
+// Every group mode x weight type of one activation type; epilogue and data flavour vary.
+void check_family(AType a) {
+  const BType bs[] = {BType::kU4B8, BType::kU4, BType::kU8B128, BType::kU8};
+  const int64_t K = 1024;
+  const int64_t groups[] = {0, 32, 64, 128, 256, K};
+  const std::vector<int> ms(std::begin(kMs), std::end(kMs));
+  int i = 0;
+  for (BType b : bs)
+    for (int64_t g : groups) {
+      Spec s;
+      s.a = a;
+      s.b = b;
+      s.zeros = b == BType::kU4 || b == BType::kU8;
+      s.group_size = g;
+      s.N = 400;
+      s.K = K;
+      s.out = (i % 3 == 2) ? OutType::kBF16 : (a == AType::kBF16 ? OutType::kBF16 : OutType::kF16);
+      s.bias = i % 2 == 0;
+      s.tok = i % 3 == 0;
+      s.ch = i % 4 != 1;
+      s.integer = i % 2 == 1;
+      s.seed = base_seed() + 1000 * i + static_cast<int>(a);
+      ++i;
+      check_all(s, ms);
+    }
+}
+
+TEST(Sm90, W4W8A16_F16) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  check_family(AType::kF16);
+}
+TEST(Sm90, W4W8A16_BF16) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  check_family(AType::kBF16);
+}
+
+TEST(Sm90, LargeMSmallShape) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Spec s;
+  s.a = AType::kBF16;
+  s.b = BType::kU4;
+  s.zeros = true;
+  s.group_size = 128;
+  s.N = 256;
+  s.K = 512;
+  s.out = OutType::kBF16;
+  s.bias = s.tok = s.ch = true;
+  s.seed = base_seed() + 77;
+  check_all(s, {4096});
+}
+
+TEST(Sm90, RealShapes) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Spec seed;  // the seed shape, W4A16 u4b8 g128 f16
+  seed.N = 8192;
+  seed.K = 21760;
+  seed.group_size = 128;
+  seed.seed = base_seed() + 5;
+  check_all(seed, {257});
+  Spec llama;  // Llama-2-70B qkv-like 10240 x 8192, bf16 per-channel u8b128
+  llama.a = AType::kBF16;
+  llama.b = BType::kU8B128;
+  llama.group_size = 8192;
+  llama.N = 10240;
+  llama.K = 8192;
+  llama.out = OutType::kBF16;
+  llama.ch = true;
+  llama.seed = base_seed() + 6;
+  check_all(llama, {127});
+}
+
+// ---- timing report ---------------------------------------------------------------------------
+TEST(Sm90Timing, Report) {
+  const char* env = std::getenv("MIXGEMM_SM90_TIMING");
+  if (!env || std::string(env) != "1") GTEST_SKIP() << "set MIXGEMM_SM90_TIMING=1 for the timing report";
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int sm = 0;
+  cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, 0);
+  const std::pair<int, int> shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192}, {8192, 28672}};
+  const int maxM = 8192;
+  const int maxN = 57344, maxK = 28672;
+  DevBuf<uint16_t> a(static_cast<size_t>(maxM) * maxK), out(static_cast<size_t>(maxM) * maxN);
+  DevBuf<uint8_t> b(static_cast<size_t>(maxN) * maxK / 2), sc(static_cast<size_t>(maxK / 128) * maxN * 2);
+  DevBuf<uint8_t> flush(256u << 20);
+  cudaMemset(a.p, 0x2C, static_cast<size_t>(maxM) * maxK * 2);  // small f16 values
+  cudaMemset(b.p, 0x77, static_cast<size_t>(maxN) * maxK / 2);
+  cudaMemset(sc.p, 0x20, static_cast<size_t>(maxK / 128) * maxN * 2);
+  size_t wsb = 0;
+  for (auto [N, K] : shapes)
+    for (int M = 64; M <= maxM; M *= 2)
+      for (const Sm90Config& c : mixgemm::kernels::sm90_configs(AType::kF16, BType::kU4B8))
+        wsb = std::max(wsb, mixgemm::kernels::sm90_workspace_bytes(M, N, K, c, sm));
+  DevBuf<uint8_t> ws(wsb + 256);
+  cudaMemset(ws.p, 0, wsb + 256);
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  for (auto [N, K] : shapes)
+    for (int M = 64; M <= maxM; M *= 2)
+      for (const Sm90Config& c : mixgemm::kernels::sm90_configs(AType::kF16, BType::kU4B8)) {
+        GemmParams p{};
+        p.M = M;
+        p.N = N;
+        p.K = K;
+        p.lda = K;
+        p.ldo = N;
+        p.a_type = AType::kF16;
+        p.b_type = BType::kU4B8;
+        p.out_type = OutType::kF16;
+        p.group_size = 128;
+        p.a = a.p;
+        p.b = b.p;
+        p.group_scales = sc.p;
+        p.out = out.p;
+        p.workspace = ws.p;
+        p.workspace_bytes = wsb;
+        p.sm_count = sm;
+        std::vector<float> t;
+        const int reps = M >= 2048 ? 5 : 15;
+        for (int r = 0; r < reps + 1; ++r) {
+          cudaMemsetAsync(flush.p, r, 256u << 20);  // cold L2
+          cudaEventRecord(e0);
+          mixgemm::kernels::launch_sm90(p, c, nullptr);
+          cudaEventRecord(e1);
+          cudaEventSynchronize(e1);
+          float ms = 0;
+          cudaEventElapsedTime(&ms, e0, e1);
+          if (r > 0) t.push_back(ms * 1000.0f);
+        }
+        ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+        std::sort(t.begin(), t.end());
+        const double us = t[t.size() / 2];
+        const double tflops = 2.0 * M * N * static_cast<double>(K) / us * 1e-6;
+        std::printf("SM90_TIME N=%d K=%d M=%d %s splits=%d us=%.1f tflops=%.1f predicted_us=%.1f\n", N, K, M,
+                    c.name().c_str(), mixgemm::kernels::sm90_splits(M, N, K, c, sm), us, tflops,
+                    mixgemm::kernels::sm90_predicted_us(M, N, K, sm, AType::kF16, BType::kU4B8, c));
+      }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+}
+
+}  // namespace
