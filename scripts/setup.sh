@@ -23,4 +23,11 @@ if ! command -v nvcc >/dev/null 2>&1; then
     exit 1
   fi
 fi
+# The Python package (python/, tests/python): pinned build and test requirements from PyPI.
+py_reqs="$(dirname "$0")/../python/requirements-build.txt"
+if command -v python3 >/dev/null 2>&1 &&
+   ! python3 -c "import nanobind, scikit_build_core, numpy, pytest" >/dev/null 2>&1; then
+  echo "[setup] installing the Python build/test requirements: $(grep -v '^#' "$py_reqs" | tr '\n' ' ')"
+  python3 -m pip install -q --disable-pip-version-check -r "$py_reqs"
+fi
 echo "[setup] ok: $(cmake --version | head -1), $(nvcc --version | tail -1)"
