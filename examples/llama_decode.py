@@ -1,0 +1,441 @@
+#!/usr/bin/env python3
+"""End-to-end decode benchmark: Llama-shaped models, fp16 against mixgemm QuantLinear.
+
+For each model shape (Llama-3-8B, Llama-2-7B; random weights, nothing downloaded) it
+builds the fp16 model — with `transformers` from a LlamaConfig when that package is
+importable, else with the plain-torch modules below (same module names, same math) — and
+for every variant
+
+    fp16        the model as built (cuBLAS through nn.Linear)
+    w4a16       every nn.Linear -> QuantLinear u4b8 g128, f16 activations (RTN)
+    w4a8-s8     every nn.Linear -> QuantLinear u4b8 g128 QQQ, s8 per-token activations
+    w4a8-e4m3   every nn.Linear -> QuantLinear u4b8 g128 rescaled for fp8, e4m3 activations
+
+runs a short prompt (prefill, eager) and then greedy decode of --new-tokens tokens at each
+batch size, one decode step replayed as a CUDA graph (the same harness and the same graph
+capture for every variant). The quantized variants are made from the fp16 model's weights,
+so the logits error is quantization error alone. Written to --out (CSV):
+
+    model, batch, variant, tokens_per_s, peak_mem_gb, weight_gb, logits_rel_err, ...
+
+  tokens_per_s    batch * new_tokens / decode wall time (CUDA events; prefill excluded)
+  peak_mem_gb     peak torch-allocated GPU memory of the variant's decode run (weights,
+                  KV cache, activations, graph pool, mixgemm workspace), 1e9 bytes; the
+                  fp16 weights that stay resident only to build later variants are
+                  subtracted for the quantized variants
+  weight_gb       bytes of the variant's weights (embedding, norms, linear layers incl.
+                  lm_head: prepacked int4 + scales for the quantized ones), 1e9 bytes
+  logits_rel_err  ||logits - logits_fp16||_F / ||logits_fp16||_F over every prompt position
+                  of that batch's prompt (teacher-forced, same tokens)
+
+The decode harness (static KV cache, SDPA attention, rotary embeddings) is this file's; it
+calls the model's own modules (embed_tokens, layers[i].input_layernorm, self_attn.q_proj,
+..., mlp.down_proj, norm, lm_head). With transformers present, the harness's fp16 prefill
+logits are checked against the transformers forward and the difference is printed.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import gc
+import math
+import os
+import sys
+import time
+from types import SimpleNamespace
+from typing import Dict, List, Optional
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+MODELS = {
+    # hidden, intermediate, layers, heads, kv heads, vocab, rope theta (rope scaling left out)
+    "llama3-8b": dict(hidden=4096, inter=14336, layers=32, heads=32, kv_heads=8, vocab=128256, theta=500000.0),
+    "llama2-7b": dict(hidden=4096, inter=11008, layers=32, heads=32, kv_heads=32, vocab=32000, theta=10000.0),
+}
+VARIANTS = {
+    "fp16": None,
+    "w4a16": dict(weight_type="u4b8", group_size=128, act_type="f16"),
+    "w4a8-s8": dict(weight_type="u4b8", group_size=128, act_type="s8"),
+    "w4a8-e4m3": dict(weight_type="u4b8", group_size=128, act_type="e4m3"),
+}
+EPS = 1e-5
+GB = 1e9
+
+
+# ---- the plain-torch Llama (used when transformers is missing, or with --no-transformers) ----
+class RMSNorm(nn.Module):
+    def __init__(self, n, eps=EPS, device=None, dtype=None):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(n, device=device, dtype=dtype))
+        self.variance_epsilon = eps
+
+    def forward(self, x):
+        dt = x.dtype
+        x = x.float()
+        x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.variance_epsilon)
+        return self.weight * x.to(dt)
+
+
+def _linear(k, n, device, dtype):
+    lin = nn.Linear(k, n, bias=False, device=device, dtype=dtype)
+    with torch.no_grad():
+        lin.weight.normal_(0.0, 0.02)
+    return lin
+
+
+class PlainLlama(nn.Module):
+    def __init__(self, c, device, dtype=torch.float16):
+        super().__init__()
+        h, hd = c["hidden"], c["hidden"] // c["heads"]
+        self.embed_tokens = nn.Embedding(c["vocab"], h, device=device, dtype=dtype)
+        with torch.no_grad():
+            self.embed_tokens.weight.normal_(0.0, 0.02)
+        self.layers = nn.ModuleList()
+        for _ in range(c["layers"]):
+            layer = nn.Module()
+            layer.input_layernorm = RMSNorm(h, device=device, dtype=dtype)
+            layer.post_attention_layernorm = RMSNorm(h, device=device, dtype=dtype)
+            layer.self_attn = nn.Module()
+            layer.self_attn.q_proj = _linear(h, c["heads"] * hd, device, dtype)
+            layer.self_attn.k_proj = _linear(h, c["kv_heads"] * hd, device, dtype)
+            layer.self_attn.v_proj = _linear(h, c["kv_heads"] * hd, device, dtype)
+            layer.self_attn.o_proj = _linear(c["heads"] * hd, h, device, dtype)
+            layer.mlp = nn.Module()
+            layer.mlp.gate_proj = _linear(h, c["inter"], device, dtype)
+            layer.mlp.up_proj = _linear(h, c["inter"], device, dtype)
+            layer.mlp.down_proj = _linear(c["inter"], h, device, dtype)
+            self.layers.append(layer)
+        self.norm = RMSNorm(h, device=device, dtype=dtype)
+        self.lm_head = _linear(h, c["vocab"], device, dtype)
+
+
+def build_model(c, device, use_transformers):
+    """Returns (parts, hf_model_or_None, built_with)."""
+    if use_transformers:
+        try:
+            from transformers import LlamaConfig, LlamaForCausalLM
+        except Exception as e:  # noqa: BLE001
+            print(f"[e2e] transformers not importable ({type(e).__name__}: {e}); using the plain-torch model")
+            use_transformers = False
+    if use_transformers:
+        cfg = LlamaConfig(hidden_size=c["hidden"], intermediate_size=c["inter"], num_hidden_layers=c["layers"],
+                          num_attention_heads=c["heads"], num_key_value_heads=c["kv_heads"], vocab_size=c["vocab"],
+                          rope_theta=c["theta"], rms_norm_eps=EPS, max_position_embeddings=4096,
+                          tie_word_embeddings=False, attention_bias=False, mlp_bias=False, hidden_act="silu",
+                          initializer_range=0.02)
+        cfg._attn_implementation = "sdpa"
+        old = torch.get_default_dtype()
+        torch.set_default_dtype(torch.float16)
+        try:
+            with torch.device(device):
+                hf = LlamaForCausalLM(cfg)
+        finally:
+            torch.set_default_dtype(old)
+        hf = hf.to(device=device, dtype=torch.float16).eval()
+        m = hf.model
+        parts = SimpleNamespace(embed_tokens=m.embed_tokens, layers=list(m.layers), norm=m.norm, lm_head=hf.lm_head)
+        return parts, hf, "transformers"
+    pl = PlainLlama(c, device).eval()
+    parts = SimpleNamespace(embed_tokens=pl.embed_tokens, layers=list(pl.layers), norm=pl.norm, lm_head=pl.lm_head)
+    return parts, None, "plain-torch"
+
+
+LINEARS = ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj", "mlp.gate_proj",
+           "mlp.up_proj", "mlp.down_proj")
+
+
+def _get(mod, path):
+    for p in path.split("."):
+        mod = getattr(mod, p)
+    return mod
+
+
+class Layer:
+    """One decoder layer's modules, flattened (the harness's view of a model layer)."""
+
+    def __init__(self, layer, linears=None):
+        self.ln1, self.ln2 = layer.input_layernorm, layer.post_attention_layernorm
+        lin = linears if linears is not None else {p: _get(layer, p) for p in LINEARS}
+        self.q, self.k, self.v, self.o = (lin["self_attn.q_proj"], lin["self_attn.k_proj"], lin["self_attn.v_proj"],
+                                          lin["self_attn.o_proj"])
+        self.gate, self.up, self.down = lin["mlp.gate_proj"], lin["mlp.up_proj"], lin["mlp.down_proj"]
+
+
+def quantized_parts(parts, variant_kw, keep_lm_head_fp16):
+    """A copy of `parts` with every nn.Linear replaced by QuantLinear.from_linear (the fp16
+    modules are left untouched for the later variants)."""
+    from mixgemm.torch import QuantLinear
+
+    layers = []
+    for layer in parts.layers:
+        q = {p: QuantLinear.from_linear(_get(layer, p), **variant_kw) for p in LINEARS}
+        layers.append(SimpleNamespace(input_layernorm=layer.input_layernorm,
+                                      post_attention_layernorm=layer.post_attention_layernorm, _q=q))
+    lm_head = parts.lm_head if keep_lm_head_fp16 else QuantLinear.from_linear(parts.lm_head, **variant_kw)
+    return SimpleNamespace(embed_tokens=parts.embed_tokens, layers=layers, norm=parts.norm, lm_head=lm_head)
+
+
+def module_bytes(mods) -> int:
+    seen, total = set(), 0
+    for m in mods:
+        for t in list(m.parameters()) + list(m.buffers()):
+            if t.data_ptr() not in seen:
+                seen.add(t.data_ptr())
+                total += t.numel() * t.element_size()
+    return total
+
+
+def weight_bytes(parts) -> int:
+    mods = [parts.embed_tokens, parts.norm, parts.lm_head]
+    for layer in parts.layers:
+        mods += [layer.input_layernorm, layer.post_attention_layernorm]
+        lin = layer._q if hasattr(layer, "_q") else {p: _get(layer, p) for p in LINEARS}
+        mods += list(lin.values())
+    return module_bytes(mods)
+
+
+def rotate_half(x):
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat((-x2, x1), dim=-1)
+
+
+class Harness:
+    """Static-KV-cache Llama forward over a model's modules; decode steps are CUDA-graph safe
+    (positions live in a device tensor, the cache is written with index_copy_)."""
+
+    def __init__(self, parts, c, batch, max_len, device):
+        self.c, self.B, self.L, self.device = c, batch, max_len, device
+        self.layers = [Layer(l, getattr(l, "_q", None)) for l in parts.layers]
+        self.embed, self.norm, self.lm_head = parts.embed_tokens, parts.norm, parts.lm_head
+        self.H, self.KV = c["heads"], c["kv_heads"]
+        self.hd = c["hidden"] // c["heads"]
+        shape = (len(self.layers), batch, self.KV, max_len, self.hd)
+        self.k_cache = torch.zeros(shape, dtype=torch.float16, device=device)
+        self.v_cache = torch.zeros(shape, dtype=torch.float16, device=device)
+        inv = 1.0 / (c["theta"] ** (torch.arange(0, self.hd, 2, dtype=torch.float32, device=device) / self.hd))
+        f = torch.outer(torch.arange(max_len, dtype=torch.float32, device=device), inv)
+        emb = torch.cat((f, f), dim=-1)
+        self.cos, self.sin = emb.cos(), emb.sin()  # [L, hd] f32
+        self.ar = torch.arange(max_len, device=device)
+        self.tok = torch.zeros(batch, 1, dtype=torch.long, device=device)
+        self.pos = torch.zeros((), dtype=torch.long, device=device)
+
+    def _rope(self, x, cos, sin):  # x [B, h, T, hd] f16; cos/sin [T, hd] f32
+        xf = x.float()
+        return (xf * cos + rotate_half(xf) * sin).to(x.dtype)
+
+    def _attn_mlp(self, i, ly, x, positions, mask, T, prefill):
+        B = x.shape[0]
+        h = ly.ln1(x)
+        q = ly.q(h).view(B, T, self.H, self.hd).transpose(1, 2)
+        k = ly.k(h).view(B, T, self.KV, self.hd).transpose(1, 2)
+        v = ly.v(h).view(B, T, self.KV, self.hd).transpose(1, 2)
+        cos, sin = self.cos.index_select(0, positions), self.sin.index_select(0, positions)
+        q, k = self._rope(q, cos, sin), self._rope(k, cos, sin)
+        self.k_cache[i].index_copy_(2, positions, k)
+        self.v_cache[i].index_copy_(2, positions, v)
+        if prefill:
+            kk, vv = k, v
+            if self.KV != self.H:
+                kk = kk.repeat_interleave(self.H // self.KV, dim=1)
+                vv = vv.repeat_interleave(self.H // self.KV, dim=1)
+            a = F.scaled_dot_product_attention(q, kk, vv, is_causal=True)
+        else:
+            kk, vv = self.k_cache[i], self.v_cache[i]
+            if self.KV != self.H:
+                kk = kk.repeat_interleave(self.H // self.KV, dim=1)
+                vv = vv.repeat_interleave(self.H // self.KV, dim=1)
+            a = F.scaled_dot_product_attention(q, kk, vv, attn_mask=mask)
+        a = a.transpose(1, 2).reshape(B, T, self.H * self.hd)
+        x = x + ly.o(a)
+        h = ly.ln2(x)
+        x = x + ly.down(F.silu(ly.gate(h)) * ly.up(h))
+        return x
+
+    def forward(self, tokens, positions, prefill):
+        x = self.embed(tokens)
+        T = tokens.shape[1]
+        mask = None if prefill else (self.ar <= positions[-1]).view(1, 1, 1, self.L)
+        for i, ly in enumerate(self.layers):
+            x = self._attn_mlp(i, ly, x, positions, mask, T, prefill)
+        return self.lm_head(self.norm(x))
+
+    def prefill(self, prompt):  # [B, T] -> logits [B, T, V]
+        T = prompt.shape[1]
+        return self.forward(prompt, torch.arange(T, device=self.device), prefill=True)
+
+    def step(self):  # one greedy decode step on the static buffers
+        logits = self.forward(self.tok, self.pos.view(1), prefill=False)[:, -1]
+        self.tok.copy_(logits.argmax(-1, keepdim=True))
+        self.pos.add_(1)
+
+
+def run_variant(parts, c, batch, prompt, new_tokens, device, mode, extra_resident):
+    """Prefill + timed greedy decode. Returns (tokens_per_s, peak_gb, prefill_logits)."""
+    torch.cuda.synchronize()
+    gc.collect()
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats(device)
+    T = prompt.shape[1]
+    hs = Harness(parts, c, batch, T + new_tokens + 8, device)
+    logits = hs.prefill(prompt)
+    first = logits[:, -1].argmax(-1, keepdim=True)
+
+    def reset():
+        hs.tok.copy_(first)
+        hs.pos.fill_(T)
+
+    if mode == "graph":
+        reset()
+        side = torch.cuda.Stream(device)
+        side.wait_stream(torch.cuda.current_stream(device))
+        with torch.cuda.stream(side):
+            for _ in range(2):
+                hs.step()
+        torch.cuda.current_stream(device).wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            hs.step()
+        run = graph.replay
+    elif mode == "compile":
+        step = torch.compile(hs.step, mode="reduce-overhead", fullgraph=True)
+        run = step
+    else:
+        run = hs.step
+    reset()
+    for _ in range(3):
+        run()
+    reset()
+    torch.cuda.synchronize()
+    t0, t1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    t0.record()
+    for _ in range(new_tokens):
+        run()
+    t1.record()
+    torch.cuda.synchronize()
+    secs = t0.elapsed_time(t1) / 1e3
+    peak = (torch.cuda.max_memory_allocated(device) - extra_resident) / GB
+    del hs
+    if mode == "graph":
+        del graph
+    return batch * new_tokens / secs, peak, logits, secs / new_tokens * 1e3
+
+
+def rel_err(x, ref):
+    x, ref = x.float(), ref.float()
+    return float((x - ref).norm() / ref.norm())
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--models", default="llama3-8b,llama2-7b", help=f"comma list of {', '.join(MODELS)}")
+    ap.add_argument("--layers", type=int, default=0, help="decoder layers (0: the real model's 32)")
+    ap.add_argument("--batches", default="1,8,32")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--prompt-len", type=int, default=16)
+    ap.add_argument("--new-tokens", type=int, default=64)
+    ap.add_argument("--mode", choices=("graph", "compile", "eager"), default="graph",
+                    help="how a decode step runs: one CUDA graph replay (default), torch.compile "
+                         "reduce-overhead, or eager")
+    ap.add_argument("--keep-lm-head-fp16", action="store_true", help="leave lm_head unquantized")
+    ap.add_argument("--no-transformers", action="store_true", help="use the plain-torch model even if "
+                    "transformers is installed")
+    ap.add_argument("--out", default="e2e.csv")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+
+    if not torch.cuda.is_available():
+        print("[e2e] no CUDA GPU: this benchmark needs one")
+        return 2
+    import mixgemm.torch  # noqa: F401  (registers the ops)
+
+    device = torch.device("cuda", torch.cuda.current_device())
+    batches = [int(b) for b in args.batches.split(",")]
+    variants = [v for v in args.variants.split(",") if v]
+    rows: List[Dict] = []
+    fields = ["model", "batch", "variant", "tokens_per_s", "peak_mem_gb", "weight_gb", "logits_rel_err",
+              "speedup_vs_fp16", "ms_per_step", "layers", "prompt_len", "new_tokens", "mode", "built_with",
+              "lm_head", "gpu"]
+    gpu = torch.cuda.get_device_name(device)
+    torch.manual_seed(args.seed)
+    with open(args.out, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=fields)
+        w.writeheader()
+        for name in args.models.split(","):
+            c = dict(MODELS[name])
+            if args.layers:
+                c["layers"] = args.layers
+            label = name if c["layers"] == MODELS[name]["layers"] else f"{name}-{c['layers']}L"
+            t_build = time.time()
+            with torch.inference_mode():
+                parts, hf, built_with = build_model(c, device, not args.no_transformers)
+            torch.cuda.synchronize()
+            print(f"[e2e] {label}: built with {built_with} in {time.time() - t_build:.1f} s, "
+                  f"{weight_bytes(parts) / GB:.2f} GB of fp16 weights")
+            g = torch.Generator(device="cpu").manual_seed(args.seed)
+            prompts = {b: torch.randint(0, c["vocab"], (b, args.prompt_len), generator=g).to(device) for b in batches}
+            fp16_bytes = weight_bytes(parts)
+            fp16_linear_bytes = module_bytes([parts.lm_head] + [_get(l, p) for l in parts.layers for p in LINEARS])
+            ref_logits, fp16_tps = {}, {}
+            with torch.inference_mode():
+                if hf is not None:
+                    try:
+                        b0 = batches[0]
+                        hf_logits = hf(input_ids=prompts[b0], use_cache=False).logits
+                        hs = Harness(parts, c, b0, args.prompt_len + 8, device)
+                        print(f"[e2e] {label}: harness vs transformers forward, fp16 prefill logits rel. error "
+                              f"{rel_err(hs.prefill(prompts[b0]), hf_logits):.2e}")
+                        del hs, hf_logits
+                    except Exception as e:  # noqa: BLE001
+                        print(f"[e2e] {label}: could not compare with the transformers forward: {e}")
+                for vname in variants:
+                    kw = VARIANTS[vname]
+                    t_q = time.time()
+                    if kw is None:
+                        vparts, extra, wbytes = parts, 0, fp16_bytes
+                    else:
+                        vparts = quantized_parts(parts, kw, args.keep_lm_head_fp16)
+                        torch.cuda.synchronize()
+                        extra = fp16_linear_bytes - (module_bytes([parts.lm_head]) if args.keep_lm_head_fp16 else 0)
+                        wbytes = weight_bytes(vparts)
+                        print(f"[e2e] {label} {vname}: quantized + prepacked in {time.time() - t_q:.1f} s, "
+                              f"{wbytes / GB:.2f} GB of weights")
+                    for b in batches:
+                        tps, peak, logits, ms = run_variant(vparts, c, b, prompts[b], args.new_tokens, device,
+                                                            args.mode, extra)
+                        if kw is None:
+                            ref_logits[b] = logits.half()
+                            fp16_tps[b] = tps
+                            err = 0.0
+                        else:
+                            err = rel_err(logits, ref_logits[b]) if b in ref_logits else float("nan")
+                        row = dict(model=label, batch=b, variant=vname, tokens_per_s=f"{tps:.1f}",
+                                   peak_mem_gb=f"{peak:.2f}", weight_gb=f"{wbytes / GB:.3f}",
+                                   logits_rel_err=f"{err:.4f}",
+                                   speedup_vs_fp16=f"{tps / fp16_tps[b]:.2f}" if b in fp16_tps else "",
+                                   ms_per_step=f"{ms:.3f}", layers=c["layers"], prompt_len=args.prompt_len,
+                                   new_tokens=args.new_tokens, mode=args.mode, built_with=built_with,
+                                   lm_head="fp16" if (kw is None or args.keep_lm_head_fp16) else "quantized",
+                                   gpu=gpu)
+                        rows.append(row)
+                        w.writerow(row)
+                        fh.flush()
+                        print(f"[e2e] {label:12s} {vname:10s} batch {b:3d}: {tps:9.1f} tok/s "
+                              f"({ms:.3f} ms/step, x{row['speedup_vs_fp16'] or '-'} vs fp16), peak {peak:.2f} GB, "
+                              f"logits rel err {err:.4f}")
+                        del logits
+                    if kw is not None:
+                        del vparts
+                        gc.collect()
+                        torch.cuda.empty_cache()
+            del parts, hf, ref_logits
+            gc.collect()
+            torch.cuda.empty_cache()
+    print(f"[e2e] wrote {len(rows)} rows to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
