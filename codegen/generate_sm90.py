@@ -42,6 +42,7 @@ TYPE_CONFIGS = [
 # compile time: 128 x 256 (128 accumulators) fits; 256 x 128 (two m64 atoms per consumer,
 # the same 128 accumulators plus twice the fragments) spills, so it is not generated.
 SCHEDULE_CONFIGS = [
+    (128, 32, "1x1x1", "coop", "smem", "splitk"),
     (128, 64, "1x1x1", "coop", "smem", "splitk"),
     (128, 128, "1x1x1", "coop", "smem", "splitk"),
     (128, 256, "1x1x1", "coop", "smem", "splitk"),
@@ -99,7 +100,9 @@ def instance_tu(t, s):
         + '#include "kernels/sm90/sm90_gemm.cuh"\n'
         + '#include "kernels/sm90/sm90_instances.h"\n\n'
         + "namespace mixgemm::kernels::sm90 {\n\n"
-        + f"Sm90KernelFn {sym}() {{ return sm90_kernel<AType::{atype}, {wbits}, {rows}, {toks}>; }}\n\n"
+        + f"Sm90KernelInfo {sym}() {{\n"
+        + f"  return {{sm90_kernel<AType::{atype}, {wbits}, {rows}, {toks}>,\n"
+        + f"          Sm90Traits<AType::{atype}, {wbits}, {rows}, {toks}>::kSmemBytes}};\n}}\n\n"
         + "}  // namespace mixgemm::kernels::sm90\n")
 
 
@@ -130,7 +133,7 @@ def main(argv):
     reg = [STAMP, "// sm90_registry.cpp - (type config, schedule) -> the compiled kernel.\n",
            '#include "kernels/sm90/sm90_instances.h"\n\n',
            "namespace mixgemm::kernels::sm90 {\n\n"]
-    reg += [f"Sm90KernelFn {sym}();\n" for _, _, sym in entries]
+    reg += [f"Sm90KernelInfo {sym}();\n" for _, _, sym in entries]
     reg.append("\nconst Sm90Instance kSm90Instances[] = {\n")
     for t, s, sym in entries:
         reg.append(f"    {{AType::{t[1]}, {t[2]}, {s[0]}, {s[1]}, &{sym}}},\n")

@@ -18,13 +18,14 @@
 //       before refilling it. Gives its registers away (setmaxnreg 40).
 //   WG1, WG2 consumers (cooperative): both work on the same tile, each on kTileN/2
 //       weight rows (kMW m64 atoms), sharing the activation tile. setmaxnreg 232.
-// Mainloop of a consumer, per k16 step q (A fragments double-buffered in registers):
-//       fence; issue wgmma(q) on F[q%2]; commit
-//       wait_group<1>         -> wgmma(q-1) done: F[(q+1)%2] free (and, at a block
-//                                boundary, the previous stage: arrive `empty`)
-//       convert step q+1 into F[(q+1)%2] (at a block boundary: wait `full`, load the
+// Mainloop of a consumer, per k16 step q (A fragments in kFB = 2 or 4 register buffers):
+//       fence; issue wgmma(q) on F[q%kFB]; commit
+//       wait_group<kFB-1>     -> wgmma(q-kFB+1) done: F[(q+1)%kFB] free (and, once the
+//                                previous block's last step is done, its stage: arrive
+//                                `empty`)
+//       convert step q+1 into F[(q+1)%kFB] (at a block boundary: wait `full`, load the
 //       next stage's 16 bytes per lane and scales first)
-// so the conversion of step q+1 runs while the tensor cores work on step q.
+// so the conversion of step q+1 runs while the tensor cores work on steps q-kFB+2..q.
 // Persistent: the grid is at most one CTA per SM; CTA c runs units c, c+C, ... (a unit is
 // a tile, or one k-range of a tile when the tiles do not fill the SMs: split-K). Splits
 // write f32 partial tiles to the workspace; the last to arrive (atomic counter) sums all
@@ -57,7 +58,7 @@ inline constexpr int kThreads = 128 * (1 + kConsumerWGs);
 inline constexpr int kProducerRegs = 56;    // 128*56 + 256*224 = 64512 <= 65536
 inline constexpr int kConsumerRegs = 224;
 inline constexpr int kSmemPerBlock = 227 * 1024;  // sm_90 opt-in maximum
-inline constexpr int kMaxStages = 8;
+inline constexpr int kMaxStages = 16;  // small tiles: enough weight bytes in flight to stream at M <= 32
 
 __host__ __device__ constexpr int round_up(int x, int m) { return (x + m - 1) / m * m; }
 
@@ -66,11 +67,15 @@ struct Sm90Traits {
   static_assert(A == AType::kF16 || A == AType::kBF16, "16-bit activations");
   static_assert(kWBits == 4 || kWBits == 8, "4- or 8-bit weights");
   static_assert(kTileN == 128 || kTileN == 256, "64 or 128 weight rows per consumer warpgroup");
-  static_assert(kTileT == 64 || kTileT == 128 || kTileT == 256, "wgmma N (tokens)");
+  static_assert(kTileT == 32 || kTileT == 64 || kTileT == 128 || kTileT == 256, "wgmma N (tokens)");
   static constexpr bool kBF16 = A == AType::kBF16;
   static constexpr int kMW = kTileN / (64 * kConsumerWGs);  // m64 atoms per consumer warpgroup
   static constexpr int kAcc = kTileT / 2;                    // f32 accumulators per atom and thread
   static constexpr int kLayoutKb = kWBits == 4 ? 1 : 2;      // layout k-blocks (KB 64 / 32) per stage
+  // A-fragment buffers in flight (see mainloop): 4 (a whole block ahead) where the
+  // accumulators leave room, 2 for the 128-accumulator tiles.
+  static constexpr int kFragBuffers = kMW * kAcc >= 128 ? 2 : 4;
+  static_assert(kFragBuffers == 2 || kFragBuffers == 4, "4 k16 steps per block: F[s % kFB] is static");
   static constexpr int kNBlk = kTileN / 16;                  // 16-row layout blocks per tile
   // One stage: activation tile (1024-aligned for the 128B swizzle), weights, scale rows,
   // zero rows (up to 4 group rows each: group size 16).
@@ -265,31 +270,36 @@ struct Sm90Cta {
   }
 
   // One unit's k-range; returns with all wgmma complete and every stage released.
-  // Pipelined at k16-step granularity with two fragment buffers: while step q runs on the
-  // tensor cores, step q+1 is converted (registers: kAcc accumulators leave no room for a
-  // whole k-block of fragments in flight; 384 threads get 168 registers each at compile time).
+  // Pipelined at k16-step granularity with kFB fragment buffers: step q is issued from
+  // F[q % kFB]; wait_group<kFB-1> then guarantees step q-kFB+1 is done, so F[(q+1) % kFB]
+  // is free for the conversion of step q+1 while up to kFB-1 wgmma are still queued. Small
+  // token tiles need the depth (a m64n64k16 is short next to its latency); 128 x 256 has no
+  // registers for more than two buffers (384 threads get 168 registers each at compile time,
+  // 128 of them accumulators).
   static __device__ __forceinline__ void mainloop(const Ctx& c, const Sm90KernelParams& p, const Unit& x,
                                                   float (&acc)[kMW][kAcc], int& stage, uint32_t& phase) {
-    uint32_t F[2][kMW][4];
+    constexpr int kFB = Tr::kFragBuffers;
+    uint32_t F[kFB][kMW][4];
     BlockRegs r;
     ptx::mbar_wait_parity(c.full0 + stage * 8, phase);
     uint32_t st = c.base + stage * Tr::kStageBytes;
     load_block(p, c, st, r);
     dequant_step(p, c, st, r, 0, F[0]);
     const int nk = x.kb1 - x.kb0;
-    int prev = -1;
+    int prev = -1;  // stage of the previous block, until all its steps are known done
     for (int i = 0; i < nk; ++i) {
       const uint64_t desc = ptx::smem_desc_sw128(st);  // the stage's activation tile
 #pragma unroll
       for (int s = 0; s < 4; ++s) {
-        issue(acc, F[s & 1], desc + 2 * s, i == 0 && s == 0);
-        ptx::wgmma_wait<1>();  // step q-1 done: F[(s+1)&1] is free
-        if (s == 0 && prev >= 0) {  // step 3 of the previous block done: its stage is free
+        issue(acc, F[s % kFB], desc + 2 * s, i == 0 && s == 0);
+        ptx::wgmma_wait<kFB - 1>();  // step q-kFB+1 done: F[(s+1) % kFB] is free
+        // Step 3 of the previous block is step q-(s+1); it is done once s+1 >= kFB-1.
+        if (s == kFB - 2 && prev >= 0) {
           release(c, prev);
           prev = -1;
         }
         if (s < 3) {
-          dequant_step(p, c, st, r, s + 1, F[(s + 1) & 1]);
+          dequant_step(p, c, st, r, s + 1, F[(s + 1) % kFB]);
         } else if (i + 1 < nk) {
           prev = stage;
           if (++stage == kStages) {

@@ -10,12 +10,17 @@ namespace mixgemm::kernels::sm90 {
 
 using Sm90KernelFn = void (*)(Sm90KernelParams);
 
+struct Sm90KernelInfo {
+  Sm90KernelFn fn;
+  int smem_bytes;  // dynamic shared memory of the instance (its Sm90Traits)
+};
+
 struct Sm90Instance {
   AType a;         // kF16 or kBF16
   int wbits;       // 4 or 8
   int tile_n;      // weight rows per CTA tile
   int tile_t;      // tokens per CTA tile
-  Sm90KernelFn (*fn)();
+  Sm90KernelInfo (*info)();
 };
 
 struct Sm90Tile {

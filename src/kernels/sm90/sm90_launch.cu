@@ -24,30 +24,14 @@ namespace {
 int weight_bits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
 
-sm90::Sm90KernelFn find_instance(AType a, BType b, const Sm90Config& cfg) {
+// The compiled instance for (a, b, cfg); fn == nullptr when this build has none.
+sm90::Sm90KernelInfo find_instance(AType a, BType b, const Sm90Config& cfg) {
   for (int i = 0; i < sm90::kSm90InstanceCount; ++i) {
     const auto& in = sm90::kSm90Instances[i];
     if (in.a == a && in.wbits == weight_bits(b) && in.tile_n == cfg.tile_n && in.tile_t == cfg.tile_t)
-      return in.fn();
+      return in.info();
   }
-  return nullptr;
-}
-
-// Shared-memory bytes of an instance (its traits), by tile; the same formula the kernel uses.
-template <int kBits>
-int smem_bytes_of(int tile_n, int tile_t) {
-  auto pick = [&](auto tn, auto tt) {
-    return sm90::Sm90Traits<AType::kF16, kBits, decltype(tn)::value, decltype(tt)::value>::kSmemBytes;
-  };
-  using I128 = std::integral_constant<int, 128>;
-  using I256 = std::integral_constant<int, 256>;
-  using I64 = std::integral_constant<int, 64>;
-  if (tile_n == 128 && tile_t == 64) return pick(I128{}, I64{});
-  if (tile_n == 128 && tile_t == 128) return pick(I128{}, I128{});
-  if (tile_n == 128 && tile_t == 256) return pick(I128{}, I256{});
-  if (tile_n == 256 && tile_t == 128) return pick(I256{}, I128{});
-  if (tile_n == 256 && tile_t == 64) return pick(I256{}, I64{});
-  return -1;
+  return {nullptr, 0};
 }
 
 PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
@@ -71,7 +55,7 @@ bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string*
     if (why) *why = w;
     return false;
   };
-  if (!find_instance(p.a_type, p.b_type, cfg)) return fail(cfg.name() + " is not compiled in this build");
+  if (!find_instance(p.a_type, p.b_type, cfg).fn) return fail(cfg.name() + " is not compiled in this build");
   if (!aligned16(p.a) || !aligned16(p.b) || !aligned16(p.out))
     return fail("a, b and out must be 16-byte aligned");
   if (p.group_size > 0 && !aligned16(p.group_scales)) return fail("group_scales must be 16-byte aligned");
@@ -87,10 +71,9 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   if (p.M == 0) return;
   std::string why;
   if (!sm90_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, "sm90: " + why);
-  const sm90::Sm90KernelFn fn = find_instance(p.a_type, p.b_type, cfg);
-  const int bits = weight_bits(p.b_type);
-  const int smem = bits == 4 ? smem_bytes_of<4>(cfg.tile_n, cfg.tile_t) : smem_bytes_of<8>(cfg.tile_n, cfg.tile_t);
-  if (smem <= 0) throw Error(ErrorCode::kNotSupported, "sm90: no shared-memory plan for " + cfg.name());
+  const sm90::Sm90KernelInfo info = find_instance(p.a_type, p.b_type, cfg);
+  const sm90::Sm90KernelFn fn = info.fn;
+  const int smem = info.smem_bytes;
   {
     // Raise the dynamic shared-memory limit once per (kernel, device).
     static std::mutex mu;
@@ -98,6 +81,11 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) cuda_fail("cudaGetDevice", e);
+    // Makes the device's primary context current in this host thread: the driver's
+    // cuTensorMapEncodeTiled below needs one (a fresh thread has none until a runtime call
+    // binds it). Not a stream operation: fine inside graph capture.
+    e = cudaSetDevice(dev);
+    if (e != cudaSuccess) cuda_fail("cudaSetDevice", e);
     std::lock_guard<std::mutex> lock(mu);
     const auto key = std::make_pair(reinterpret_cast<const void*>(fn), dev);
     if (std::find(done.begin(), done.end(), key) == done.end()) {
@@ -146,7 +134,7 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     k.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(p.workspace) + counter_bytes);
   }
   k.ldo = p.ldo;
-  k.b_kstride = static_cast<int64_t>(p.N / 16) * 512;
+  k.b_kstride = static_cast<int64_t>(p.N / 16) * layout::kBlockBytes;
   k.M = p.M;
   k.N = p.N;
   k.K = p.K;
