@@ -120,8 +120,8 @@ class QuantizedWeight:
                 return x
             if _arrays.library(x) == "torch":
                 t = x.detach().cpu()
-                if str(t.dtype) == "torch.bfloat16":
-                    t = t.view(__import__("torch").uint16) if hasattr(__import__("torch"), "uint16") else t.float()
+                if str(t.dtype) == "torch.bfloat16":  # bf16 as uint16 bits, like the CPU quantizers
+                    return t.view(__import__("torch").int16).numpy().view(np.uint16)
                 return t.numpy()
             return np.asarray(x)
         return replace(self, q=conv(self.q), group_scales=conv(self.group_scales), zeros=conv(self.zeros),

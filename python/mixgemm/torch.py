@@ -378,6 +378,8 @@ def _as_tensor(x, device, dtype=None) -> Optional[Tensor]:
     if x is None:
         return None
     if isinstance(x, np.ndarray):
+        if x.dtype == np.uint16:  # bf16 bits: int16 travels everywhere (uint16 tensors have few ops)
+            x = x.view(np.int16)
         x = torch.from_numpy(np.ascontiguousarray(x))
     x = x.to(device)
     if dtype is not None and x.dtype != dtype:
