@@ -18,14 +18,13 @@
 //       before refilling it. Gives its registers away (setmaxnreg 40).
 //   WG1, WG2 consumers (cooperative): both work on the same tile, each on kTileN/2
 //       weight rows (kMW m64 atoms), sharing the activation tile. setmaxnreg 232.
-// Mainloop of a consumer, per k16 step q (A fragments in kFB = 2 or 4 register buffers):
-//       fence; issue wgmma(q) on F[q%kFB]; commit
-//       wait_group<kFB-1>     -> wgmma(q-kFB+1) done: F[(q+1)%kFB] free (and, once the
-//                                previous block's last step is done, its stage: arrive
-//                                `empty`)
-//       convert step q+1 into F[(q+1)%kFB] (at a block boundary: wait `full`, load the
-//       next stage's 16 bytes per lane and scales first)
-// so the conversion of step q+1 runs while the tensor cores work on steps q-kFB+2..q.
+// Mainloop of a consumer, per 64-k block i (A fragments double-buffered in registers):
+//       fence; issue the 4 wgmma (k16 steps) of block i on F[i%2]; commit
+//       wait_group<1>         -> block i-1 done: its stage is free (arrive `empty`) and
+//                                so is F[(i+1)%2]
+//       wait `full`(i+1); load + convert block i+1 into F[(i+1)%2]
+// so the conversion of block i+1 runs while the tensor cores work on block i. (The
+// 128 x 256 tile has registers for one k16 step of fragments ahead only: mainloop.)
 // Persistent: the grid is at most one CTA per SM; CTA c runs units c, c+C, ... (a unit is
 // a tile, or one k-range of a tile when the tiles do not fill the SMs: split-K). Splits
 // write f32 partial tiles to the workspace; the last to arrive (atomic counter) sums all
@@ -72,10 +71,9 @@ struct Sm90Traits {
   static constexpr int kMW = kTileN / (64 * kConsumerWGs);  // m64 atoms per consumer warpgroup
   static constexpr int kAcc = kTileT / 2;                    // f32 accumulators per atom and thread
   static constexpr int kLayoutKb = kWBits == 4 ? 1 : 2;      // layout k-blocks (KB 64 / 32) per stage
-  // A-fragment buffers in flight (see mainloop): 4 (a whole block ahead) where the
-  // accumulators leave room, 2 for the 128-accumulator tiles.
-  static constexpr int kFragBuffers = kMW * kAcc >= 128 ? 2 : 4;
-  static_assert(kFragBuffers == 2 || kFragBuffers == 4, "4 k16 steps per block: F[s % kFB] is static");
+  // Issue granularity (see mainloop): a whole 64-k block (4 wgmma, one fence) where the
+  // accumulators leave registers for two blocks of fragments, else one k16 step.
+  static constexpr bool kBlockIssue = kMW * kAcc <= 64;
   static constexpr int kNBlk = kTileN / 16;                  // 16-row layout blocks per tile
   // One stage: activation tile (1024-aligned for the 128B swizzle), weights, scale rows,
   // zero rows (up to 4 group rows each: group size 16).
@@ -269,56 +267,95 @@ struct Sm90Cta {
     if (c.lane == 0) ptx::mbar_arrive(c.empty0 + stage * 8);
   }
 
+  static __device__ __forceinline__ void advance(int& stage, uint32_t& phase) {
+    if (++stage == kStages) {
+      stage = 0;
+      phase ^= 1u;
+    }
+  }
+
   // One unit's k-range; returns with all wgmma complete and every stage released.
-  // Pipelined at k16-step granularity with kFB fragment buffers: step q is issued from
-  // F[q % kFB]; wait_group<kFB-1> then guarantees step q-kFB+1 is done, so F[(q+1) % kFB]
-  // is free for the conversion of step q+1 while up to kFB-1 wgmma are still queued. Small
-  // token tiles need the depth (a m64n64k16 is short next to its latency); 128 x 256 has no
-  // registers for more than two buffers (384 threads get 168 registers each at compile time,
-  // 128 of them accumulators).
+  //
+  // kBlockIssue (token tiles <= 128): per 64-k block i, one fence and the block's 4 wgmma
+  // (back to back on the same accumulators: the tensor cores chain them without a round
+  // trip), one commit; then wait_group<1> (block i-1 done: its stage and fragment buffer are
+  // free) and convert block i+1 into the other buffer while block i runs. A fence per k16
+  // step instead measured ~225 cycles per step whatever the tile (each fence waits for the
+  // previous wgmma to retire), i.e. latency-bound below 128 x 256.
+  //
+  // Otherwise (128 x 256: 128 accumulators leave no registers for two blocks of fragments;
+  // 384 threads get 168 registers each at compile time) per k16 step with two buffers:
+  // issue step q, wait_group<1>, convert step q+1. At this tile size each step is long
+  // (m64n256k16 per warpgroup) and the kernel is tensor-core bound.
   static __device__ __forceinline__ void mainloop(const Ctx& c, const Sm90KernelParams& p, const Unit& x,
                                                   float (&acc)[kMW][kAcc], int& stage, uint32_t& phase) {
-    constexpr int kFB = Tr::kFragBuffers;
-    uint32_t F[kFB][kMW][4];
+    const int nk = x.kb1 - x.kb0;
     BlockRegs r;
     ptx::mbar_wait_parity(c.full0 + stage * 8, phase);
     uint32_t st = c.base + stage * Tr::kStageBytes;
     load_block(p, c, st, r);
-    dequant_step(p, c, st, r, 0, F[0]);
-    const int nk = x.kb1 - x.kb0;
-    int prev = -1;  // stage of the previous block, until all its steps are known done
-    for (int i = 0; i < nk; ++i) {
-      const uint64_t desc = ptx::smem_desc_sw128(st);  // the stage's activation tile
+    int prev = -1;  // stage of the previous block, until all its wgmma are known done
+    if constexpr (Tr::kBlockIssue) {
+      uint32_t F[2][4][kMW][4];
 #pragma unroll
-      for (int s = 0; s < 4; ++s) {
-        issue(acc, F[s % kFB], desc + 2 * s, i == 0 && s == 0);
-        ptx::wgmma_wait<kFB - 1>();  // step q-kFB+1 done: F[(s+1) % kFB] is free
-        // Step 3 of the previous block is step q-(s+1); it is done once s+1 >= kFB-1.
-        if (s == kFB - 2 && prev >= 0) {
-          release(c, prev);
-          prev = -1;
-        }
-        if (s < 3) {
-          dequant_step(p, c, st, r, s + 1, F[(s + 1) % kFB]);
-        } else if (i + 1 < nk) {
+      for (int s = 0; s < 4; ++s) dequant_step(p, c, st, r, s, F[0][s]);
+      for (int i = 0; i < nk; i += 2) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {  // unrolled by two: the buffer index is static
+          if (h == 1 && i + 1 >= nk) break;
+          const uint64_t desc = ptx::smem_desc_sw128(st);
+          ptx::wgmma_fence();
+#pragma unroll
+          for (int s = 0; s < 4; ++s)
+#pragma unroll
+            for (int mw = 0; mw < kMW; ++mw)
+              ptx::WgmmaRS<Tr::kBF16, kTileT>::run(acc[mw], F[h][s][mw], desc + 2 * s, (i + h == 0 && s == 0) ? 0 : 1);
+          ptx::wgmma_commit();
+          ptx::wgmma_wait<1>();  // block i+h-1 done
+          if (prev >= 0) release(c, prev);
           prev = stage;
-          if (++stage == kStages) {
-            stage = 0;
-            phase ^= 1u;
+          if (i + h + 1 < nk) {
+            advance(stage, phase);
+            ptx::mbar_wait_parity(c.full0 + stage * 8, phase);
+            st = c.base + stage * Tr::kStageBytes;
+            load_block(p, c, st, r);
+#pragma unroll
+            for (int s = 0; s < 4; ++s) dequant_step(p, c, st, r, s, F[h ^ 1][s]);
           }
-          ptx::mbar_wait_parity(c.full0 + stage * 8, phase);
-          st = c.base + stage * Tr::kStageBytes;
-          load_block(p, c, st, r);
-          dequant_step(p, c, st, r, 0, F[0]);
         }
       }
-    }
-    ptx::wgmma_wait<0>();
-    if (prev >= 0) release(c, prev);
-    release(c, stage);
-    if (++stage == kStages) {
-      stage = 0;
-      phase ^= 1u;
+      ptx::wgmma_wait<0>();
+      release(c, prev);
+      advance(stage, phase);
+    } else {
+      uint32_t F[2][kMW][4];
+      dequant_step(p, c, st, r, 0, F[0]);
+      for (int i = 0; i < nk; ++i) {
+        const uint64_t desc = ptx::smem_desc_sw128(st);  // the stage's activation tile
+#pragma unroll
+        for (int s = 0; s < 4; ++s) {
+          issue(acc, F[s & 1], desc + 2 * s, i == 0 && s == 0);
+          ptx::wgmma_wait<1>();  // step q-1 done: F[(s+1)&1] is free
+          if (s == 0 && prev >= 0) {  // step 3 of the previous block done: its stage is free
+            release(c, prev);
+            prev = -1;
+          }
+          if (s < 3) {
+            dequant_step(p, c, st, r, s + 1, F[(s + 1) & 1]);
+          } else if (i + 1 < nk) {
+            prev = stage;
+            advance(stage, phase);
+            ptx::mbar_wait_parity(c.full0 + stage * 8, phase);
+            st = c.base + stage * Tr::kStageBytes;
+            load_block(p, c, st, r);
+            dequant_step(p, c, st, r, 0, F[0]);
+          }
+        }
+      }
+      ptx::wgmma_wait<0>();
+      if (prev >= 0) release(c, prev);
+      release(c, stage);
+      advance(stage, phase);
     }
   }
 
