@@ -39,7 +39,7 @@ cat "$OUT/env.txt"
 
 stamp "building and installing the package (log: install.log)"
 $PY -m pip install --no-build-isolation --no-deps -v \
-  --config-settings=build-dir=build/pip-wheel . >"$OUT/install.log" 2>&1
+  --config-settings=build-dir=build-pip . >"$OUT/install.log" 2>&1
 install_rc=$?
 stamp "pip install rc=$install_rc"
 [ $install_rc -ne 0 ] && tail -30 "$OUT/install.log"
