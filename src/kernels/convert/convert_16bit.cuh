@@ -176,11 +176,11 @@ __device__ __forceinline__ void cvt_u8b128_frag16(uint2 bytes, uint32_t (&frag)[
 // ---- group scales / zero points ---------------------------------------------------
 // frag[0], frag[2] are row g, frag[1], frag[3] row g+8 (two weights of one row per register).
 
-// frag = RN_T(frag * s): one mul.rn.{f16,bf16}x2 per register (the only rounding).
+// The same two operations on pre-splatted operands (a register holding the row's scale,
+// or zero, in both halves: detail::splat2): kernels that reuse one scale for several
+// k-steps splat it once.
 template <class T>
-__device__ __forceinline__ void scale_frag16(uint32_t (&frag)[4], T s_row_g, T s_row_g8) {
-  const uint32_t sg = detail::splat2(s_row_g);
-  const uint32_t sg8 = detail::splat2(s_row_g8);
+__device__ __forceinline__ void scale_frag16_x2(uint32_t (&frag)[4], uint32_t sg, uint32_t sg8) {
   if constexpr (detail::kIsF16<T>) {
     frag[0] = ptx::mul_f16x2(frag[0], sg);
     frag[1] = ptx::mul_f16x2(frag[1], sg8);
@@ -193,16 +193,9 @@ __device__ __forceinline__ void scale_frag16(uint32_t (&frag)[4], T s_row_g, T s
     frag[3] = ptx::mul_bf16x2(frag[3], sg8);
   }
 }
-
-// frag = RN_T(frag * s + zs): one fma.rn.{f16,bf16}x2 per register (the only rounding).
-// zs is the prepacked zero point RN_T(-(z * s)) (docs/semantics.md).
 template <class T>
-__device__ __forceinline__ void scale_zero_frag16(uint32_t (&frag)[4], T s_row_g, T s_row_g8,
-                                                  T zs_row_g, T zs_row_g8) {
-  const uint32_t sg = detail::splat2(s_row_g);
-  const uint32_t sg8 = detail::splat2(s_row_g8);
-  const uint32_t zg = detail::splat2(zs_row_g);
-  const uint32_t zg8 = detail::splat2(zs_row_g8);
+__device__ __forceinline__ void scale_zero_frag16_x2(uint32_t (&frag)[4], uint32_t sg, uint32_t sg8, uint32_t zg,
+                                                     uint32_t zg8) {
   if constexpr (detail::kIsF16<T>) {
     frag[0] = ptx::fma_f16x2(frag[0], sg, zg);
     frag[1] = ptx::fma_f16x2(frag[1], sg8, zg8);
@@ -214,6 +207,21 @@ __device__ __forceinline__ void scale_zero_frag16(uint32_t (&frag)[4], T s_row_g
     frag[2] = ptx::fma_bf16x2(frag[2], sg, zg);
     frag[3] = ptx::fma_bf16x2(frag[3], sg8, zg8);
   }
+}
+
+// frag = RN_T(frag * s): one mul.rn.{f16,bf16}x2 per register (the only rounding).
+template <class T>
+__device__ __forceinline__ void scale_frag16(uint32_t (&frag)[4], T s_row_g, T s_row_g8) {
+  scale_frag16_x2<T>(frag, detail::splat2(s_row_g), detail::splat2(s_row_g8));
+}
+
+// frag = RN_T(frag * s + zs): one fma.rn.{f16,bf16}x2 per register (the only rounding).
+// zs is the prepacked zero point RN_T(-(z * s)) (docs/semantics.md).
+template <class T>
+__device__ __forceinline__ void scale_zero_frag16(uint32_t (&frag)[4], T s_row_g, T s_row_g8,
+                                                  T zs_row_g, T zs_row_g8) {
+  scale_zero_frag16_x2<T>(frag, detail::splat2(s_row_g), detail::splat2(s_row_g8), detail::splat2(zs_row_g),
+                          detail::splat2(zs_row_g8));
 }
 
 // Per-channel zero points without group scales: prepack_zeros stores zs = T(-z) and the

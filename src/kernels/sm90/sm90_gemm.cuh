@@ -177,79 +177,102 @@ struct Sm90Cta {
   }
 
   // ---- consumer ------------------------------------------------------------------------------
+  // Per-thread constants of a consumer, kept minimal (the 128 x 256 tile has no register
+  // to spare): everything else is derived from these two.
   struct Ctx {
-    int ctid;      // 0..255 over both consumer warpgroups
-    int cwg;       // consumer warpgroup 0/1
-    int warp;      // warp in the warpgroup 0..3
-    int lane;
-    uint32_t base, full0, empty0;
-    uint8_t* smem;  // generic pointer of `base`
+    int ctid;       // 0..255 over both consumer warpgroups
+    uint32_t base;  // shared window address of the 1024-aligned dynamic shared memory
+    __device__ __forceinline__ int cwg() const { return ctid >> 7; }         // consumer warpgroup
+    __device__ __forceinline__ int warp() const { return (ctid >> 5) & 3; }  // warp in the warpgroup
+    __device__ __forceinline__ int lane() const { return ctid & 31; }
+    __device__ __forceinline__ uint32_t full0() const { return base + Tr::kOffBar; }
+    __device__ __forceinline__ uint32_t empty0() const { return base + Tr::kOffBar + kStages * 8; }
   };
 
-  // The weights of one stage for this thread (16 bytes per atom and layout k-block) and, in
-  // kSm90ScaleBlock, the scale / zero of rows g and g+8 (one group row per stage).
+  // The weights of one stage for this thread (16 bytes per atom; 8-bit weights: the first
+  // of two layout blocks) and the splatted scale / zero of rows g and g+8 (both halves of a
+  // register: the operand of mul/fma.f16x2) when one group row serves the whole block.
   struct BlockRegs {
-    uint4 v[kMW];  // 8-bit weights: layout k-block 0 (steps 0, 1), reloaded with 1 for steps 2, 3
+    uint4 v[kMW];
     uint32_t s0[kMW], s1[kMW], z0[kMW], z1[kMW];
   };
 
   static __device__ __forceinline__ int block_of(const Ctx& c, int mw) {
-    return (c.cwg * kMW + mw) * 4 + c.warp;  // this warp's 16-row layout block in the tile
+    return (c.cwg() * kMW + mw) * 4 + c.warp();  // this warp's 16-row layout block in the tile
   }
+  static __device__ __forceinline__ uint32_t splat(uint32_t b16) { return ptx::prmt(b16, 0u, 0x1010u); }
 
-  static __device__ __forceinline__ void load_block(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
-                                                    BlockRegs& r) {
-    const int g = c.lane >> 2;
-#pragma unroll
-    for (int mw = 0; mw < kMW; ++mw) {
-      const int blk = block_of(c, mw);
-      r.v[mw] = ptx::lds128(st + Tr::kOffW + blk * layout::kBlockBytes + c.lane * 16);
-      r.s0[mw] = r.s1[mw] = kOne;
-      r.z0[mw] = r.z1[mw] = 0;
-      if (p.mode == kSm90ScaleBlock) {
-        const uint32_t sa = st + Tr::kOffS + (blk * 16 + g) * 2;
-        const uint32_t za = st + Tr::kOffZ + (blk * 16 + g) * 2;
-        if (p.has_scales) { r.s0[mw] = ptx::lds16(sa); r.s1[mw] = ptx::lds16(sa + 16); }
-        if (p.has_zeros) { r.z0[mw] = ptx::lds16(za); r.z1[mw] = ptx::lds16(za + 16); }
+  // Scale / zero of this thread's rows g, g+8 in staged group row `row` (1.0 / 0 when absent).
+  template <bool kUns>
+  static __device__ __forceinline__ void load_sz(const Sm90KernelParams& p, uint32_t st, int blk, int g, int row,
+                                                 uint32_t& s0, uint32_t& s1, uint32_t& z0, uint32_t& z1) {
+    const uint32_t off = row * Tr::kSRowBytes + (blk * 16 + g) * 2;
+    // Biased weights (u4b8, u8b128) never carry zero points, so in a grouped mode they
+    // always have scales.
+    if (!kUns || p.has_scales) {
+      s0 = splat(ptx::lds16(st + Tr::kOffS + off));
+      s1 = splat(ptx::lds16(st + Tr::kOffS + off + 16));
+    } else {
+      s0 = s1 = kOne | (kOne << 16);
+    }
+    if (kUns) {
+      if (p.has_zeros) {
+        z0 = splat(ptx::lds16(st + Tr::kOffZ + off));
+        z1 = splat(ptx::lds16(st + Tr::kOffZ + off + 16));
+      } else {
+        z0 = z1 = 0;
       }
     }
   }
 
+  template <bool kUns, int kMode>
+  static __device__ __forceinline__ void load_block(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
+                                                    BlockRegs& r) {
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) {
+      const int blk = block_of(c, mw);
+      r.v[mw] = ptx::lds128(st + Tr::kOffW + blk * layout::kBlockBytes + c.lane() * 16);
+      // Kept in registers across the block where they fit (kBlockIssue); the 128 x 256 tile
+      // re-reads them per step instead (4 more registers live would spill).
+      if constexpr (kMode == kSm90ScaleBlock && Tr::kBlockIssue)
+        load_sz<kUns>(p, st, blk, c.lane() >> 2, 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
+    }
+  }
+
   // k16 step s (0..3) of the stage's block -> the A fragment of each of this thread's atoms.
+  // The variant (kUns: u4/u8 vs u4b8/u8b128; kMode: Sm90ScaleMode) is a template parameter:
+  // with no run-time branch inside, the compiler interleaves the conversions of all steps
+  // (measured: run-time flags here cost ~2.5x the instructions of the conversion itself).
+  template <bool kUns, int kMode>
   static __device__ __forceinline__ void dequant_step(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
                                                       BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
-    const int g = c.lane >> 2;
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       uint32_t (&f)[4] = F[mw];
       if constexpr (kWBits == 4) {
         // word s of the lane's 16 bytes is k16 step s (layout.h)
-        if (p.b_unsigned) convert::cvt_u4_frag16<T16>(word(r.v[mw], s), f);
+        if constexpr (kUns) convert::cvt_u4_frag16<T16>(word(r.v[mw], s), f);
         else convert::cvt_u4b8_frag16<T16>(word(r.v[mw], s), f);
       } else {
         // 8-bit: layout k-block s/2 (32 k), its k16 step s%2 = words 2(s%2), 2(s%2)+1; the
         // second layout block replaces the first in the same registers (saves 4 per atom).
         if (s == 2)
-          r.v[mw] = ptx::lds128(st + Tr::kOffW + (Tr::kNBlk + block_of(c, mw)) * layout::kBlockBytes + c.lane * 16);
+          r.v[mw] = ptx::lds128(st + Tr::kOffW + (Tr::kNBlk + block_of(c, mw)) * layout::kBlockBytes + c.lane() * 16);
         const uint4& v = r.v[mw];
         const uint2 w2 = make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1));
-        if (p.b_unsigned) convert::cvt_u8_frag16<T16>(w2, f);
+        if constexpr (kUns) convert::cvt_u8_frag16<T16>(w2, f);
         else convert::cvt_u8b128_frag16<T16>(w2, f);
       }
-      if (p.mode != kSm90ScaleNone) {
+      if constexpr (kMode != kSm90ScaleNone) {
         uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
-        if (p.mode == kSm90ScaleStep) {  // group size 16 or 32: staged row (16 s) / gs
-          const int row = block_of(c, mw) * 16 + g;
-          const uint32_t off = static_cast<uint32_t>(s * 16 / p.gs) * Tr::kSRowBytes + row * 2;
-          if (p.has_scales) { s0 = ptx::lds16(st + Tr::kOffS + off); s1 = ptx::lds16(st + Tr::kOffS + off + 16); }
-          if (p.has_zeros) { z0 = ptx::lds16(st + Tr::kOffZ + off); z1 = ptx::lds16(st + Tr::kOffZ + off + 16); }
-        }
+        if constexpr (kMode == kSm90ScaleStep)  // group size 16 or 32: staged row (16 s) / gs
+          load_sz<kUns>(p, st, block_of(c, mw), c.lane() >> 2, s * 16 / p.gs, s0, s1, z0, z1);
+        else if constexpr (!Tr::kBlockIssue)
+          load_sz<kUns>(p, st, block_of(c, mw), c.lane() >> 2, 0, s0, s1, z0, z1);
         // u4/u8: RN(q*s + zs) (zs = 0 without zeros, s = 1 without scales);
         // u4b8/u8b128: RN((q-B)*s) (biased weights never carry zeros).
-        if (p.b_unsigned)
-          convert::scale_zero_frag16<T16>(f, as16<T16>(s0), as16<T16>(s1), as16<T16>(z0), as16<T16>(z1));
-        else
-          convert::scale_frag16<T16>(f, as16<T16>(s0), as16<T16>(s1));
+        if constexpr (kUns) convert::scale_zero_frag16_x2<T16>(f, s0, s1, z0, z1);
+        else convert::scale_frag16_x2<T16>(f, s0, s1);
       }
     }
   }
@@ -264,7 +287,7 @@ struct Sm90Cta {
   }
 
   static __device__ __forceinline__ void release(const Ctx& c, int stage) {
-    if (c.lane == 0) ptx::mbar_arrive(c.empty0 + stage * 8);
+    if (c.lane() == 0) ptx::mbar_arrive(c.empty0() + stage * 8);
   }
 
   static __device__ __forceinline__ void advance(int& stage, uint32_t& phase) {
@@ -287,18 +310,19 @@ struct Sm90Cta {
   // 384 threads get 168 registers each at compile time) per k16 step with two buffers:
   // issue step q, wait_group<1>, convert step q+1. At this tile size each step is long
   // (m64n256k16 per warpgroup) and the kernel is tensor-core bound.
+  template <bool kUns, int kMode>
   static __device__ __forceinline__ void mainloop(const Ctx& c, const Sm90KernelParams& p, const Unit& x,
                                                   float (&acc)[kMW][kAcc], int& stage, uint32_t& phase) {
     const int nk = x.kb1 - x.kb0;
     BlockRegs r;
-    ptx::mbar_wait_parity(c.full0 + stage * 8, phase);
+    ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
     uint32_t st = c.base + stage * Tr::kStageBytes;
-    load_block(p, c, st, r);
+    load_block<kUns, kMode>(p, c, st, r);
     int prev = -1;  // stage of the previous block, until all its wgmma are known done
     if constexpr (Tr::kBlockIssue) {
       uint32_t F[2][4][kMW][4];
 #pragma unroll
-      for (int s = 0; s < 4; ++s) dequant_step(p, c, st, r, s, F[0][s]);
+      for (int s = 0; s < 4; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[0][s]);
       for (int i = 0; i < nk; i += 2) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {  // unrolled by two: the buffer index is static
@@ -316,11 +340,11 @@ struct Sm90Cta {
           prev = stage;
           if (i + h + 1 < nk) {
             advance(stage, phase);
-            ptx::mbar_wait_parity(c.full0 + stage * 8, phase);
+            ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
             st = c.base + stage * Tr::kStageBytes;
-            load_block(p, c, st, r);
+            load_block<kUns, kMode>(p, c, st, r);
 #pragma unroll
-            for (int s = 0; s < 4; ++s) dequant_step(p, c, st, r, s, F[h ^ 1][s]);
+            for (int s = 0; s < 4; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[h ^ 1][s]);
           }
         }
       }
@@ -329,7 +353,7 @@ struct Sm90Cta {
       advance(stage, phase);
     } else {
       uint32_t F[2][kMW][4];
-      dequant_step(p, c, st, r, 0, F[0]);
+      dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
       for (int i = 0; i < nk; ++i) {
         const uint64_t desc = ptx::smem_desc_sw128(st);  // the stage's activation tile
 #pragma unroll
@@ -341,14 +365,14 @@ struct Sm90Cta {
             prev = -1;
           }
           if (s < 3) {
-            dequant_step(p, c, st, r, s + 1, F[(s + 1) & 1]);
+            dequant_step<kUns, kMode>(p, c, st, r, s + 1, F[(s + 1) & 1]);
           } else if (i + 1 < nk) {
             prev = stage;
             advance(stage, phase);
-            ptx::mbar_wait_parity(c.full0 + stage * 8, phase);
+            ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
             st = c.base + stage * Tr::kStageBytes;
-            load_block(p, c, st, r);
-            dequant_step(p, c, st, r, 0, F[0]);
+            load_block<kUns, kMode>(p, c, st, r);
+            dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
           }
         }
       }
@@ -364,7 +388,7 @@ struct Sm90Cta {
   // token m = 8j + 2t + e of the tile.
   static __device__ __forceinline__ void epilogue(const Ctx& c, const Sm90KernelParams& p, const Unit& x,
                                                   float (&acc)[kMW][kAcc], int* s_flag) {
-    const int g = c.lane >> 2, t = c.lane & 3;
+    const int g = c.lane() >> 2, t = c.lane() & 3;
     const int n0 = x.nt * kTileN, m0 = x.tt * kTileT;
     if (p.splits > 1) {
       // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
@@ -405,13 +429,13 @@ struct Sm90Cta {
         }
     }
 
-    uint8_t* epi = c.smem + Tr::kOffEpi;
+    const uint32_t epi = c.base + Tr::kOffEpi;
     ptx::named_barrier_sync(1, 256);  // the previous tile's copy-out has read the staging buffer
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int nl = (c.cwg * kMW + mw) * 64 + c.warp * 16 + g + 8 * h;
+        const int nl = (c.cwg() * kMW + mw) * 64 + c.warp() * 16 + g + 8 * h;
         const int n = n0 + nl;
         const bool nv = n < p.N;
         const float chv = (p.ch && nv) ? __ldg(p.ch + n) : 1.0f;
@@ -430,7 +454,7 @@ struct Sm90Cta {
             const float r = __fmaf_rn(acc[mw][4 * j + 2 * h + e], __fmul_rn(tv, chv), bv);
             const unsigned short o = p.out_bf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(r))
                                                 : __half_as_ushort(__float2half_rn(r));
-            *reinterpret_cast<unsigned short*>(epi + ml * Tr::kEpiStride + nl * 2) = o;
+            ptx::sts16(epi + ml * Tr::kEpiStride + nl * 2, o);
           }
         }
       }
@@ -442,7 +466,7 @@ struct Sm90Cta {
       const int ml = i / kPieces, pc = i - ml * kPieces;
       const int m = m0 + ml, n = n0 + pc * 8;
       if (m < p.M && n < p.N) {
-        const uint4 v = *reinterpret_cast<const uint4*>(epi + ml * Tr::kEpiStride + pc * 16);
+        const uint4 v = ptx::lds128(epi + ml * Tr::kEpiStride + pc * 16);
         *reinterpret_cast<uint4*>(p.out + (static_cast<int64_t>(m) * p.ldo + n) * 2) = v;
       }
     }
@@ -454,7 +478,6 @@ struct Sm90Cta {
     // 1024-byte aligned base: the 128B-swizzle atoms of the activation tiles need it.
     const uint32_t raw = ptx::smem_u32(smem_raw);
     const uint32_t base = (raw + 1023u) & ~1023u;
-    uint8_t* smem = smem_raw + (base - raw);
     const uint32_t full0 = base + Tr::kOffBar;
     const uint32_t empty0 = full0 + kStages * 8;
     const int wg = threadIdx.x / 128;
@@ -477,19 +500,22 @@ struct Sm90Cta {
     ptx::setmaxnreg_inc<kConsumerRegs>();
     Ctx c;
     c.ctid = threadIdx.x - 128;
-    c.cwg = wg - 1;
-    c.warp = (threadIdx.x / 32) & 3;
-    c.lane = threadIdx.x & 31;
     c.base = base;
-    c.full0 = full0;
-    c.empty0 = empty0;
-    c.smem = smem;
     int stage = 0;
     uint32_t phase = 0;
     float acc[kMW][kAcc];
+    // Kernel-uniform variant: one compiled mainloop per (weight bias, scale mode).
+    const int variant = p.mode * 2 + (p.b_unsigned ? 1 : 0);
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
       const Unit x = unit_of(p, u);
-      mainloop(c, p, x, acc, stage, phase);
+      switch (variant) {
+        case 0: mainloop<false, kSm90ScaleNone>(c, p, x, acc, stage, phase); break;
+        case 1: mainloop<true, kSm90ScaleNone>(c, p, x, acc, stage, phase); break;
+        case 2: mainloop<false, kSm90ScaleBlock>(c, p, x, acc, stage, phase); break;
+        case 3: mainloop<true, kSm90ScaleBlock>(c, p, x, acc, stage, phase); break;
+        case 4: mainloop<false, kSm90ScaleStep>(c, p, x, acc, stage, phase); break;
+        default: mainloop<true, kSm90ScaleStep>(c, p, x, acc, stage, phase); break;
+      }
       epilogue(c, p, x, acc, &s_flag);
     }
   }

@@ -46,7 +46,7 @@ bool sm90_parse_name(std::string_view name, Sm90Config* cfg) {
   Sm90Config c{r, t};
   if (c.name() != name) return false;  // canonical spelling only (no leading zeros, ...)
   for (int i = 0; i < sm90::kSm90AllTileCount; ++i)
-    if (sm90::kSm90AllTiles[i].tile_n == r && sm90::kSm90AllTiles[i].tile_t == t) {
+    if (sm90::kSm90AllTiles[i].tile_n == r && sm90::kSm90AllTiles[i].tile_t == t) {  // any weight width
       *cfg = c;
       return true;
     }
@@ -56,9 +56,9 @@ bool sm90_parse_name(std::string_view name, Sm90Config* cfg) {
 std::vector<Sm90Config> sm90_all_configs(AType a, BType b) {
   std::vector<Sm90Config> v;
   if (!is_a16(a)) return v;
-  (void)b;  // every weight type has the full list
   for (int i = 0; i < sm90::kSm90AllTileCount; ++i)
-    v.push_back({sm90::kSm90AllTiles[i].tile_n, sm90::kSm90AllTiles[i].tile_t});
+    if (sm90::kSm90AllTiles[i].wbits == weight_bits(b))
+      v.push_back({sm90::kSm90AllTiles[i].tile_n, sm90::kSm90AllTiles[i].tile_t});
   return v;
 }
 

@@ -24,7 +24,7 @@ struct Sm90Instance {
 };
 
 struct Sm90Tile {
-  int tile_n, tile_t;
+  int wbits, tile_n, tile_t;
 };
 
 // Generated (sm90_registry.cpp in the build tree): the compiled instances, and the
