@@ -74,6 +74,11 @@ struct Sm90Traits {
   // Issue granularity (see mainloop): a whole 64-k block (4 wgmma, one fence) where the
   // accumulators leave registers for two blocks of fragments, else one k16 step.
   static constexpr bool kBlockIssue = kMW * kAcc <= 64;
+  // Independent accumulator chains per atom (kBlockIssue only): k16 step s accumulates into
+  // set s % kAccSets, summed in set order after the unit's last block. A narrow wgmma
+  // (m64n32k16, m64n64k16) is short next to its latency, so one chain of dependent steps
+  // leaves the tensor cores idle; 4 (32 tokens) or 2 (64 tokens) chains overlap.
+  static constexpr int kAccSets = kTileT == 32 ? 4 : kTileT == 64 ? 2 : 1;
   static constexpr int kNBlk = kTileN / 16;                  // 16-row layout blocks per tile
   // One stage: activation tile (1024-aligned for the 128B swizzle), weights, scale rows,
   // zero rows (up to 4 group rows each: group size 16).
@@ -226,15 +231,13 @@ struct Sm90Cta {
   }
 
   template <bool kUns, int kMode>
-  static __device__ __forceinline__ void load_block(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
-                                                    BlockRegs& r) {
+  static __device__ __forceinline__ void load_block_v(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
+                                                      BlockRegs& r) {
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       const int blk = block_of(c, mw);
       r.v[mw] = ptx::lds128(st + Tr::kOffW + blk * layout::kBlockBytes + c.lane() * 16);
-      // Kept in registers across the block where they fit (kBlockIssue); the 128 x 256 tile
-      // re-reads them per step instead (4 more registers live would spill).
-      if constexpr (kMode == kSm90ScaleBlock && Tr::kBlockIssue)
+      if constexpr (kMode == kSm90ScaleBlock)
         load_sz<kUns>(p, st, blk, c.lane() >> 2, 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
     }
   }
@@ -244,8 +247,8 @@ struct Sm90Cta {
   // with no run-time branch inside, the compiler interleaves the conversions of all steps
   // (measured: run-time flags here cost ~2.5x the instructions of the conversion itself).
   template <bool kUns, int kMode>
-  static __device__ __forceinline__ void dequant_step(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
-                                                      BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
+  static __device__ __forceinline__ void dequant_step_v(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
+                                                        BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       uint32_t (&f)[4] = F[mw];
@@ -267,12 +270,59 @@ struct Sm90Cta {
         uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
         if constexpr (kMode == kSm90ScaleStep)  // group size 16 or 32: staged row (16 s) / gs
           load_sz<kUns>(p, st, block_of(c, mw), c.lane() >> 2, s * 16 / p.gs, s0, s1, z0, z1);
-        else if constexpr (!Tr::kBlockIssue)
-          load_sz<kUns>(p, st, block_of(c, mw), c.lane() >> 2, 0, s0, s1, z0, z1);
+
         // u4/u8: RN(q*s + zs) (zs = 0 without zeros, s = 1 without scales);
         // u4b8/u8b128: RN((q-B)*s) (biased weights never carry zeros).
         if constexpr (kUns) convert::scale_zero_frag16_x2<T16>(f, s0, s1, z0, z1);
         else convert::scale_frag16_x2<T16>(f, s0, s1);
+      }
+    }
+  }
+
+  // kMode == kSm90ScaleAny: the variant is read from the parameters at every call (a
+  // warp-uniform switch). The 128 x 256 tile uses it: one compiled copy of its mainloop
+  // (six copies spill its 128 accumulators), and at that tile size the tensor cores, not
+  // the conversion, set the pace.
+  template <bool kUns, int kMode>
+  static __device__ __forceinline__ void load_block(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
+                                                    BlockRegs& r) {
+    // kSm90ScaleAny: the weights only (dequant_step reads scales per step).
+    load_block_v<kUns, kMode == kSm90ScaleAny ? kSm90ScaleNone : kMode>(p, c, st, r);
+  }
+  template <bool kUns, int kMode>
+  static __device__ __forceinline__ void dequant_step(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
+                                                      BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
+    if constexpr (kMode != kSm90ScaleAny) {
+      dequant_step_v<kUns, kMode>(p, c, st, r, s, F);
+      return;
+    }
+    // Run-time flags, flat (the fewest live registers): the same operations as
+    // dequant_step_v, each chosen by a warp-uniform branch.
+    const int g = c.lane() >> 2;
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) {
+      uint32_t (&f)[4] = F[mw];
+      if constexpr (kWBits == 4) {
+        if (p.b_unsigned) convert::cvt_u4_frag16<T16>(word(r.v[mw], s), f);
+        else convert::cvt_u4b8_frag16<T16>(word(r.v[mw], s), f);
+      } else {
+        if (s == 2)
+          r.v[mw] = ptx::lds128(st + Tr::kOffW + (Tr::kNBlk + block_of(c, mw)) * layout::kBlockBytes + c.lane() * 16);
+        const uint4& v = r.v[mw];
+        const uint2 w2 = make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1));
+        if (p.b_unsigned) convert::cvt_u8_frag16<T16>(w2, f);
+        else convert::cvt_u8b128_frag16<T16>(w2, f);
+      }
+      if (p.mode != kSm90ScaleNone) {
+        const int row = p.mode == kSm90ScaleStep ? s * 16 / p.gs : 0;
+        const uint32_t off = row * Tr::kSRowBytes + (block_of(c, mw) * 16 + g) * 2;
+        uint32_t s0 = kOne, s1 = kOne, z0 = 0, z1 = 0;
+        if (p.has_scales) { s0 = ptx::lds16(st + Tr::kOffS + off); s1 = ptx::lds16(st + Tr::kOffS + off + 16); }
+        if (p.has_zeros) { z0 = ptx::lds16(st + Tr::kOffZ + off); z1 = ptx::lds16(st + Tr::kOffZ + off + 16); }
+        if (p.b_unsigned)
+          convert::scale_zero_frag16<T16>(f, as16<T16>(s0), as16<T16>(s1), as16<T16>(z0), as16<T16>(z1));
+        else
+          convert::scale_frag16<T16>(f, as16<T16>(s0), as16<T16>(s1));
       }
     }
   }
@@ -284,6 +334,19 @@ struct Sm90Cta {
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) ptx::WgmmaRS<Tr::kBF16, kTileT>::run(acc[mw], F[mw], desc, first ? 0 : 1);
     ptx::wgmma_commit();
+  }
+
+  // k16 step S of a block (kBlockIssue): accumulator set S % kAccSets, chosen at compile time.
+  template <int S, int kSets, int kMore>
+  static __device__ __forceinline__ void block_step(float (&acc)[kMW][kAcc], float (&more)[kMore][kMW][kAcc],
+                                                    const uint32_t (&F)[kMW][4], uint64_t desc, bool first) {
+    constexpr int kSet = S % kSets;
+    const int scale_d = (first && S < kSets) ? 0 : 1;
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) {
+      if constexpr (kSet == 0) ptx::WgmmaRS<Tr::kBF16, kTileT>::run(acc[mw], F[mw], desc + 2 * S, scale_d);
+      else ptx::WgmmaRS<Tr::kBF16, kTileT>::run(more[kSet - 1][mw], F[mw], desc + 2 * S, scale_d);
+    }
   }
 
   static __device__ __forceinline__ void release(const Ctx& c, int stage) {
@@ -311,15 +374,16 @@ struct Sm90Cta {
   // issue step q, wait_group<1>, convert step q+1. At this tile size each step is long
   // (m64n256k16 per warpgroup) and the kernel is tensor-core bound.
   template <bool kUns, int kMode>
-  static __device__ __forceinline__ void mainloop(const Ctx& c, const Sm90KernelParams& p, const Unit& x,
+  static __device__ __forceinline__ void mainloop(const Ctx& c, const Sm90KernelParams& p, const int nk,
                                                   float (&acc)[kMW][kAcc], int& stage, uint32_t& phase) {
-    const int nk = x.kb1 - x.kb0;
     BlockRegs r;
     ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
     uint32_t st = c.base + stage * Tr::kStageBytes;
     load_block<kUns, kMode>(p, c, st, r);
     int prev = -1;  // stage of the previous block, until all its wgmma are known done
     if constexpr (Tr::kBlockIssue) {
+      constexpr int kSets = Tr::kAccSets;
+      float more[kSets > 1 ? kSets - 1 : 1][kMW][kAcc];  // sets 1.. (set 0 is acc)
       uint32_t F[2][4][kMW][4];
 #pragma unroll
       for (int s = 0; s < 4; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[0][s]);
@@ -329,11 +393,11 @@ struct Sm90Cta {
           if (h == 1 && i + 1 >= nk) break;
           const uint64_t desc = ptx::smem_desc_sw128(st);
           ptx::wgmma_fence();
-#pragma unroll
-          for (int s = 0; s < 4; ++s)
-#pragma unroll
-            for (int mw = 0; mw < kMW; ++mw)
-              ptx::WgmmaRS<Tr::kBF16, kTileT>::run(acc[mw], F[h][s][mw], desc + 2 * s, (i + h == 0 && s == 0) ? 0 : 1);
+          const bool first = i + h == 0;  // the first use of every set overwrites it
+          block_step<0, kSets>(acc, more, F[h][0], desc, first);
+          block_step<1, kSets>(acc, more, F[h][1], desc, first);
+          block_step<2, kSets>(acc, more, F[h][2], desc, first);
+          block_step<3, kSets>(acc, more, F[h][3], desc, first);
           ptx::wgmma_commit();
           ptx::wgmma_wait<1>();  // block i+h-1 done
           if (prev >= 0) release(c, prev);
@@ -351,6 +415,13 @@ struct Sm90Cta {
       ptx::wgmma_wait<0>();
       release(c, prev);
       advance(stage, phase);
+      // Fixed order (set 1, 2, 3 into set 0): deterministic.
+#pragma unroll
+      for (int set = 1; set < kSets; ++set)
+#pragma unroll
+        for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+          for (int j = 0; j < kAcc; ++j) acc[mw][j] += more[set - 1][mw][j];
     } else {
       uint32_t F[2][kMW][4];
       dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
@@ -472,6 +543,25 @@ struct Sm90Cta {
     }
   }
 
+  // A consumer's whole persistent loop for one variant.
+  template <bool kUns, int kMode>
+  static __device__ __forceinline__ void consume(const Ctx& c, const Sm90KernelParams& p, int* s_flag) {
+    int stage = 0;
+    uint32_t phase = 0;
+    float acc[kMW][kAcc];
+    for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
+      // Only the block count stays live through the mainloop; the epilogue recomputes the
+      // unit's coordinates (registers are scarce with 128 accumulators).
+      int nk;
+      {
+        const Unit x = unit_of(p, u);
+        nk = x.kb1 - x.kb0;
+      }
+      mainloop<kUns, kMode>(c, p, nk, acc, stage, phase);
+      epilogue(c, p, unit_of(p, u), acc, s_flag);
+    }
+  }
+
   static __device__ __forceinline__ void run(const Sm90KernelParams& p) {
     extern __shared__ uint8_t smem_raw[];
     __shared__ int s_flag;
@@ -501,22 +591,20 @@ struct Sm90Cta {
     Ctx c;
     c.ctid = threadIdx.x - 128;
     c.base = base;
-    int stage = 0;
-    uint32_t phase = 0;
-    float acc[kMW][kAcc];
-    // Kernel-uniform variant: one compiled mainloop per (weight bias, scale mode).
-    const int variant = p.mode * 2 + (p.b_unsigned ? 1 : 0);
-    for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
-      const Unit x = unit_of(p, u);
-      switch (variant) {
-        case 0: mainloop<false, kSm90ScaleNone>(c, p, x, acc, stage, phase); break;
-        case 1: mainloop<true, kSm90ScaleNone>(c, p, x, acc, stage, phase); break;
-        case 2: mainloop<false, kSm90ScaleBlock>(c, p, x, acc, stage, phase); break;
-        case 3: mainloop<true, kSm90ScaleBlock>(c, p, x, acc, stage, phase); break;
-        case 4: mainloop<false, kSm90ScaleStep>(c, p, x, acc, stage, phase); break;
-        default: mainloop<true, kSm90ScaleStep>(c, p, x, acc, stage, phase); break;
-      }
-      epilogue(c, p, x, acc, &s_flag);
+    // Kernel-uniform variant: one compiled consumer per (weight bias, scale mode), each with
+    // its own accumulators (a switch per unit with shared accumulators made ptxas move them
+    // between the variants' register assignments and serialize every wgmma: C7515).
+    if constexpr (!Tr::kBlockIssue) {
+      consume<false, kSm90ScaleAny>(c, p, &s_flag);
+      return;
+    }
+    switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
+      case 0: consume<false, kSm90ScaleNone>(c, p, &s_flag); break;
+      case 1: consume<true, kSm90ScaleNone>(c, p, &s_flag); break;
+      case 2: consume<false, kSm90ScaleBlock>(c, p, &s_flag); break;
+      case 3: consume<true, kSm90ScaleBlock>(c, p, &s_flag); break;
+      case 4: consume<false, kSm90ScaleStep>(c, p, &s_flag); break;
+      default: consume<true, kSm90ScaleStep>(c, p, &s_flag); break;
     }
   }
 };

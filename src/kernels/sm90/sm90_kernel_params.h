@@ -19,6 +19,7 @@ enum Sm90ScaleMode : int32_t {
   kSm90ScaleNone = 0,   // no group scales, no zero points
   kSm90ScaleBlock = 1,  // one group row per 64-k block (group size a multiple of 64, or K)
   kSm90ScaleStep = 2,   // group size 16 or 32: 64/gs group rows per block, one per k16 step
+  kSm90ScaleAny = -1,   // kernel-internal: the mode is read from the parameters at run time
 };
 
 struct Sm90KernelParams {
