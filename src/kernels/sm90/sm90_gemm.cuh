@@ -286,8 +286,25 @@ struct Sm90Cta {
   template <bool kUns, int kMode>
   static __device__ __forceinline__ void load_block(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
                                                     BlockRegs& r) {
-    // kSm90ScaleAny: the weights only (dequant_step reads scales per step).
-    load_block_v<kUns, kMode == kSm90ScaleAny ? kSm90ScaleNone : kMode>(p, c, st, r);
+    if constexpr (kMode != kSm90ScaleAny) {
+      load_block_v<kUns, kMode>(p, c, st, r);
+    } else {
+      // Run-time flags: the weights, and in kSm90ScaleBlock the raw 16-bit scale / zero of
+      // rows g, g+8 (1.0 / 0 when absent), splatted per step by scale_frag16.
+      const int g = c.lane() >> 2;
+#pragma unroll
+      for (int mw = 0; mw < kMW; ++mw) {
+        const int blk = block_of(c, mw);
+        r.v[mw] = ptx::lds128(st + Tr::kOffW + blk * layout::kBlockBytes + c.lane() * 16);
+        r.s0[mw] = r.s1[mw] = kOne;
+        r.z0[mw] = r.z1[mw] = 0;
+        if (p.mode == kSm90ScaleBlock) {
+          const uint32_t off = (blk * 16 + g) * 2;
+          if (p.has_scales) { r.s0[mw] = ptx::lds16(st + Tr::kOffS + off); r.s1[mw] = ptx::lds16(st + Tr::kOffS + off + 16); }
+          if (p.has_zeros) { r.z0[mw] = ptx::lds16(st + Tr::kOffZ + off); r.z1[mw] = ptx::lds16(st + Tr::kOffZ + off + 16); }
+        }
+      }
+    }
   }
   template <bool kUns, int kMode>
   static __device__ __forceinline__ void dequant_step(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
@@ -314,11 +331,12 @@ struct Sm90Cta {
         else convert::cvt_u8b128_frag16<T16>(w2, f);
       }
       if (p.mode != kSm90ScaleNone) {
-        const int row = p.mode == kSm90ScaleStep ? s * 16 / p.gs : 0;
-        const uint32_t off = row * Tr::kSRowBytes + (block_of(c, mw) * 16 + g) * 2;
-        uint32_t s0 = kOne, s1 = kOne, z0 = 0, z1 = 0;
-        if (p.has_scales) { s0 = ptx::lds16(st + Tr::kOffS + off); s1 = ptx::lds16(st + Tr::kOffS + off + 16); }
-        if (p.has_zeros) { z0 = ptx::lds16(st + Tr::kOffZ + off); z1 = ptx::lds16(st + Tr::kOffZ + off + 16); }
+        uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
+        if (p.mode == kSm90ScaleStep) {  // group size 16 or 32: staged row (16 s) / gs
+          const uint32_t off = static_cast<uint32_t>(s * 16 / p.gs) * Tr::kSRowBytes + (block_of(c, mw) * 16 + g) * 2;
+          if (p.has_scales) { s0 = ptx::lds16(st + Tr::kOffS + off); s1 = ptx::lds16(st + Tr::kOffS + off + 16); }
+          if (p.has_zeros) { z0 = ptx::lds16(st + Tr::kOffZ + off); z1 = ptx::lds16(st + Tr::kOffZ + off + 16); }
+        }
         if (p.b_unsigned)
           convert::scale_zero_frag16<T16>(f, as16<T16>(s0), as16<T16>(s1), as16<T16>(z0), as16<T16>(z1));
         else
