@@ -74,11 +74,11 @@ struct Sm90Traits {
   // Issue granularity (see mainloop): a whole 64-k block (4 wgmma, one fence) where the
   // accumulators leave registers for two blocks of fragments, else one k16 step.
   static constexpr bool kBlockIssue = kMW * kAcc <= 64;
-  // 64-k blocks whose wgmma may be in flight at once (kBlockIssue; one fragment buffer
-  // each): the completion latency of a wgmma batch is long next to a narrow tile's tensor
-  // time, and with two batches in flight the 32-128-token tiles all measured ~720 cycles
-  // per block whatever their size.
-  static constexpr int kBlocksInFlight = kTileT <= 64 ? 4 : 3;
+  // Independent accumulator chains per atom (kBlockIssue only): k16 step s accumulates into
+  // set s % kAccSets, summed in set order after the unit's last block. A narrow wgmma
+  // (m64n32k16, m64n64k16) is short next to its latency, so one chain of dependent steps
+  // leaves the tensor cores idle; 4 (32 tokens) or 2 (64 tokens) chains overlap.
+  static constexpr int kAccSets = kTileT == 32 ? 4 : kTileT == 64 ? 2 : 1;
   static constexpr int kNBlk = kTileN / 16;                  // 16-row layout blocks per tile
   // One stage: activation tile (1024-aligned for the 128B swizzle), weights, scale rows,
   // zero rows (up to 4 group rows each: group size 16).
@@ -98,7 +98,6 @@ struct Sm90Traits {
   static constexpr int kStagesFit = (kSmemPerBlock - 1024 - kEpiBytes - kBarBytes) / kStageBytes;
   static constexpr int kStages = kStagesFit < kMaxStages ? kStagesFit : kMaxStages;
   static_assert(kStages >= 2, "at least double buffering");
-  static_assert(!kBlockIssue || kStages > kBlocksInFlight, "a stage per block in flight, plus one loading");
   static constexpr int kOffEpi = kStages * kStageBytes;
   static constexpr int kOffBar = kOffEpi + kEpiBytes;
   static constexpr int kSmemBytes = 1024 + kOffBar + kBarBytes;  // + slack to align to 1024
@@ -355,14 +354,21 @@ struct Sm90Cta {
     ptx::wgmma_commit();
   }
 
-  static __device__ __forceinline__ void release(const Ctx& c, int stage) {
-    if (c.lane() == 0) ptx::mbar_arrive(c.empty0() + stage * 8);
+  // k16 step S of a block (kBlockIssue): accumulator set S % kAccSets, chosen at compile time.
+  template <int S, int kSets, int kMore>
+  static __device__ __forceinline__ void block_step(float (&acc)[kMW][kAcc], float (&more)[kMore][kMW][kAcc],
+                                                    const uint32_t (&F)[kMW][4], uint64_t desc, bool first) {
+    constexpr int kSet = S % kSets;
+    const int scale_d = (first && S < kSets) ? 0 : 1;
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) {
+      if constexpr (kSet == 0) ptx::WgmmaRS<Tr::kBF16, kTileT>::run(acc[mw], F[mw], desc + 2 * S, scale_d);
+      else ptx::WgmmaRS<Tr::kBF16, kTileT>::run(more[kSet - 1][mw], F[mw], desc + 2 * S, scale_d);
+    }
   }
 
-  // The stage `back` blocks before `stage` in the ring.
-  static __device__ __forceinline__ int stage_back(int stage, int back) {
-    const int s = stage - back;
-    return s < 0 ? s + kStages : s;
+  static __device__ __forceinline__ void release(const Ctx& c, int stage) {
+    if (c.lane() == 0) ptx::mbar_arrive(c.empty0() + stage * 8);
   }
 
   static __device__ __forceinline__ void advance(int& stage, uint32_t& phase) {
@@ -394,38 +400,46 @@ struct Sm90Cta {
     load_block<kUns, kMode>(p, c, st, r);
     int prev = -1;  // stage of the previous block, until all its wgmma are known done
     if constexpr (Tr::kBlockIssue) {
-      constexpr int kB = Tr::kBlocksInFlight;
-      uint32_t F[kB][4][kMW][4];
+      constexpr int kSets = Tr::kAccSets;
+      float more[kSets > 1 ? kSets - 1 : 1][kMW][kAcc];  // sets 1.. (set 0 is acc)
+      uint32_t F[2][4][kMW][4];
 #pragma unroll
       for (int s = 0; s < 4; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[0][s]);
-      for (int i = 0; i < nk; i += kB) {
+      for (int i = 0; i < nk; i += 2) {
 #pragma unroll
-        for (int h = 0; h < kB; ++h) {  // unrolled by kB: the buffer index is static
-          if (h > 0 && i + h >= nk) break;
+        for (int h = 0; h < 2; ++h) {  // unrolled by two: the buffer index is static
+          if (h == 1 && i + 1 >= nk) break;
           const uint64_t desc = ptx::smem_desc_sw128(st);
           ptx::wgmma_fence();
-#pragma unroll
-          for (int s = 0; s < 4; ++s)
-#pragma unroll
-            for (int mw = 0; mw < kMW; ++mw)
-              ptx::WgmmaRS<Tr::kBF16, kTileT>::run(acc[mw], F[h][s][mw], desc + 2 * s, (i + h == 0 && s == 0) ? 0 : 1);
+          const bool first = i + h == 0;  // the first use of every set overwrites it
+          block_step<0, kSets>(acc, more, F[h][0], desc, first);
+          block_step<1, kSets>(acc, more, F[h][1], desc, first);
+          block_step<2, kSets>(acc, more, F[h][2], desc, first);
+          block_step<3, kSets>(acc, more, F[h][3], desc, first);
           ptx::wgmma_commit();
-          ptx::wgmma_wait<kB - 1>();  // block i+h-(kB-1) done: its stage and buffer are free
-          if (i + h >= kB - 1) release(c, stage_back(stage, kB - 1));
+          ptx::wgmma_wait<1>();  // block i+h-1 done
+          if (prev >= 0) release(c, prev);
+          prev = stage;
           if (i + h + 1 < nk) {
             advance(stage, phase);
             ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
             st = c.base + stage * Tr::kStageBytes;
             load_block<kUns, kMode>(p, c, st, r);
 #pragma unroll
-            for (int s = 0; s < 4; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[(h + 1) % kB][s]);
+            for (int s = 0; s < 4; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[h ^ 1][s]);
           }
         }
       }
       ptx::wgmma_wait<0>();
-      // The last min(nk, kB-1) blocks' stages (`stage` is the last block's).
-      for (int j = min(nk, kB - 1) - 1; j >= 0; --j) release(c, stage_back(stage, j));
+      release(c, prev);
       advance(stage, phase);
+      // Fixed order (set 1, 2, 3 into set 0): deterministic.
+#pragma unroll
+      for (int set = 1; set < kSets; ++set)
+#pragma unroll
+        for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+          for (int j = 0; j < kAcc; ++j) acc[mw][j] += more[set - 1][mw][j];
     } else {
       uint32_t F[2][kMW][4];
       dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
