@@ -21,7 +21,12 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <execinfo.h>
+#include <signal.h>
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <sstream>
@@ -406,8 +411,35 @@ PyObject* new_exception(const char* name, const char* doc, PyObject* bases) {
 
 }  // namespace
 
+namespace {
+
+// Diagnostics for crashes inside the extension: with MIXGEMM_PY_BACKTRACE=1 a SIGSEGV /
+// SIGABRT prints the native stack (addresses + the module's load address, for addr2line)
+// to stderr before the process dies. Off by default; Python's faulthandler shows only the
+// Python frames.
+void native_backtrace(int sig) {
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  const char head[] = "\n[mixgemm] native stack at signal:\n";
+  (void)!write(2, head, sizeof(head) - 1);
+  backtrace_symbols_fd(frames, n, 2);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void maybe_install_backtrace() {
+  const char* v = std::getenv("MIXGEMM_PY_BACKTRACE");
+  if (v && std::strcmp(v, "1") == 0) {
+    signal(SIGSEGV, native_backtrace);
+    signal(SIGABRT, native_backtrace);
+  }
+}
+
+}  // namespace
+
 NB_MODULE(_C, m) {
   m.doc() = "mixgemm's C++ host API (nanobind). Use the wrappers in the mixgemm package.";
+  maybe_install_backtrace();
 
   g_error = new_exception("mixgemm.MixgemmError", "An error reported by the mixgemm library.", PyExc_RuntimeError);
   PyObject* b_inv = PyTuple_Pack(2, g_error, PyExc_ValueError);
