@@ -358,4 +358,36 @@ inline int64_t compare(const Data& d, const std::vector<uint16_t>& out, int M, s
   return bad;
 }
 
+// Runs one kernel launch at M tokens on dd and returns the whole output buffer (rows x
+// ldo), NaN-poisoned before the launch; empty (with *err) when `can_implement` refuses, the
+// launch throws, or CUDA fails. `can_implement(p, &why)` and `launch(p)` are the family's.
+template <class CanImplement, class Launch>
+std::vector<uint16_t> run_kernel_once(const Data& d, const DevData& dd, int M, CanImplement can_implement,
+                                      Launch launch, std::string* err) {
+  std::vector<uint16_t> host(static_cast<size_t>(d.rows * d.ldo));
+  if (poison_16bit(dd.out.p, host.size()) != cudaSuccess) {
+    *err = "poison failed";
+    return {};
+  }
+  const GemmParams p = dd.params(d, M);
+  std::string why;
+  if (!can_implement(p, &why)) {
+    *err = "can_implement refused: " + why;
+    return {};
+  }
+  try {
+    launch(p);
+  } catch (const mixgemm::Error& e) {
+    *err = std::string("launch threw: ") + e.what();
+    return {};
+  }
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaMemcpy(host.data(), dd.out.p, host.size() * 2, cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) {
+    *err = std::string("CUDA: ") + cudaGetErrorString(e);
+    return {};
+  }
+  return host;
+}
+
 }  // namespace mixgemm::test

@@ -51,30 +51,9 @@ auto sm90_ws(const Spec& s, const std::vector<int>& ms) {
 
 // Runs one schedule at M tokens; returns the whole output buffer (rows x ldo).
 std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const Sm90Config& cfg, int M, std::string* err) {
-  std::vector<uint16_t> host(static_cast<size_t>(d.rows * d.ldo));
-  if (poison_16bit(dd.out.p, host.size()) != cudaSuccess) {
-    *err = "poison failed";
-    return {};
-  }
-  const GemmParams p = dd.params(d, M);
-  std::string why;
-  if (!mixgemm::kernels::sm90_can_implement(p, cfg, &why)) {
-    *err = "can_implement refused: " + why;
-    return {};
-  }
-  try {
-    mixgemm::kernels::launch_sm90(p, cfg, nullptr);
-  } catch (const mixgemm::Error& e) {
-    *err = std::string("launch threw: ") + e.what();
-    return {};
-  }
-  cudaError_t e = cudaDeviceSynchronize();
-  if (e == cudaSuccess) e = cudaMemcpy(host.data(), dd.out.p, host.size() * 2, cudaMemcpyDeviceToHost);
-  if (e != cudaSuccess) {
-    *err = std::string("CUDA: ") + cudaGetErrorString(e);
-    return {};
-  }
-  return host;
+  return run_kernel_once(
+      d, dd, M, [&](const GemmParams& p, std::string* why) { return mixgemm::kernels::sm90_can_implement(p, cfg, why); },
+      [&](const GemmParams& p) { mixgemm::kernels::launch_sm90(p, cfg, nullptr); }, err);
 }
 
 // The counters (the first bytes of the workspace, one int per tile) are zero again.

@@ -39,16 +39,9 @@
 
 namespace {
 
-namespace ty = mixgemm::types;
-namespace nm = mixgemm::numeric;
-using mixgemm::GemmProblem;
-using mixgemm::ScalarType;
-using mixgemm::kernels::AType;
-using mixgemm::kernels::BType;
-using mixgemm::kernels::GemmParams;
-using mixgemm::kernels::OutType;
-using mixgemm::kernels::SmallmConfig;
+// ty, nm, AType, BType, GemmParams, OutType, ... come with mixgemm::test (gemm_test_data.h).
 using namespace mixgemm::test;
+using mixgemm::kernels::SmallmConfig;
 
 const int kMs[] = {1, 2, 3, 5, 8, 13, 16, 24, 31, 32, 48, 64};
 constexpr int kMaxM = 64;
@@ -64,33 +57,11 @@ auto smallm_ws(const Spec& s) {
   };
 }
 
-// Runs one schedule at M tokens, returns the whole output buffer (kMaxM x ldo).
-std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M,
-                               std::string* err) {
-  std::vector<uint16_t> host(static_cast<size_t>(kMaxM * d.ldo));
-  if (mixgemm::test::poison_16bit(dd.out.p, host.size()) != cudaSuccess) {
-    *err = "poison failed";
-    return {};
-  }
-  const GemmParams p = dd.params(d, M);
-  std::string why;
-  if (!mixgemm::kernels::smallm_can_implement(p, cfg, &why)) {
-    *err = "can_implement refused: " + why;
-    return {};
-  }
-  try {
-    mixgemm::kernels::launch_smallm(p, cfg, nullptr);
-  } catch (const mixgemm::Error& e) {
-    *err = std::string("launch threw: ") + e.what();
-    return {};
-  }
-  cudaError_t e = cudaDeviceSynchronize();
-  if (e == cudaSuccess) e = cudaMemcpy(host.data(), dd.out.p, host.size() * 2, cudaMemcpyDeviceToHost);
-  if (e != cudaSuccess) {
-    *err = std::string("CUDA: ") + cudaGetErrorString(e);
-    return {};
-  }
-  return host;
+// Runs one schedule at M tokens; returns the whole output buffer (rows x ldo).
+std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M, std::string* err) {
+  return run_kernel_once(
+      d, dd, M, [&](const GemmParams& p, std::string* why) { return mixgemm::kernels::smallm_can_implement(p, cfg, why); },
+      [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr); }, err);
 }
 
 // The workspace counter area (smallm_geometry.h: the first kCounterBytes) must be back to
