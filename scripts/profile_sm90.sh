@@ -17,9 +17,10 @@ cmake -S . -B build-prof -G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPE
   cmake --build build-prof -j "$(nproc)" --target mixgemm_gpu_tests >> "$OUT/build.log" 2>&1 || {
   tail -30 "$OUT/build.log"; exit 1; }
 for tile in 128x64 128x128 128x256; do
-  MIXGEMM_SM90_TIMING=1 timeout 300 ncu --kernel-name "regex:sm90_kernel" \
-    --kernel-name-base demangled --launch-count 1 \
-    --launch-skip-before-match 0 --nvtx --section SpeedOfLight --section SchedulerStats \
+  # The first launch of this tile (demangled: sm90_kernel<(AType)0, 4, 128, T>).
+  MIXGEMM_SM90_TIMING=1 timeout 300 ncu --kernel-name-base demangled \
+    --kernel-name "regex:sm90_kernel<.*, 128, ${tile#128x}>" --launch-count 1 \
+    --section SpeedOfLight --section SchedulerStats \
     --section WarpStateStats --section SourceCounters -o "$OUT/prof_$tile" \
     ./build-prof/tests/mixgemm_gpu_tests --gtest_filter='Sm90Timing*' \
     > "$OUT/ncu_$tile.log" 2>&1 || true
