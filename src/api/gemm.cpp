@@ -193,7 +193,7 @@ void gemm(const GemmArgs& args) {
   require_device_pointer(args.workspace, "workspace");
 
   const std::string schedule =
-      args.schedule.empty() ? core::choose(args.problem, dev.sm_count) : args.schedule;
+      args.schedule.empty() ? core::choose_for_call(args, dev.sm_count) : args.schedule;
   if (print_config_enabled()) {
     std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s%s\n",
                  static_cast<long long>(args.problem.M), static_cast<long long>(args.problem.N),

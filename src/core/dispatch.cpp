@@ -74,6 +74,18 @@ std::string choose(const GemmProblem& p, int sm_count) {
   return kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b).name();
 }
 
+std::string choose_for_call(const GemmArgs& args, int sm_count) {
+  const std::string pick = choose(args.problem, sm_count);
+  Sm90Config big;
+  if (!kernels::sm90_parse_name(pick, &big)) return pick;
+  if (kernels::sm90_can_implement(params_of(args, sm_count), big, nullptr)) return pick;
+  const GemmProblem& p = args.problem;
+  const auto a = to_kernel(p.types.a);
+  const auto b = to_kernel_b(p.types.b);
+  if (kernels::smallm_configs(a, b).empty()) return pick;  // launch() will say why sm90 cannot run it
+  return kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b).name();
+}
+
 size_t workspace_bytes(const GemmProblem& p, int sm_count) {
   const auto a = to_kernel(p.types.a);
   const auto b = to_kernel_b(p.types.b);

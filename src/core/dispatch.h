@@ -17,6 +17,11 @@ std::vector<std::string> schedule_names(const TypeConfig& types);
 // The heuristic's pick.
 std::string choose(const GemmProblem& problem, int sm_count);
 
+// The heuristic's pick for this call: choose(), except that a pick the call's pointers rule
+// out (sm90 bulk-copies scale and zero rows, so it needs them 16-byte aligned where gemm
+// accepts 4) falls back to smallm. Pure host logic, no CUDA call.
+std::string choose_for_call(const GemmArgs& args, int sm_count);
+
 // Workspace bytes on a GPU with `sm_count` SMs: the maximum over every schedule the
 // caller may force (pure).
 size_t workspace_bytes(const GemmProblem& problem, int sm_count);

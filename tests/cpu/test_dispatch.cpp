@@ -80,6 +80,28 @@ TEST(Dispatch, WorkspaceCoversEverySchedule) {
     }
 }
 
+// gemm accepts 4-byte-aligned group scales; sm90 bulk-copies them and needs 16. The call's
+// pick then falls back to smallm instead of failing at launch.
+TEST(Dispatch, UnalignedScalesFallBackToSmallm) {
+  alignas(256) static uint8_t fake[1 << 12];  // never dereferenced: only addresses are checked
+  GemmArgs g;
+  g.problem = GemmProblem{1024, 8192, 8192, {f16, u4b8, f16, false, f16}, 128};
+  g.a = fake;
+  g.lda = 8192;
+  g.b = fake;
+  g.out = fake;
+  g.ldo = 8192;
+  g.group_scales = fake + 16;
+  g.workspace = fake;
+  g.workspace_bytes = size_t{1} << 40;
+  const std::string aligned = core::choose_for_call(g, 132);
+  EXPECT_EQ(aligned.rfind("sm90_", 0), 0u) << aligned;
+  EXPECT_EQ(aligned, choose_schedule(g.problem, 132));
+  g.group_scales = fake + 4;
+  const std::string fallback = core::choose_for_call(g, 132);
+  EXPECT_EQ(fallback.rfind("smallm_", 0), 0u) << fallback;
+}
+
 TEST(Dispatch, ChoiceIsAPureFunction) {
   GemmProblem p{16, 8192, 21760, {f16, u4b8, f16, false, f16}, 128};
   const std::string first = choose_schedule(p, 132);
