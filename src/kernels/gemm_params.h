@@ -15,6 +15,11 @@ enum class AType : uint8_t { kF16, kBF16, kS8, kE4M3 };
 enum class BType : uint8_t { kU4B8, kU4, kU8B128, kU8 };
 enum class OutType : uint8_t { kF16, kBF16 };
 
+// Facts of the element types that every kernel family's host side asks.
+inline constexpr bool is_a16(AType a) { return a == AType::kF16 || a == AType::kBF16; }
+inline constexpr int weight_bits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
+inline constexpr bool is_unsigned(BType b) { return b == BType::kU4 || b == BType::kU8; }
+
 struct GemmParams {
   int32_t M, N, K;
   int64_t lda;  // elements

@@ -12,8 +12,6 @@ namespace mixgemm::kernels {
 
 namespace {
 
-bool is_a16(AType a) { return a == AType::kF16 || a == AType::kBF16; }
-int weight_bits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // H200 constants of the time model, fitted to the committed timing table

@@ -21,7 +21,6 @@ namespace {
   throw Error(ErrorCode::kCudaError, std::string("mixgemm sm90: ") + what + ": " + cudaGetErrorString(e));
 }
 
-int weight_bits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
 
 // The compiled instance for (a, b, cfg); fn == nullptr when this build has none.
@@ -160,7 +159,7 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     k.mode = sm90::kSm90ScaleStep;
     k.srows = 64 / gs;
   }
-  k.b_unsigned = p.b_type == BType::kU4 || p.b_type == BType::kU8;
+  k.b_unsigned = is_unsigned(p.b_type);
   k.out_bf16 = p.out_type == OutType::kBF16;
 
   const unsigned grid = static_cast<unsigned>(std::min<int64_t>(units, sm_count));

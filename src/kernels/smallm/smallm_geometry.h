@@ -30,9 +30,9 @@ inline constexpr int64_t kSmemPerSm = 228 * 1024;
 inline constexpr int64_t kMaxRingRows = 32;
 inline constexpr int64_t kMaxRingBytes = 128 * 1024;
 
-inline bool is_a16(AType a) { return a == AType::kF16 || a == AType::kBF16; }
-inline int weight_bits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
-inline bool is_unsigned(BType b) { return b == BType::kU4 || b == BType::kU8; }
+using ::mixgemm::kernels::is_a16;  // gemm_params.h
+using ::mixgemm::kernels::is_unsigned;
+using ::mixgemm::kernels::weight_bits;
 
 struct Geometry {
   // layout
