@@ -66,7 +66,8 @@ std::string choose(const GemmProblem& p, int sm_count) {
   // Above the crossover the wgmma family runs the whole problem in one launch; below it
   // (or when sm90 cannot run the shape / type) smallm does, in 64-token slabs.
   Sm90Config big;
-  if (p.M > kSm90MinTokens && kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big))
+  const int64_t min_tokens = is_16bit_activation(p.types.a) ? kSm90MinTokens : kSm90MinTokensA8;
+  if (p.M > min_tokens && kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big))
     return big.name();
   if (smallm.empty())
     MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " at M=" << p.M

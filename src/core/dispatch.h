@@ -36,6 +36,8 @@ inline constexpr int64_t kSmallmSlabTokens = 64;
 // The heuristic runs M > kSm90MinTokens on the sm90 wgmma family when it can (the
 // measured crossover, docs/design.md), smaller M on smallm.
 inline constexpr int64_t kSm90MinTokens = 32;
+// W4A8 (s8/e4m3): not measured yet; smallm serves up to its 64-token tile.
+inline constexpr int64_t kSm90MinTokensA8 = 64;
 
 // SM count assumed by workspace_size() when no CUDA device can be queried (H100/H200 SXM).
 inline constexpr int kDefaultSmCount = 132;

@@ -25,7 +25,10 @@ TEST(Sm90Heuristic, NamesRoundTripAndRefuseOthers) {
     EXPECT_FALSE(sm90_parse_name(bad, &untouched)) << bad;
     EXPECT_EQ(untouched, (Sm90Config{7, 7}));
   }
-  EXPECT_TRUE(sm90_all_configs(AType::kS8, BType::kU4B8).empty());
+  // W4A8: 4-bit weights only, no 128 x 256 (8-bit activations run the block-issue mainloop).
+  EXPECT_FALSE(sm90_all_configs(AType::kS8, BType::kU4B8).empty());
+  EXPECT_TRUE(sm90_all_configs(AType::kS8, BType::kU8B128).empty());
+  for (const Sm90Config& c : sm90_all_configs(AType::kE4M3, BType::kU4)) EXPECT_LT(c.tile_t, 256) << c.name();
 }
 
 TEST(Sm90Heuristic, ShapeRulesNameTheArgument) {
@@ -38,7 +41,11 @@ TEST(Sm90Heuristic, ShapeRulesNameTheArgument) {
   EXPECT_NE(why.find("K=8160"), std::string::npos) << why;
   EXPECT_FALSE(sm90_shape_ok(1000, 8192, 8192, AType::kF16, BType::kU4B8, 48, c, &why));
   EXPECT_NE(why.find("group_size=48"), std::string::npos) << why;
-  EXPECT_FALSE(sm90_shape_ok(1000, 8192, 8192, AType::kS8, BType::kU4B8, 128, c, &why));
+  EXPECT_TRUE(sm90_shape_ok(1000, 8192, 8192, AType::kS8, BType::kU4B8, 128, c, &why)) << why;
+  EXPECT_TRUE(sm90_shape_ok(1000, 8192, 8192, AType::kE4M3, BType::kU4, 32, c, &why)) << why;
+  EXPECT_FALSE(sm90_shape_ok(1000, 8192, 8192, AType::kS8, BType::kU4B8, 16, c, &why));
+  EXPECT_NE(why.find("8-bit activations"), std::string::npos) << why;
+  EXPECT_FALSE(sm90_shape_ok(1000, 8192, 8192, AType::kS8, BType::kU8B128, 0, c, &why));
 }
 
 TEST(Sm90Heuristic, SplitOnlyWhenTheTilesDoNotFillTheSms) {

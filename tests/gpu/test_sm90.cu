@@ -114,7 +114,9 @@ void check_all(const Spec& s, const std::vector<int>& ms) {
 
 // Every group mode x weight type of one activation type; epilogue and data flavour vary.
 void check_family(AType a) {
-  const BType bs[] = {BType::kU4B8, BType::kU4, BType::kU8B128, BType::kU8};
+  const bool a8 = a == AType::kS8 || a == AType::kE4M3;
+  const std::vector<BType> bs = a8 ? std::vector<BType>{BType::kU4B8, BType::kU4}
+                                   : std::vector<BType>{BType::kU4B8, BType::kU4, BType::kU8B128, BType::kU8};
   const int64_t K = 1024;
   const int64_t groups[] = {0, 32, 64, 128, 256, K};
   const std::vector<int> ms(std::begin(kMs), std::end(kMs));
@@ -134,6 +136,8 @@ void check_family(AType a) {
       s.ch = i % 4 != 1;
       s.integer = i % 2 == 1;
       s.seed = base_seed() + 1000 * i + static_cast<int>(a);
+      // e4m3 wgmma keeps the whole K in the tensor cores' fp8 accumulator (no promotion).
+      s.fp8_promotion_k = 0;
       ++i;
       check_all(s, ms);
     }
@@ -146,6 +150,15 @@ TEST(Sm90, W4W8A16_F16) {
 TEST(Sm90, W4W8A16_BF16) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   check_family(AType::kBF16);
+}
+
+TEST(Sm90, W4A8_S8) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  check_family(AType::kS8);
+}
+TEST(Sm90, W4A8_E4M3) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  check_family(AType::kE4M3);
 }
 
 TEST(Sm90, LargeMSmallShape) {

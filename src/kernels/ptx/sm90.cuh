@@ -57,19 +57,24 @@ __device__ __forceinline__ void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
 }
 
-// ---- shared-memory matrix descriptor (wgmma B operand), 128-byte swizzle, K-major ------------
-// The tile is rows of 128 bytes (64 16-bit k), 8-row swizzle atoms of 1024 bytes, the
-// tile 1024-byte aligned, exactly as TMA's 128B swizzle writes it:
+// ---- shared-memory matrix descriptor (wgmma B operand), swizzled, K-major -----------------
+// The tile is rows of kRowBytes bytes (64 k of 16-bit or 8-bit values: 128 or 64 bytes),
+// 8-row swizzle atoms of 8*kRowBytes bytes, the tile 1024-byte aligned, exactly as TMA's
+// 128B / 64B swizzle writes it:
 //   bits  0-13  start address >> 4
 //   bits 16-29  leading-dimension byte offset >> 4 (unused for swizzled K-major: 1)
-//   bits 32-45  stride-dimension byte offset >> 4 = 1024 >> 4 (next 8 rows)
-//   bits 49-51  base offset (0: atoms are 1024-aligned)
-//   bits 62-63  layout: 1 = 128-byte swizzle
-// The k16 step s of the tile starts 32*s bytes further: add 2*s to the descriptor (the
-// swizzle is a function of the address bits, so an offset start inside the atom works).
-__device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t addr) {
+//   bits 32-45  stride-dimension byte offset >> 4 = 8 rows * kRowBytes >> 4
+//   bits 49-51  base offset (0: atoms are aligned)
+//   bits 62-63  layout: 1 = 128-byte swizzle, 2 = 64-byte swizzle
+// The wgmma step s of the tile (16 16-bit k or 32 8-bit k: 32 bytes either way) starts
+// 32*s bytes further: add 2*s to the descriptor (the swizzle is a function of the address
+// bits, so an offset start inside the atom works).
+template <int kRowBytes>
+__device__ __forceinline__ uint64_t smem_desc_swizzled(uint32_t addr) {
+  static_assert(kRowBytes == 128 || kRowBytes == 64, "128B or 64B swizzle");
+  constexpr uint64_t kLayout = kRowBytes == 128 ? 1 : 2;
   return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) | (uint64_t{1} << 16) |
-         (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
+         (uint64_t{(8 * kRowBytes) >> 4} << 32) | (kLayout << 62);
 }
 
 // ---- registers and barriers ---------------------------------------------------------------
@@ -87,7 +92,7 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
-// 16-byte and 2-byte shared loads, and a 2-byte store, by window address.
+// 16-, 2- and 1-byte shared loads, and a 2-byte store, by window address.
 __device__ __forceinline__ uint4 lds128(uint32_t addr) {
   uint4 v;
   asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n"
@@ -97,6 +102,11 @@ __device__ __forceinline__ uint4 lds128(uint32_t addr) {
 }
 __device__ __forceinline__ void sts16(uint32_t addr, uint16_t v) {
   asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(addr), "h"(v) : "memory");
+}
+__device__ __forceinline__ uint32_t lds8(uint32_t addr) {
+  uint16_t v;
+  asm volatile("ld.shared.u8 %0, [%1];\n" : "=h"(v) : "r"(addr));
+  return v;
 }
 __device__ __forceinline__ uint32_t lds16(uint32_t addr) {
   uint16_t v;

@@ -42,6 +42,7 @@
 #include <type_traits>
 
 #include "kernels/convert/convert_16bit.cuh"
+#include "kernels/convert/convert_8bit.cuh"
 #include "kernels/gemm_params.h"
 #include "kernels/ptx/mma.cuh"
 #include "kernels/ptx/sm90.cuh"
@@ -63,11 +64,20 @@ __host__ __device__ constexpr int round_up(int x, int m) { return (x + m - 1) / 
 
 template <AType A, int kWBits, int kTileN, int kTileT>
 struct Sm90Traits {
-  static_assert(A == AType::kF16 || A == AType::kBF16, "16-bit activations");
   static_assert(kWBits == 4 || kWBits == 8, "4- or 8-bit weights");
+  // 8-bit activations (s8, e4m3: W4A8) run k32 wgmma steps on 8-bit A fragments.
+  static constexpr bool kA8 = A == AType::kS8 || A == AType::kE4M3;
+  static_assert(!kA8 || kWBits == 4, "8-bit activations take 4-bit weights");
   static_assert(kTileN == 128 || kTileN == 256, "64 or 128 weight rows per consumer warpgroup");
   static_assert(kTileT == 32 || kTileT == 64 || kTileT == 128 || kTileT == 256, "wgmma N (tokens)");
   static constexpr bool kBF16 = A == AType::kBF16;
+  static constexpr int kEB = kA8 ? 1 : 2;                    // activation bytes
+  static constexpr int kKStep = kA8 ? 32 : 16;               // k per wgmma
+  static constexpr int kSteps = kKBlock / kKStep;            // wgmma steps per 64-k block
+  static constexpr int kRowBytes = kKBlock * kEB;            // activation tile row: 128 or 64 B
+  static constexpr int kSB = A == AType::kS8 ? 1 : 2;        // bytes per group scale / zero
+  // The generated register-A wgmma of this activation type (WgmmaRS's first parameter).
+  static constexpr int kWgmmaKind = A == AType::kF16 ? 0 : A == AType::kBF16 ? 1 : A == AType::kS8 ? 2 : 3;
   static constexpr int kMW = kTileN / (64 * kConsumerWGs);  // m64 atoms per consumer warpgroup
   static constexpr int kAcc = kTileT / 2;                    // f32 accumulators per atom and thread
   static constexpr int kLayoutKb = kWBits == 4 ? 1 : 2;      // layout k-blocks (KB 64 / 32) per stage
@@ -79,12 +89,13 @@ struct Sm90Traits {
   // (m64n32k16, m64n64k16) is short next to its latency, so one chain of dependent steps
   // leaves the tensor cores idle; 4 (32 tokens) or 2 (64 tokens) chains overlap.
   static constexpr int kAccSets = kTileT == 32 ? 4 : kTileT == 64 ? 2 : 1;
+  static_assert(!kA8 || kBlockIssue, "8-bit activations: the block-issue mainloop only");
   static constexpr int kNBlk = kTileN / 16;                  // 16-row layout blocks per tile
   // One stage: activation tile (1024-aligned for the 128B swizzle), weights, scale rows,
   // zero rows (up to 4 group rows each: group size 16).
-  static constexpr int kActBytes = kTileT * kKBlock * 2;
+  static constexpr int kActBytes = kTileT * kRowBytes;
   static constexpr int kWBytes = kNBlk * layout::kBlockBytes * kLayoutKb;
-  static constexpr int kSRowBytes = kTileN * 2;
+  static constexpr int kSRowBytes = kTileN * kSB;
   static constexpr int kSBytes = 4 * kSRowBytes;
   static constexpr int kOffW = kActBytes;
   static constexpr int kOffS = kOffW + kWBytes;
@@ -109,8 +120,11 @@ template <AType A, int kWBits, int kTileN, int kTileT>
 struct Sm90Cta {
   using Tr = Sm90Traits<A, kWBits, kTileN, kTileT>;
   using T16 = std::conditional_t<Tr::kBF16, __nv_bfloat16, __half>;
+  using Acc = std::conditional_t<A == AType::kS8, int32_t, float>;  // s32 for int8 (exact), else f32
+  using Wgmma = ptx::WgmmaRS<Tr::kWgmmaKind, kTileT>;
   static constexpr int kMW = Tr::kMW, kAcc = Tr::kAcc, kStages = Tr::kStages;
-  static constexpr uint32_t kOne = Tr::kBF16 ? 0x3F80u : 0x3C00u;  // 1.0 in the scale type
+  // 1.0 in the scale type: bf16, u8 integer (s8, QQQ), else f16.
+  static constexpr uint32_t kOne = Tr::kBF16 ? 0x3F80u : (A == AType::kS8 ? 1u : 0x3C00u);
 
   template <class T>
   static __device__ __forceinline__ T as16(uint32_t bits) {
@@ -146,7 +160,7 @@ struct Sm90Cta {
       const int nb0 = x.nt * Tr::kNBlk;
       const int nbv = min(Tr::kNBlk, p.NB - nb0);  // valid 16-row blocks (last weight tile)
       const uint32_t wbytes = static_cast<uint32_t>(nbv) * layout::kBlockBytes;
-      const uint32_t sbytes = static_cast<uint32_t>(nbv) * 32;  // 16 rows x 2 bytes per block
+      const uint32_t sbytes = static_cast<uint32_t>(nbv) * 16 * Tr::kSB;  // 16 rows per block
       const int n0 = nb0 * 16;
       uint32_t tx = Tr::kActBytes + wbytes * Tr::kLayoutKb;
       if (p.has_scales) tx += sbytes * p.srows;
@@ -166,7 +180,7 @@ struct Sm90Cta {
         if (p.mode != kSm90ScaleNone) {
           const int g0 = kb * kKBlock / p.gs;
           for (int r = 0; r < p.srows; ++r) {
-            const int64_t off = (static_cast<int64_t>(g0 + r) * p.N + n0) * 2;
+            const int64_t off = (static_cast<int64_t>(g0 + r) * p.N + n0) * Tr::kSB;
             if (p.has_scales)
               ptx::bulk_g2s(st + Tr::kOffS + r * Tr::kSRowBytes, p.scales + off, sbytes, full, policy);
             if (p.has_zeros)
@@ -207,25 +221,71 @@ struct Sm90Cta {
   }
   static __device__ __forceinline__ uint32_t splat(uint32_t b16) { return ptx::prmt(b16, 0u, 0x1010u); }
 
-  // Scale / zero of this thread's rows g, g+8 in staged group row `row` (1.0 / 0 when absent).
+  // Scale / zero of this thread's rows g, g+8 in staged group row `row` (1.0 / 0 when absent):
+  //   f16/bf16 activations: splatted (the f16x2 / bf16x2 operand of mul / fma);
+  //   e4m3: the raw f16 scale and prepacked zero (the e4m3 converters splat them);
+  //   s8: the u8 integer group scale sg in s, and in z the offset s8_gscale_offset(z * sg)
+  //       (z * sg is prepacked; 8 * sg for u4b8, 0 for u4 without zero points).
   template <bool kUns>
   static __device__ __forceinline__ void load_sz(const Sm90KernelParams& p, uint32_t st, int blk, int g, int row,
                                                  uint32_t& s0, uint32_t& s1, uint32_t& z0, uint32_t& z1) {
-    const uint32_t off = row * Tr::kSRowBytes + (blk * 16 + g) * 2;
-    // Biased weights (u4b8, u8b128) never carry zero points, so in a grouped mode they
-    // always have scales.
-    if (!kUns || p.has_scales) {
-      s0 = splat(ptx::lds16(st + Tr::kOffS + off));
-      s1 = splat(ptx::lds16(st + Tr::kOffS + off + 16));
+    const uint32_t off = row * Tr::kSRowBytes + (blk * 16 + g) * Tr::kSB;
+    constexpr uint32_t k8 = 8 * Tr::kSB;  // row g+8
+    if constexpr (A == AType::kS8) {
+      s0 = (!kUns || p.has_scales) ? ptx::lds8(st + Tr::kOffS + off) : 1u;
+      s1 = (!kUns || p.has_scales) ? ptx::lds8(st + Tr::kOffS + off + k8) : 1u;
+      const uint32_t zs0 = (kUns && p.has_zeros) ? ptx::lds8(st + Tr::kOffZ + off) : (kUns ? 0u : 8u * s0);
+      const uint32_t zs1 = (kUns && p.has_zeros) ? ptx::lds8(st + Tr::kOffZ + off + k8) : (kUns ? 0u : 8u * s1);
+      z0 = convert::s8_gscale_offset(zs0);
+      z1 = convert::s8_gscale_offset(zs1);
+      return;
     } else {
-      s0 = s1 = kOne | (kOne << 16);
-    }
-    if (kUns) {
-      if (p.has_zeros) {
-        z0 = splat(ptx::lds16(st + Tr::kOffZ + off));
-        z1 = splat(ptx::lds16(st + Tr::kOffZ + off + 16));
+      // Biased weights (u4b8, u8b128) never carry zero points, so in a grouped mode they
+      // always have scales.
+      const bool raw = A == AType::kE4M3;
+      auto fix = [&](uint32_t v) { return raw ? v : splat(v); };
+      if (!kUns || p.has_scales) {
+        s0 = fix(ptx::lds16(st + Tr::kOffS + off));
+        s1 = fix(ptx::lds16(st + Tr::kOffS + off + k8));
       } else {
-        z0 = z1 = 0;
+        s0 = s1 = raw ? kOne : (kOne | (kOne << 16));
+      }
+      if (kUns) {
+        if (p.has_zeros) {
+          z0 = fix(ptx::lds16(st + Tr::kOffZ + off));
+          z1 = fix(ptx::lds16(st + Tr::kOffZ + off + k8));
+        } else {
+          z0 = z1 = 0;
+        }
+      }
+    }
+  }
+
+  // One k32 step of 4-bit weights for 8-bit activations (W4A8): words 2s (k 0..15 of the
+  // step) and 2s+1 (k 16..31); nibbles 0..3 of a word are row g (k 4t..4t+3), 4..7 row g+8
+  // (layout.h), i.e. registers 0/1 of the m16n8k32 A fragment from word 2s, 2/3 from 2s+1.
+  template <bool kUns, int kMode>
+  static __device__ __forceinline__ void dequant_k32(uint32_t x, uint32_t y, uint32_t s0, uint32_t s1, uint32_t z0,
+                                                     uint32_t z1, const Sm90KernelParams& p, uint32_t (&f)[4]) {
+    constexpr int32_t kBias = kUns ? 0 : 8;
+    const uint32_t src[4] = {x, x >> 16, y, y >> 16};
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const bool row8 = i & 1;  // registers 1, 3: row g+8
+      if constexpr (A == AType::kS8) {
+        // w8 = (q - B) or, with group scales, (q - z) * sg: exact int8 (semantics.md, QQQ).
+        if constexpr (kMode == kSm90ScaleNone) f[i] = convert::cvt_u4x4_s8(src[i], kBias);
+        else f[i] = convert::cvt_u4x4_s8_gscale_pre(src[i], row8 ? s1 : s0, row8 ? z1 : z0);
+      } else {
+        // e4m3: exact e4m3(q - B); with group scales RN_e4m3sat(RN_f16((q-B)*s)) or
+        // RN_e4m3sat(RN_f16(q*s + zs)) (zs = 0 without zeros, s = 1 without scales).
+        if constexpr (kMode == kSm90ScaleNone) {
+          f[i] = convert::cvt_u4x4_e4m3(src[i], kBias);
+        } else {
+          const __half s = __ushort_as_half(static_cast<unsigned short>(row8 ? s1 : s0));
+          const __half z = __ushort_as_half(static_cast<unsigned short>(row8 ? z1 : z0));
+          f[i] = convert::cvt_u4x4_e4m3_gscale_bias(src[i], s, z, kUns && p.has_zeros, kBias);
+        }
       }
     }
   }
@@ -242,13 +302,24 @@ struct Sm90Cta {
     }
   }
 
-  // k16 step s (0..3) of the stage's block -> the A fragment of each of this thread's atoms.
+  // Step s of the stage's block (k16 steps 0..3, or k32 steps 0..1 for 8-bit activations)
+  // -> the A fragment of each of this thread's atoms.
   // The variant (kUns: u4/u8 vs u4b8/u8b128; kMode: Sm90ScaleMode) is a template parameter:
   // with no run-time branch inside, the compiler interleaves the conversions of all steps
   // (measured: run-time flags here cost ~2.5x the instructions of the conversion itself).
   template <bool kUns, int kMode>
   static __device__ __forceinline__ void dequant_step_v(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
                                                         BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
+    if constexpr (Tr::kA8) {
+#pragma unroll
+      for (int mw = 0; mw < kMW; ++mw) {
+        uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
+        if constexpr (kMode == kSm90ScaleStep)  // group size 32: staged row (32 s) / gs
+          load_sz<kUns>(p, st, block_of(c, mw), c.lane() >> 2, s * 32 / p.gs, s0, s1, z0, z1);
+        dequant_k32<kUns, kMode>(word(r.v[mw], 2 * s), word(r.v[mw], 2 * s + 1), s0, s1, z0, z1, p, F[mw]);
+      }
+      return;
+    }
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       uint32_t (&f)[4] = F[mw];
@@ -311,10 +382,16 @@ struct Sm90Cta {
                                                       BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
     if constexpr (kMode != kSm90ScaleAny) {
       dequant_step_v<kUns, kMode>(p, c, st, r, s, F);
-      return;
+    } else {
+      dequant_step_any(p, c, st, r, s, F);
     }
-    // Run-time flags, flat (the fewest live registers): the same operations as
-    // dequant_step_v, each chosen by a warp-uniform branch.
+  }
+
+  // Run-time flags, flat (the fewest live registers): the same operations as dequant_step_v
+  // for 16-bit activations, each chosen by a warp-uniform branch.
+  static __device__ __forceinline__ void dequant_step_any(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
+                                                          BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
+    static_assert(!Tr::kA8, "8-bit activations have no run-time-flag mainloop");
     const int g = c.lane() >> 2;
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
@@ -346,24 +423,24 @@ struct Sm90Cta {
   }
 
   // One k16 step on every atom: m64 x kTileT x 16 per atom, A from registers.
-  static __device__ __forceinline__ void issue(float (&acc)[kMW][kAcc], const uint32_t (&F)[kMW][4],
+  static __device__ __forceinline__ void issue(Acc (&acc)[kMW][kAcc], const uint32_t (&F)[kMW][4],
                                                uint64_t desc, bool first) {
     ptx::wgmma_fence();  // the fragment registers were just written
 #pragma unroll
-    for (int mw = 0; mw < kMW; ++mw) ptx::WgmmaRS<Tr::kBF16, kTileT>::run(acc[mw], F[mw], desc, first ? 0 : 1);
+    for (int mw = 0; mw < kMW; ++mw) Wgmma::run(acc[mw], F[mw], desc, first ? 0 : 1);
     ptx::wgmma_commit();
   }
 
   // k16 step S of a block (kBlockIssue): accumulator set S % kAccSets, chosen at compile time.
   template <int S, int kSets, int kMore>
-  static __device__ __forceinline__ void block_step(float (&acc)[kMW][kAcc], float (&more)[kMore][kMW][kAcc],
+  static __device__ __forceinline__ void block_step(Acc (&acc)[kMW][kAcc], Acc (&more)[kMore][kMW][kAcc],
                                                     const uint32_t (&F)[kMW][4], uint64_t desc, bool first) {
     constexpr int kSet = S % kSets;
     const int scale_d = (first && S < kSets) ? 0 : 1;
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
-      if constexpr (kSet == 0) ptx::WgmmaRS<Tr::kBF16, kTileT>::run(acc[mw], F[mw], desc + 2 * S, scale_d);
-      else ptx::WgmmaRS<Tr::kBF16, kTileT>::run(more[kSet - 1][mw], F[mw], desc + 2 * S, scale_d);
+      if constexpr (kSet == 0) Wgmma::run(acc[mw], F[mw], desc + 2 * S, scale_d);
+      else Wgmma::run(more[kSet - 1][mw], F[mw], desc + 2 * S, scale_d);
     }
   }
 
@@ -393,7 +470,7 @@ struct Sm90Cta {
   // (m64n256k16 per warpgroup) and the kernel is tensor-core bound.
   template <bool kUns, int kMode>
   static __device__ __forceinline__ void mainloop(const Ctx& c, const Sm90KernelParams& p, const int nk,
-                                                  float (&acc)[kMW][kAcc], int& stage, uint32_t& phase) {
+                                                  Acc (&acc)[kMW][kAcc], int& stage, uint32_t& phase) {
     BlockRegs r;
     ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
     uint32_t st = c.base + stage * Tr::kStageBytes;
@@ -401,21 +478,23 @@ struct Sm90Cta {
     int prev = -1;  // stage of the previous block, until all its wgmma are known done
     if constexpr (Tr::kBlockIssue) {
       constexpr int kSets = Tr::kAccSets;
-      float more[kSets > 1 ? kSets - 1 : 1][kMW][kAcc];  // sets 1.. (set 0 is acc)
+      Acc more[kSets > 1 ? kSets - 1 : 1][kMW][kAcc];  // sets 1.. (set 0 is acc)
       uint32_t F[2][4][kMW][4];
 #pragma unroll
-      for (int s = 0; s < 4; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[0][s]);
+      for (int s = 0; s < Tr::kSteps; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[0][s]);
       for (int i = 0; i < nk; i += 2) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {  // unrolled by two: the buffer index is static
           if (h == 1 && i + 1 >= nk) break;
-          const uint64_t desc = ptx::smem_desc_sw128(st);
+          const uint64_t desc = ptx::smem_desc_swizzled<Tr::kRowBytes>(st);
           ptx::wgmma_fence();
           const bool first = i + h == 0;  // the first use of every set overwrites it
           block_step<0, kSets>(acc, more, F[h][0], desc, first);
           block_step<1, kSets>(acc, more, F[h][1], desc, first);
-          block_step<2, kSets>(acc, more, F[h][2], desc, first);
-          block_step<3, kSets>(acc, more, F[h][3], desc, first);
+          if constexpr (Tr::kSteps == 4) {
+            block_step<2, kSets>(acc, more, F[h][2], desc, first);
+            block_step<3, kSets>(acc, more, F[h][3], desc, first);
+          }
           ptx::wgmma_commit();
           ptx::wgmma_wait<1>();  // block i+h-1 done
           if (prev >= 0) release(c, prev);
@@ -426,7 +505,7 @@ struct Sm90Cta {
             st = c.base + stage * Tr::kStageBytes;
             load_block<kUns, kMode>(p, c, st, r);
 #pragma unroll
-            for (int s = 0; s < 4; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[h ^ 1][s]);
+            for (int s = 0; s < Tr::kSteps; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[h ^ 1][s]);
           }
         }
       }
@@ -444,7 +523,7 @@ struct Sm90Cta {
       uint32_t F[2][kMW][4];
       dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
       for (int i = 0; i < nk; ++i) {
-        const uint64_t desc = ptx::smem_desc_sw128(st);  // the stage's activation tile
+        const uint64_t desc = ptx::smem_desc_swizzled<Tr::kRowBytes>(st);  // the stage's activation tile
 #pragma unroll
         for (int s = 0; s < 4; ++s) {
           issue(acc, F[s & 1], desc + 2 * s, i == 0 && s == 0);
@@ -473,10 +552,25 @@ struct Sm90Cta {
   }
 
   // ---- epilogue --------------------------------------------------------------------------------
+  // Partials travel as 32-bit patterns (f32, or s32 for int8: summed exactly as integers).
+  static __device__ __forceinline__ float bits(Acc v) {
+    if constexpr (std::is_same_v<Acc, int32_t>) return __int_as_float(v);
+    else return v;
+  }
+  static __device__ __forceinline__ Acc unbits(float v) {
+    if constexpr (std::is_same_v<Acc, int32_t>) return __float_as_int(v);
+    else return v;
+  }
+  // The accumulator as the epilogue's f32 (docs/semantics.md: s32 -> f32 round to nearest).
+  static __device__ __forceinline__ float to_f32(Acc v) {
+    if constexpr (std::is_same_v<Acc, int32_t>) return __int2float_rn(v);
+    else return v;
+  }
+
   // Accumulator register (mw, 4j + 2h + e): weight row n = (cwg*kMW + mw)*64 + 16*warp + g + 8h,
   // token m = 8j + 2t + e of the tile.
   static __device__ __forceinline__ void epilogue(const Ctx& c, const Sm90KernelParams& p, const Unit& x,
-                                                  float (&acc)[kMW][kAcc], int* s_flag) {
+                                                  Acc (&acc)[kMW][kAcc], int* s_flag) {
     const int g = c.lane() >> 2, t = c.lane() & 3;
     const int n0 = x.nt * kTileN, m0 = x.tt * kTileT;
     if (p.splits > 1) {
@@ -490,7 +584,8 @@ struct Sm90Cta {
 #pragma unroll
         for (int j = 0; j < kJ; ++j)
           __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
-                 make_float4(acc[mw][4 * j], acc[mw][4 * j + 1], acc[mw][4 * j + 2], acc[mw][4 * j + 3]));
+                 make_float4(bits(acc[mw][4 * j]), bits(acc[mw][4 * j + 1]), bits(acc[mw][4 * j + 2]),
+                             bits(acc[mw][4 * j + 3])));
       __threadfence();  // release: the partial is visible device-wide before the counter moves
       ptx::named_barrier_sync(1, 256);
       if (c.ctid == 0) {
@@ -509,12 +604,14 @@ struct Sm90Cta {
 #pragma unroll
         for (int j = 0; j < kJ; ++j) {
           const int idx = (mw * kJ + j) * 256 + c.ctid;
-          float4 s = __ldcg(tiles + idx);
+          const float4 v0 = __ldcg(tiles + idx);
+          Acc s4[4] = {unbits(v0.x), unbits(v0.y), unbits(v0.z), unbits(v0.w)};
           for (int sp = 1; sp < p.splits; ++sp) {
             const float4 v = __ldcg(tiles + sp * (kTileFloats / 4) + idx);
-            s.x += v.x; s.y += v.y; s.z += v.z; s.w += v.w;
+            s4[0] += unbits(v.x); s4[1] += unbits(v.y); s4[2] += unbits(v.z); s4[3] += unbits(v.w);
           }
-          acc[mw][4 * j] = s.x; acc[mw][4 * j + 1] = s.y; acc[mw][4 * j + 2] = s.z; acc[mw][4 * j + 3] = s.w;
+#pragma unroll
+          for (int q = 0; q < 4; ++q) acc[mw][4 * j + q] = s4[q];
         }
     }
 
@@ -540,7 +637,7 @@ struct Sm90Cta {
             const int ml = 8 * j + 2 * t + e;
             const int m = m0 + ml;
             const float tv = (p.tok && m < p.M) ? __ldg(p.tok + m) : 1.0f;
-            const float r = __fmaf_rn(acc[mw][4 * j + 2 * h + e], __fmul_rn(tv, chv), bv);
+            const float r = __fmaf_rn(to_f32(acc[mw][4 * j + 2 * h + e]), __fmul_rn(tv, chv), bv);
             const unsigned short o = p.out_bf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(r))
                                                 : __half_as_ushort(__float2half_rn(r));
             ptx::sts16(epi + ml * Tr::kEpiStride + nl * 2, o);
@@ -566,7 +663,7 @@ struct Sm90Cta {
   static __device__ __forceinline__ void consume(const Ctx& c, const Sm90KernelParams& p, int* s_flag) {
     int stage = 0;
     uint32_t phase = 0;
-    float acc[kMW][kAcc];
+    Acc acc[kMW][kAcc];
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
       // Only the block count stays live through the mainloop; the epilogue recomputes the
       // unit's coordinates (registers are scarce with 128 accumulators).

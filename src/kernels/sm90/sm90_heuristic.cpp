@@ -63,9 +63,9 @@ bool sm90_parse_name(std::string_view name, Sm90Config* cfg) {
 
 std::vector<Sm90Config> sm90_all_configs(AType a, BType b) {
   std::vector<Sm90Config> v;
-  if (!is_a16(a)) return v;
+  const int abits = is_a16(a) ? 16 : 8;
   for (int i = 0; i < sm90::kSm90AllTileCount; ++i)
-    if (sm90::kSm90AllTiles[i].wbits == weight_bits(b))
+    if (sm90::kSm90AllTiles[i].abits == abits && sm90::kSm90AllTiles[i].wbits == weight_bits(b))
       v.push_back({sm90::kSm90AllTiles[i].tile_n, sm90::kSm90AllTiles[i].tile_t});
   return v;
 }
@@ -91,15 +91,19 @@ bool sm90_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t gr
     return false;
   };
   (void)cfg;
-  if (!is_a16(a)) return fail("sm90 runs 16-bit activations (f16, bf16) only");
+  if (!is_a16(a) && weight_bits(b) != 4) return fail("8-bit activations (s8, e4m3) take 4-bit weights");
   if (M < 1) return fail("M must be >= 1");
   if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX) return fail("M, N, K must each be < 2^31");
   if (K % 64 != 0) return fail("K=" + std::to_string(K) + " must be a multiple of 64");
   if (N % 16 != 0) return fail("N=" + std::to_string(N) + " must be a multiple of 16");
-  (void)b;
-  if (group_size != 0 && group_size != K && group_size != 16 && group_size != 32 && group_size % 64 != 0)
+  if (is_a16(a)) {
+    if (group_size != 0 && group_size != K && group_size != 16 && group_size != 32 && group_size % 64 != 0)
+      return fail("group_size=" + std::to_string(group_size) +
+                  " must be 16, 32, a multiple of 64, or K (per-channel)");
+  } else if (group_size != 0 && group_size != K && group_size != 32 && group_size % 64 != 0) {
     return fail("group_size=" + std::to_string(group_size) +
-                " must be 16, 32, a multiple of 64, or K (per-channel)");
+                " must be 32, a multiple of 64, or K (per-channel) with 8-bit activations");
+  }
   return true;
 }
 

@@ -16,7 +16,7 @@ struct Sm90KernelInfo {
 };
 
 struct Sm90Instance {
-  AType a;         // kF16 or kBF16
+  AType a;         // kF16, kBF16, kS8 or kE4M3
   int wbits;       // 4 or 8
   int tile_n;      // weight rows per CTA tile
   int tile_t;      // tokens per CTA tile
@@ -24,7 +24,7 @@ struct Sm90Instance {
 };
 
 struct Sm90Tile {
-  int wbits, tile_n, tile_t;
+  int abits, wbits, tile_n, tile_t;  // activation bits (16 or 8), weight bits
 };
 
 // Generated (sm90_registry.cpp in the build tree): the compiled instances, and the

@@ -97,18 +97,22 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
   sm90::Sm90KernelParams k{};
   {
-    // Activations [M][lda] of 16-bit elements: dims (K, M) innermost first, row stride
-    // lda * 2 bytes; box 64 k x tile_t tokens; 128-byte swizzle (wgmma's B layout);
-    // rows past M are zero-filled by TMA.
+    // Activations [M][lda]: dims (K, M) innermost first, row stride lda * element bytes;
+    // box 64 k x tile_t tokens; 128-byte (16-bit) or 64-byte (8-bit) swizzle, wgmma's B
+    // layout; rows past M are zero-filled by TMA.
+    // 8-bit activations (s8, e4m3): 64-byte rows, the 64-byte swizzle.
+    const bool a8 = p.a_type == AType::kS8 || p.a_type == AType::kE4M3;
     const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.K), static_cast<cuuint64_t>(p.M)};
-    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.lda) * 2};
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.lda) * (a8 ? 1 : 2)};
     const cuuint32_t box[2] = {static_cast<cuuint32_t>(sm90::kKBlock), static_cast<cuuint32_t>(cfg.tile_t)};
     const cuuint32_t estr[2] = {1, 1};
     const CUresult r = encode_fn()(&k.act_map,
-                                   p.a_type == AType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                                   a8                         ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                                   : p.a_type == AType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                              : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                                    2, const_cast<void*>(p.a), dims, strides, box, estr,
-                                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                   CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                   a8 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_128B,
                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
       throw Error(ErrorCode::kCudaError, "mixgemm sm90: cuTensorMapEncodeTiled failed (" + std::to_string(r) + ")");
