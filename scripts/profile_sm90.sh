@@ -27,27 +27,5 @@ for tile in 128x64 128x128 128x256; do
   ncu -i "$OUT/prof_$tile.ncu-rep" --page details > "$OUT/details_$tile.txt" 2>&1
   ncu -i "$OUT/prof_$tile.ncu-rep" --page source --csv --print-source sass > "$OUT/source_$tile.csv" 2>&1
 done
-python3 - "$OUT" <<'PYEOF'
-import csv, glob, os, sys
-from collections import Counter
-out = sys.argv[1]
-for path in sorted(glob.glob(os.path.join(out, "source_*.csv"))):
-    rows = list(csv.reader(open(path)))
-    if len(rows) < 3:
-        print(path, "no data"); continue
-    hdr, data = rows[1], rows[2:]
-    iE, iS = hdr.index("Instructions Executed"), hdr.index("Warp Stall Sampling (All Samples)")
-    ops, tot = Counter(), 0
-    for r in data:
-        if r[iE].isdigit():
-            n = int(r[iE]); tot += n
-            t = r[1].split()
-            op = t[1] if t and t[0].startswith("@") and len(t) > 1 else (t[0] if t else "?")
-            ops[op.split(".")[0]] += n
-    print(f"== {os.path.basename(path)}: {tot} warp instructions")
-    print("   top opcodes:", ", ".join(f"{k} {v}" for k, v in ops.most_common(12)))
-    hot = sorted((r for r in data if r[iS].isdigit()), key=lambda r: -int(r[iS]))[:8]
-    for r in hot:
-        print(f"   stall {r[iS]:>6} exec {r[iE]:>9}  {r[1].strip()[:80]}")
-PYEOF
+python3 scripts/ncu_summary.py "$OUT"/source_*.csv
 grep -h -E "Issued Warp Per Scheduler|Duration|Compute \(SM\) Throughput|DRAM Throughput" "$OUT"/details_*.txt

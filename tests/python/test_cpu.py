@@ -186,3 +186,21 @@ def test_stub_lists_every_function():
     stubbed = set(re.findall(r"^def (\w+)\(", stub, re.M)) | set(re.findall(r"^class (\w+)\(", stub, re.M))
     public = {n for n in dir(_C) if not n.startswith("_")}
     assert public <= stubbed, public - stubbed
+
+
+def test_extension_exports_only_its_init_symbol():
+    """python/src/_C.map: nothing but PyInit__C may be interposable. Where the compiler
+    links libstdc++ statically (the H200 image), an exported copy of it was half-replaced
+    by numpy's libstdc++ and `ostream << long` crashed (docs/python.md)."""
+    import shutil
+    import subprocess
+    import sys
+
+    if not sys.platform.startswith("linux") or shutil.which("nm") is None:
+        pytest.skip("needs Linux and binutils' nm")
+    out = subprocess.run(["nm", "-D", "--defined-only", _C.__file__], capture_output=True, text=True, check=True)
+    exported = {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}
+    assert exported == {"PyInit__C"}, sorted(exported)[:20]
+    # The call that crashed: an error message that formats an integer.
+    with pytest.raises(mg.InvalidArgumentError, match="N=24"):
+        mg.prepack(np.zeros((64, 24), np.uint8))
