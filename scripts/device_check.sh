@@ -2,7 +2,8 @@
 # One pass on a GPU machine: build, run the GPU suites (one process per family, so a
 # fault in one cannot hide the rest), the demo, the timing modes and the benchmark.
 # Logs go to $OUT (or ./device-out); a short table is printed last.
-#   STAGES="build sass tests demo smallm sm90 bench sanitize" (default: all)
+#   STAGES="build sass tests demo smallm sm90 bench sanitize" (default: all); CMAKE_ARGS=... adds
+#   configure options (e.g. -DMIXGEMM_BUILD_PYTHON=ON for the in-tree Python package)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
@@ -20,7 +21,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "
 git rev-parse HEAD > "$L/commit.txt" 2>/dev/null || true
 
 if has build; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > "$L/build.log" 2>&1 &&
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} > "$L/build.log" 2>&1 &&
     cmake --build build -j "$(nproc)" -- -k 0 >> "$L/build.log" 2>&1
   rc=$?
   summary+=("build rc=$rc ($(( $(date +%s) - t0 )) s)")
