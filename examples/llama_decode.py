@@ -27,6 +27,9 @@ so the logits error is quantization error alone. Written to --out (CSV):
                   lm_head: prepacked int4 + scales for the quantized ones), 1e9 bytes
   logits_rel_err  ||logits - logits_fp16||_F / ||logits_fp16||_F over every prompt position
                   of that batch's prompt (teacher-forced, same tokens)
+  linear_rel_err  largest relative error of layer 0's quantized linears against the fp16
+                  ones on one random input (one layer's quantization error; a random-weight
+                  model amplifies it over its layers into logits_rel_err)
 
 The decode harness (static KV cache, SDPA attention, rotary embeddings) is this file's; it
 calls the model's own modules (embed_tokens, layers[i].input_layernorm, self_attn.q_proj,
@@ -328,6 +331,20 @@ def rel_err(x, ref):
     return float((x - ref).norm() / ref.norm())
 
 
+def linear_rel_err(parts, vparts, c, device) -> float:
+    """Largest relative error of layer 0's quantized linears against their fp16 originals on
+    one random input: what the quantization costs one layer (the kernels themselves are
+    checked against the CPU reference in tests/). Separates that from the logits error,
+    which a random-weight model amplifies layer after layer."""
+    g = torch.Generator(device="cpu").manual_seed(1)
+    worst = 0.0
+    for p in LINEARS:
+        ref_lin, q_lin = _get(parts.layers[0], p), vparts.layers[0]._q[p]
+        x = torch.randn(8, ref_lin.in_features, generator=g).to(device=device, dtype=torch.float16)
+        worst = max(worst, rel_err(q_lin(x), ref_lin(x)))
+    return worst
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", default="llama3-8b,llama2-7b", help=f"comma list of {', '.join(MODELS)}")
@@ -355,7 +372,7 @@ def main(argv=None):
     batches = [int(b) for b in args.batches.split(",")]
     variants = [v for v in args.variants.split(",") if v]
     rows: List[Dict] = []
-    fields = ["model", "batch", "variant", "tokens_per_s", "peak_mem_gb", "weight_gb", "logits_rel_err",
+    fields = ["model", "batch", "variant", "tokens_per_s", "peak_mem_gb", "weight_gb", "logits_rel_err", "linear_rel_err",
               "speedup_vs_fp16", "ms_per_step", "layers", "prompt_len", "new_tokens", "mode", "built_with",
               "lm_head", "gpu"]
     gpu = torch.cuda.get_device_name(device)
@@ -402,6 +419,11 @@ def main(argv=None):
                         wbytes = weight_bytes(vparts)
                         print(f"[e2e] {label} {vname}: quantized + prepacked in {time.time() - t_q:.1f} s, "
                               f"{wbytes / GB:.2f} GB of weights")
+                    lin_err = linear_rel_err(parts, vparts, c, device) if kw is not None else 0.0
+                    if kw is not None:
+                        print(f"[e2e] {label} {vname}: layer-0 linears vs fp16 on the same input, "
+                              f"max rel. error {lin_err:.4f} (4-bit quantization error; the logits "
+                              f"error below is it after {c['layers']} layers of a random-weight model)")
                     for b in batches:
                         tps, peak, logits, ms = run_variant(vparts, c, b, prompts[b], args.new_tokens, device,
                                                             args.mode, extra)
@@ -413,7 +435,7 @@ def main(argv=None):
                             err = rel_err(logits, ref_logits[b]) if b in ref_logits else float("nan")
                         row = dict(model=label, batch=b, variant=vname, tokens_per_s=f"{tps:.1f}",
                                    peak_mem_gb=f"{peak:.2f}", weight_gb=f"{wbytes / GB:.3f}",
-                                   logits_rel_err=f"{err:.4f}",
+                                   logits_rel_err=f"{err:.4f}", linear_rel_err=f"{lin_err:.4f}",
                                    speedup_vs_fp16=f"{tps / fp16_tps[b]:.2f}" if b in fp16_tps else "",
                                    ms_per_step=f"{ms:.3f}", layers=c["layers"], prompt_len=args.prompt_len,
                                    new_tokens=args.new_tokens, mode=args.mode, built_with=built_with,

@@ -29,12 +29,13 @@ if has build; then
 fi
 
 if has sass; then
-  # Every sm90 kernel must issue HGMMA and use no local memory (no spills, no stack arrays).
+  # Every sm90 kernel must issue warpgroup MMAs (HGMMA for f16/bf16, IGMMA for s8, QGMMA for
+  # e4m3) and use no local memory (no spills, no stack arrays).
   cuobjdump -sass build/libmixgemm.a > "$L/sass.txt" 2>&1
   awk '/Function : .*sm90_kernel/{f=$3; h[f]=0; l[f]=0} /Function : /{if ($3 !~ /sm90_kernel/) f=""}
-       f!="" && /HGMMA/{h[f]++} f!="" && /(STL|LDL)/{l[f]++}
-       END{for (k in h) printf "SASS %s HGMMA=%d local=%d\n", k, h[k], l[k]}' "$L/sass.txt" > "$L/sass_sm90.txt"
-  summary+=("sass: $(wc -l < "$L/sass_sm90.txt") sm90 kernels, $(awk '$3=="HGMMA=0"' "$L/sass_sm90.txt" | wc -l) without HGMMA, $(awk '$4!="local=0"' "$L/sass_sm90.txt" | wc -l) with local memory")
+       f!="" && /[HIQ]GMMA/{h[f]++} f!="" && /(STL|LDL)/{l[f]++}
+       END{for (k in h) printf "SASS %s GMMA=%d local=%d\n", k, h[k], l[k]}' "$L/sass.txt" > "$L/sass_sm90.txt"
+  summary+=("sass: $(wc -l < "$L/sass_sm90.txt") sm90 kernels, $(awk '$3=="GMMA=0"' "$L/sass_sm90.txt" | wc -l) without wgmma, $(awk '$4!="local=0"' "$L/sass_sm90.txt" | wc -l) with local memory")
 fi
 
 if has tests; then
