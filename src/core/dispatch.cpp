@@ -64,11 +64,20 @@ std::string choose(const GemmProblem& p, int sm_count) {
   if (smallm.empty() && sm90.empty())
     MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " yet");
   // Above the crossover the wgmma family runs the whole problem in one launch; below it
-  // (or when sm90 cannot run the shape / type) smallm does, in 64-token slabs.
+  // (or when sm90 cannot run the shape / type) smallm does, in 64-token slabs. Between
+  // kSmallmOnlyTokens and kSm90MinTokens (16-bit activations) the time models decide.
   Sm90Config big;
-  const int64_t min_tokens = is_16bit_activation(p.types.a) ? kSm90MinTokens : kSm90MinTokensA8;
-  if (p.M > min_tokens && kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big))
-    return big.name();
+  const bool a16 = is_16bit_activation(p.types.a);
+  const int64_t min_tokens = a16 ? kSm90MinTokens : kSm90MinTokensA8;
+  const bool compare = a16 && p.M > kSmallmOnlyTokens && p.M <= min_tokens && !smallm.empty();
+  if ((p.M > min_tokens || compare) &&
+      kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big)) {
+    if (!compare) return big.name();
+    const kernels::SmallmConfig small = kernels::smallm_default_config(p.M, p.N, p.K, sm_count, a, b);
+    const double t_small = kernels::smallm_predicted_us(p.M, p.N, p.K, sm_count, a, b, small);
+    const double t_big = kernels::sm90_predicted_us(p.M, p.N, p.K, sm_count, a, b, big);
+    return t_big < kSm90Margin * t_small ? big.name() : small.name();
+  }
   if (smallm.empty())
     MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " at M=" << p.M
                                   << " with group_size=" << p.group_size);

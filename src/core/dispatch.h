@@ -33,9 +33,14 @@ void launch(const GemmArgs& args, const std::string& schedule, int sm_count);
 // on the stream (they share the workspace, which every launch leaves zeroed).
 inline constexpr int64_t kSmallmSlabTokens = 64;
 
-// The heuristic runs M > kSm90MinTokens on the sm90 wgmma family when it can (the
-// measured crossover, docs/design.md), smaller M on smallm.
-inline constexpr int64_t kSm90MinTokens = 32;
+// Family choice for 16-bit activations (docs/design.md, "The heuristic"): M <= 16 runs
+// smallm (decode); M > kSm90MinTokens runs the sm90 wgmma family when it can; in between
+// the two time models decide, and sm90 must be predicted at least kSm90Margin faster (both
+// models are fitted to the committed H200 tables; near a tie the wrong sm90 pick measured
+// costlier, up to 23% on 8192 x 28672 at M = 32, than the wrong smallm one).
+inline constexpr int64_t kSmallmOnlyTokens = 16;
+inline constexpr int64_t kSm90MinTokens = 64;
+inline constexpr double kSm90Margin = 0.98;
 // W4A8 (s8/e4m3): not measured yet; smallm serves up to its 64-token tile.
 inline constexpr int64_t kSm90MinTokensA8 = 64;
 

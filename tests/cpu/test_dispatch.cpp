@@ -71,6 +71,35 @@ TEST(Dispatch, PickIsSupportedAndLegalOnRealShapes) {
   }
 }
 
+// The family choice between 16 and 64 tokens, pinned to the measured H200 winners:
+// bench/results/2026-11-30-h200/smallshapes-s3/llama3-8b-schedules.csv (every schedule of
+// the Llama-3-8B layers) and, for the large shapes at M = 32, sm90-timing/run6 (sm90) and
+// docs/design-smallm.md's table (smallm). Each row: measured best family and both times.
+TEST(Dispatch, FamilyCrossoverFollowsTheMeasurements) {
+  struct Point {
+    int64_t N, K, M;
+    const char* family;  // the faster family measured
+  };
+  const Point points[] = {
+      {4096, 4096, 32, "sm90_"},     // sm90 17.9 us vs smallm 22.6
+      {4096, 14336, 32, "sm90_"},    // 33.8 vs 40.1
+      {8192, 21760, 32, "sm90_"},    // 76.2 vs 85.8
+      {8192, 8192, 32, "sm90_"},     // 40.0 vs 43.5
+      {6144, 4096, 32, "smallm_"},   // 25.0 vs sm90 27.2
+      {10240, 8192, 32, "smallm_"},  // 49.3 vs 55.6
+      {57344, 8192, 32, "smallm_"},  // 181.6 vs 240.3
+      {8192, 28672, 32, "smallm_"},  // 102.5 vs 126.2
+      {4096, 4096, 8, "smallm_"},    // 16.3 vs 17.8 (M <= 16 is always smallm)
+      {4096, 14336, 16, "smallm_"},  // 30.6 vs > 33
+      {8192, 21760, 64, "sm90_"},    // above kSm90MinTokens: sm90 whenever it can
+  };
+  const TypeConfig t{f16, u4b8, f16, false, f16};
+  for (const Point& q : points) {
+    const std::string s = choose_schedule(GemmProblem{q.M, q.N, q.K, t, 128}, 132);
+    EXPECT_EQ(s.rfind(q.family, 0), 0u) << "N=" << q.N << " K=" << q.K << " M=" << q.M << " picked " << s;
+  }
+}
+
 TEST(Dispatch, WorkspaceCoversEverySchedule) {
   for (const TypeConfig& t : served_configs())
     for (int64_t M : {1, 16, 64, 65, 128, 300, 4096}) {
