@@ -14,7 +14,7 @@ echo "build $((SECONDS-T0)) s"
 B=build/tools/mixgemm-bench
 base="--baselines cublas_fp16,cublaslt_fp8"
 for sch in sm90_128x128_1x1x1_coop_splitk sm90_128x256_1x1x1_coop_splitk; do
-  timeout 100 $B --shapes seed,llama2-70b --m 1024,4096,8192 --types s8.u4b8.gch,e4m3.u4b8.gch --schedule $sch \
+  timeout 70 $B --shapes seed,llama2-70b --m 1024,4096,8192 --types s8.u4b8.gch,e4m3.u4b8.gch --schedule $sch \
     --iters 20 --warmup 3 $base --verify --fp8-promotion-k 0 --csv $R/a8-$sch.csv --json $R/a8-$sch.json \
     --summary-m none --quiet > $R/a8-$sch.txt 2>&1
   echo "bench $sch rc=$? $((SECONDS-T0)) s"
@@ -32,7 +32,7 @@ for r in rows:
     t = float(r["us_median"]) if r["status"] == "ok" else float("nan")
     print(f"{r['shape']:20s} {r['M']:>5s} {r['type_spec']:15s} {r['schedule'][5:12]} {t:9.1f} us  x fp8 {fp8 / t:.2f}  {r['status']} {r['verify']}")
 PYEOF
-PYTHONPATH=$PWD/build/python timeout 110 python3 examples/llama_decode.py --models llama3-8b --batches 1 \
+PYTHONPATH=$PWD/build/python timeout 90 python3 examples/llama_decode.py --models llama3-8b --batches 1 \
   --variants fp16,w4a16 --new-tokens 32 --out $R/e2e.csv > $R/e2e.log 2>&1
 echo "e2e rc=$? $((SECONDS-T0)) s"; grep "^\[e2e\]" $R/e2e.log | tail -5
 tar czf $OUT/round5.tar.gz -C /tmp r5
