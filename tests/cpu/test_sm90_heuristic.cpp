@@ -25,10 +25,28 @@ TEST(Sm90Heuristic, NamesRoundTripAndRefuseOthers) {
     EXPECT_FALSE(sm90_parse_name(bad, &untouched)) << bad;
     EXPECT_EQ(untouched, (Sm90Config{7, 7}));
   }
-  // W4A8: 4-bit weights only, no 128 x 256 (8-bit activations run the block-issue mainloop).
+  // W4A8: 4-bit weights only.
   EXPECT_FALSE(sm90_all_configs(AType::kS8, BType::kU4B8).empty());
   EXPECT_TRUE(sm90_all_configs(AType::kS8, BType::kU8B128).empty());
-  for (const Sm90Config& c : sm90_all_configs(AType::kE4M3, BType::kU4)) EXPECT_LT(c.tile_t, 256) << c.name();
+}
+
+// 8-bit activations get 128 x 256 for u4b8 without group scales only (one compiled
+// consumer: two copies of its mainloop spill); everything else is refused by name.
+TEST(Sm90Heuristic, EightBitWideTileIsPerChannelU4b8Only) {
+  const Sm90Config wide{128, 256};
+  std::string why;
+  for (AType a : {AType::kS8, AType::kE4M3}) {
+    EXPECT_TRUE(sm90_shape_ok(4096, 8192, 8192, a, BType::kU4B8, 0, wide, &why)) << why;
+    EXPECT_FALSE(sm90_shape_ok(4096, 8192, 8192, a, BType::kU4B8, 128, wide, &why));
+    EXPECT_NE(why.find("without group scales"), std::string::npos) << why;
+    EXPECT_FALSE(sm90_shape_ok(4096, 8192, 8192, a, BType::kU4, 0, wide, &why));
+    EXPECT_FALSE(sm90_shape_ok(4096, 8192, 8192, a, BType::kU4B8, 8192, wide, &why));
+    EXPECT_TRUE(sm90_shape_ok(4096, 8192, 8192, a, BType::kU4, 128, Sm90Config{128, 128}, &why)) << why;
+    // The pick never lands on a refused schedule.
+    Sm90Config pick{0, 0};
+    ASSERT_TRUE(sm90_pick(8192, 8192, 8192, 132, a, BType::kU4B8, 128, sm90_all_configs(a, BType::kU4B8), &pick));
+    EXPECT_LT(pick.tile_t, 256) << pick.name();
+  }
 }
 
 TEST(Sm90Heuristic, ShapeRulesNameTheArgument) {

@@ -89,7 +89,9 @@ struct Sm90Traits {
   // (m64n32k16, m64n64k16) is short next to its latency, so one chain of dependent steps
   // leaves the tensor cores idle; 4 (32 tokens) or 2 (64 tokens) chains overlap.
   static constexpr int kAccSets = kTileT == 32 ? 4 : kTileT == 64 ? 2 : 1;
-  static_assert(!kA8 || kBlockIssue, "8-bit activations: the block-issue mainloop only");
+  // 8-bit activations on the k-step mainloop (128 x 256): one compiled consumer only (two
+  // copies of its mainloop spill), so u4b8 per-channel only (sm90_shape_ok refuses the rest).
+  static constexpr bool kA8Wide = kA8 && !kBlockIssue;
   static constexpr int kNBlk = kTileN / 16;                  // 16-row layout blocks per tile
   // One stage: activation tile (1024-aligned for the 128B swizzle), weights, scale rows,
   // zero rows (up to 4 group rows each: group size 16).
@@ -318,34 +320,34 @@ struct Sm90Cta {
           load_sz<kUns>(p, st, block_of(c, mw), c.lane() >> 2, s * 32 / p.gs, s0, s1, z0, z1);
         dequant_k32<kUns, kMode>(word(r.v[mw], 2 * s), word(r.v[mw], 2 * s + 1), s0, s1, z0, z1, p, F[mw]);
       }
-      return;
-    }
+    } else {
 #pragma unroll
-    for (int mw = 0; mw < kMW; ++mw) {
-      uint32_t (&f)[4] = F[mw];
-      if constexpr (kWBits == 4) {
-        // word s of the lane's 16 bytes is k16 step s (layout.h)
-        if constexpr (kUns) convert::cvt_u4_frag16<T16>(word(r.v[mw], s), f);
-        else convert::cvt_u4b8_frag16<T16>(word(r.v[mw], s), f);
-      } else {
-        // 8-bit: layout k-block s/2 (32 k), its k16 step s%2 = words 2(s%2), 2(s%2)+1; the
-        // second layout block replaces the first in the same registers (saves 4 per atom).
-        if (s == 2)
-          r.v[mw] = ptx::lds128(st + Tr::kOffW + (Tr::kNBlk + block_of(c, mw)) * layout::kBlockBytes + c.lane() * 16);
-        const uint4& v = r.v[mw];
-        const uint2 w2 = make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1));
-        if constexpr (kUns) convert::cvt_u8_frag16<T16>(w2, f);
-        else convert::cvt_u8b128_frag16<T16>(w2, f);
-      }
-      if constexpr (kMode != kSm90ScaleNone) {
-        uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
-        if constexpr (kMode == kSm90ScaleStep)  // group size 16 or 32: staged row (16 s) / gs
-          load_sz<kUns>(p, st, block_of(c, mw), c.lane() >> 2, s * 16 / p.gs, s0, s1, z0, z1);
+      for (int mw = 0; mw < kMW; ++mw) {
+        uint32_t (&f)[4] = F[mw];
+        if constexpr (kWBits == 4) {
+          // word s of the lane's 16 bytes is k16 step s (layout.h)
+          if constexpr (kUns) convert::cvt_u4_frag16<T16>(word(r.v[mw], s), f);
+          else convert::cvt_u4b8_frag16<T16>(word(r.v[mw], s), f);
+        } else {
+          // 8-bit: layout k-block s/2 (32 k), its k16 step s%2 = words 2(s%2), 2(s%2)+1; the
+          // second layout block replaces the first in the same registers (saves 4 per atom).
+          if (s == 2)
+            r.v[mw] = ptx::lds128(st + Tr::kOffW + (Tr::kNBlk + block_of(c, mw)) * layout::kBlockBytes + c.lane() * 16);
+          const uint4& v = r.v[mw];
+          const uint2 w2 = make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1));
+          if constexpr (kUns) convert::cvt_u8_frag16<T16>(w2, f);
+          else convert::cvt_u8b128_frag16<T16>(w2, f);
+        }
+        if constexpr (kMode != kSm90ScaleNone) {
+          uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
+          if constexpr (kMode == kSm90ScaleStep)  // group size 16 or 32: staged row (16 s) / gs
+            load_sz<kUns>(p, st, block_of(c, mw), c.lane() >> 2, s * 16 / p.gs, s0, s1, z0, z1);
 
-        // u4/u8: RN(q*s + zs) (zs = 0 without zeros, s = 1 without scales);
-        // u4b8/u8b128: RN((q-B)*s) (biased weights never carry zeros).
-        if constexpr (kUns) convert::scale_zero_frag16_x2<T16>(f, s0, s1, z0, z1);
-        else convert::scale_frag16_x2<T16>(f, s0, s1);
+          // u4/u8: RN(q*s + zs) (zs = 0 without zeros, s = 1 without scales);
+          // u4b8/u8b128: RN((q-B)*s) (biased weights never carry zeros).
+          if constexpr (kUns) convert::scale_zero_frag16_x2<T16>(f, s0, s1, z0, z1);
+          else convert::scale_frag16_x2<T16>(f, s0, s1);
+        }
       }
     }
   }
@@ -525,14 +527,14 @@ struct Sm90Cta {
       for (int i = 0; i < nk; ++i) {
         const uint64_t desc = ptx::smem_desc_swizzled<Tr::kRowBytes>(st);  // the stage's activation tile
 #pragma unroll
-        for (int s = 0; s < 4; ++s) {
+        for (int s = 0; s < Tr::kSteps; ++s) {  // 4 k16 steps, or 2 k32 steps (8-bit)
           issue(acc, F[s & 1], desc + 2 * s, i == 0 && s == 0);
           ptx::wgmma_wait<1>();  // step q-1 done: F[(s+1)&1] is free
-          if (s == 0 && prev >= 0) {  // step 3 of the previous block done: its stage is free
+          if (s == 0 && prev >= 0) {  // the previous block's last step done: its stage is free
             release(c, prev);
             prev = -1;
           }
-          if (s < 3) {
+          if (s < Tr::kSteps - 1) {
             dequant_step<kUns, kMode>(p, c, st, r, s + 1, F[(s + 1) & 1]);
           } else if (i + 1 < nk) {
             prev = stage;
@@ -709,17 +711,21 @@ struct Sm90Cta {
     // Kernel-uniform variant: one compiled consumer per (weight bias, scale mode), each with
     // its own accumulators (a switch per unit with shared accumulators made ptxas move them
     // between the variants' register assignments and serialize every wgmma: C7515).
-    if constexpr (!Tr::kBlockIssue) {
+    if constexpr (!Tr::kBlockIssue && !Tr::kA8) {
       consume<false, kSm90ScaleAny>(c, p, &s_flag);
       return;
-    }
-    switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
-      case 0: consume<false, kSm90ScaleNone>(c, p, &s_flag); break;
-      case 1: consume<true, kSm90ScaleNone>(c, p, &s_flag); break;
-      case 2: consume<false, kSm90ScaleBlock>(c, p, &s_flag); break;
-      case 3: consume<true, kSm90ScaleBlock>(c, p, &s_flag); break;
-      case 4: consume<false, kSm90ScaleStep>(c, p, &s_flag); break;
-      default: consume<true, kSm90ScaleStep>(c, p, &s_flag); break;
+    } else if constexpr (Tr::kA8Wide) {
+      consume<false, kSm90ScaleNone>(c, p, &s_flag);  // u4b8, per-channel (sm90_shape_ok)
+      return;
+    } else {
+      switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
+        case 0: consume<false, kSm90ScaleNone>(c, p, &s_flag); break;
+        case 1: consume<true, kSm90ScaleNone>(c, p, &s_flag); break;
+        case 2: consume<false, kSm90ScaleBlock>(c, p, &s_flag); break;
+        case 3: consume<true, kSm90ScaleBlock>(c, p, &s_flag); break;
+        case 4: consume<false, kSm90ScaleStep>(c, p, &s_flag); break;
+        default: consume<true, kSm90ScaleStep>(c, p, &s_flag); break;
+      }
     }
   }
 };

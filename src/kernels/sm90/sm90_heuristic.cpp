@@ -90,7 +90,6 @@ bool sm90_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t gr
     if (why) *why = w;
     return false;
   };
-  (void)cfg;
   if (!is_a16(a) && weight_bits(b) != 4) return fail("8-bit activations (s8, e4m3) take 4-bit weights");
   if (M < 1) return fail("M must be >= 1");
   if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX) return fail("M, N, K must each be < 2^31");
@@ -103,6 +102,11 @@ bool sm90_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t gr
   } else if (group_size != 0 && group_size != K && group_size != 32 && group_size % 64 != 0) {
     return fail("group_size=" + std::to_string(group_size) +
                 " must be 32, a multiple of 64, or K (per-channel) with 8-bit activations");
+  } else if (cfg.tile_t == 256 && (b != BType::kU4B8 || group_size != 0)) {
+    // One compiled consumer only (two copies of the k-step mainloop spill): s8/e4m3 x u4b8
+    // with channel scales alone, the W4A8 per-channel mode.
+    return fail(cfg.name() + " with 8-bit activations takes u4b8 weights without group scales "
+                "(group_size=0, per-channel); use a 128 x 128 or narrower schedule");
   }
   return true;
 }
