@@ -1,7 +1,7 @@
 // The smallm heuristic against the H200: for every measured (shape, M), the schedule the
 // heuristic picks must be within 5% of the fastest listed schedule. The times are the
-// medians of bench/results/2026-11-30-h200/smallm_timing_tuning.log (f16 x u4b8 g128, cold
-// L2, 132 SMs); a time of 0 means "not measured". Re-measure and update this table when the
+// medians of bench/results/2026-11-30-h200/smallm_timing_tuning.log and smallshapes-s3/
+// (f16 x u4b8 g128, cold L2, 132 SMs); a time of 0 means "not measured". Re-measure and update this table when the
 // kernel changes, so that a change of the time model cannot silently pick slower schedules.
 #include <gtest/gtest.h>
 
@@ -71,7 +71,51 @@ constexpr Measured kH200[] = {
     {8192, 28672, 16, {139.84, 146.66, 113.38, 114.27, 82.62, 87.42, 70.24, 71.46, 97.76, 98.78, 126.30}},
     {8192, 28672, 32, {267.14, 279.07, 208.13, 208.48, 155.23, 162.62, 128.13, 130.91, 102.46, 106.53, 132.38}},
     {8192, 28672, 64, {522.59, 544.13, 388.90, 388.32, 298.05, 313.18, 237.79, 243.49, 193.15, 201.25, 140.26}},
+    // Small shapes (session 3): bench/results/2026-11-30-h200/smallshapes-s3/ (mixgemm-bench
+    // --all-schedules, 30 runs, cold L2): the Llama-3-8B layers (fused qkv and gate_up) at
+    // M = 1, 8, 16, 32, and N = 8192 at M = 1 over K = 512 .. 32768.
+    {6144, 4096, 1, {18.67, 18.29, 17.79, 17.28, 20.24, 19.76, 20.22, 19.36, 24.35, 23.10, 35.84}},
+    {6144, 4096, 8, {18.48, 18.53, 17.92, 17.33, 20.30, 20.10, 20.18, 19.60, 24.46, 23.47, 35.82}},
+    {6144, 4096, 16, {32.74, 32.27, 30.14, 29.01, 20.56, 20.69, 20.56, 20.35, 24.77, 23.90, 36.13}},
+    {6144, 4096, 32, {53.14, 52.69, 44.90, 43.74, 36.93, 36.75, 34.54, 33.78, 25.34, 24.98, 36.78}},
+    {4096, 4096, 1, {16.70, 16.43, 18.37, 17.76, 18.40, 18.21, 21.44, 21.14, 22.77, 21.47, 37.73}},
+    {4096, 4096, 8, {16.58, 16.30, 18.67, 18.54, 18.30, 18.08, 21.92, 21.26, 22.75, 21.26, 37.79}},
+    {4096, 4096, 16, {31.87, 28.43, 25.89, 30.02, 18.46, 18.29, 22.06, 21.63, 22.80, 21.50, 38.13}},
+    {4096, 4096, 32, {44.74, 43.38, 39.71, 42.06, 39.94, 32.43, 30.13, 39.70, 23.52, 22.58, 38.51}},
+    {28672, 4096, 1, {42.06, 43.55, 36.91, 35.71, 45.17, 45.68, 38.70, 39.15, 53.58, 51.49, 69.66}},
+    {28672, 4096, 8, {42.24, 44.30, 36.32, 36.90, 45.62, 46.94, 39.89, 40.27, 53.76, 52.98, 70.22}},
+    {28672, 4096, 16, {78.61, 82.53, 65.46, 66.11, 46.42, 48.91, 42.78, 42.74, 54.62, 54.86, 71.25}},
+    {28672, 4096, 32, {150.66, 157.12, 119.42, 120.22, 87.66, 91.47, 74.59, 78.90, 57.90, 63.22, 74.29}},
+    {4096, 14336, 1, {28.75, 29.73, 27.78, 26.48, 31.28, 31.62, 31.06, 29.52, 37.94, 36.02, 56.46}},
+    {4096, 14336, 8, {28.86, 29.89, 27.98, 27.04, 31.60, 31.92, 31.20, 30.16, 37.94, 36.50, 56.99}},
+    {4096, 14336, 16, {52.48, 55.20, 48.35, 46.37, 32.13, 32.96, 31.62, 30.61, 38.64, 38.06, 57.92}},
+    {4096, 14336, 32, {95.14, 94.18, 75.68, 73.38, 59.46, 62.37, 55.42, 52.72, 40.75, 40.11, 58.66}},
+    {8192, 2048, 1, {15.68, 15.58, 16.35, 15.95, 17.01, 16.75, 18.50, 18.00, 20.51, 19.44, 30.14}},
+    {8192, 8192, 1, {29.17, 30.06, 26.90, 26.21, 31.39, 31.74, 29.12, 27.57, 37.71, 35.60, 52.75}},
+    {8192, 32768, 1, {79.14, 81.74, 64.58, 63.58, 85.63, 86.94, 70.82, 69.26, 102.27, 100.10, 134.90}},
 };
+
+// Known miss, kept visible: on a 2 MB weight (8192 x 512, 8 k-blocks) the row model
+// predicts the 4-warp, 4-CTA schedule slower than it is (11.5 us measured, the pick
+// t8_w8_o1 14.1 us). Pinned within 25% so that it cannot get worse unnoticed.
+constexpr Measured kH200Tiny[] = {
+    {8192, 512, 1, {14.13, 15.10, 11.63, 11.52, 17.57, 17.63, 13.47, 13.57, 25.74, 25.01, 25.73}},
+};
+
+double picked_over_best(const Measured& m) {
+  const std::string pick =
+      mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, AType::kF16, BType::kU4B8).name();
+  double best = 1e30, picked = 0;
+  for (int i = 0; i < kNumConfigs; ++i) {
+    if (m.us[i] > 0) best = std::min(best, m.us[i]);
+    if (pick == kConfigs[i]) picked = m.us[i];
+  }
+  return picked > 0 ? picked / best : 1e30;
+}
+
+TEST(SmallmHeuristic, TinyShapeMissStaysBounded) {
+  for (const Measured& m : kH200Tiny) EXPECT_LE(picked_over_best(m), 1.25) << "N=" << m.N << " K=" << m.K;
+}
 
 TEST(SmallmHeuristic, PicksWithinFivePercentOfTheMeasuredBest) {
   // The table must describe today's schedule list, in its order.

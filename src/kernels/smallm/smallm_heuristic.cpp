@@ -178,51 +178,68 @@ size_t smallm_workspace_bytes(const GemmParams& p, const SmallmConfig& cfg) {
 }
 
 // ---- the time model ------------------------------------------------------------------
-// Fitted to the H200 timing report (MIXGEMM_SMALLM_TIMING=1, f16 x u4b8 g128, cold L2,
-// five shapes x M = 1..64; docs/design-smallm.md). The kernel is bound by instruction
-// issue, not DRAM (ncu, t8_w8_o1, seed shape: 30% of DRAM bandwidth, 0.37 issued
-// instructions per scheduler cycle with 2 warps per scheduler), so the time is linear in
-// the 512-byte blocks one SM processes: t = fixed(TM) + slope(TM) x blocks/SM / eff(warps
-// per SM), and never below the DRAM time. Other types scale the slope by an estimate of
-// their instructions per block relative to f16 x u4b8.
+// Fitted (weighted least squares on the relative error) to the committed H200 timings of
+// f16 x u4b8 g128, cold L2: bench/results/2026-11-30-h200/smallm_timing_tuning.log (five
+// large shapes, M = 1..64) and smallshapes-s3/ (the Llama-3-8B layers at M = 1..32, N =
+// 8192 over K = 512..32768); tests/cpu/test_smallm_heuristic.cpp holds both tables.
+//
+// The kernel is latency-bound per warp (ncu: ~250 warp instructions per CTA row at ~8
+// cycles each, docs/performance.md "Small shapes"), so a CTA's time is the rows it owns
+// times the time of one row, which depends on how many warps share the SM (8 or 16), plus
+// a fixed part (launch, ring fill, epilogue) and the split-K reduction, whose dependent L2
+// round trips grow with the contributors per stripe:
+//   t = fixed(TM) + MT x ceil(U / C) x row_us(TM, config) + contrib_us(TM) x contributors
+// never below the DRAM time. Residuals: <= 17% (TM 8), 7% (16), 5% (32), 2% (64). Other
+// types scale row_us by an estimate of their instructions per block relative to f16 x u4b8.
+namespace {
+
+struct RowModel {
+  double fixed_us, contrib_us;
+  double row8_w8, row8_w4, row16_w8, row16_w4;  // us per CTA row at 8 / 16 warps per SM
+};
+
+RowModel row_model(int tm) {
+  switch (tm) {
+    case 8: return {10.854, 0.187, 0.580, 0.609, 0.917, 0.898};
+    case 16: return {10.779, 0.333, 0.653, 0.689, 1.052, 1.060};
+    case 32: return {14.870, 0.173, 0.809, 0.837, 1.30, 1.34};  // 16-warp values not listed: scaled
+    default: return {19.293, 1.266, 1.056, 1.10, 1.70, 1.75};   // 64: only w8_o1 is listed
+  }
+}
+
+}  // namespace
+
 double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
                                                   AType a, BType b, const SmallmConfig& cfg) {
   const Geometry g = make_geometry(M, N, K, a, b, 128, false, cfg, sm_count);
   const int wbits = weight_bits(b);
   const double sms = std::max(sm_count, 1);
-  const double active = std::min<double>(sms, static_cast<double>(g.C));
   // DRAM: weights and g128 scales per token-tile pass; activations and output once.
   const double wbytes = static_cast<double>(N) * K * wbits / 8.0;
   const double sbytes = static_cast<double>(N) * (K / 128.0) * g.sb;
   const double bytes = g.MT * (wbytes + sbytes) + double(M) * K * g.eb + double(M) * N * 2;
   const double t_mem = 3.0 + bytes / (0.9 * 4.3e6);
-  // Blocks per SM, with the stream-K imbalance (rows per CTA are U/C rounded up).
-  const double units_per_cta = static_cast<double>(g.U) / g.C;
-  const double balance = std::ceil(units_per_cta) / units_per_cta;
-  const double blocks = static_cast<double>(g.MT) * g.NB * g.KBn / active * balance;
-  // Fitted per token tile on w8_o1_p0 (8 warps per SM), f16 x u4b8 g128: us per block
-  // per SM and fixed us (launch, ring fill, final split-K reduction). Residuals <= ~3%.
   const int tm = cfg.token_tile;
-  const double slope = tm == 8 ? 0.0342 : tm == 16 ? 0.0383 : tm == 32 ? 0.0464 : 0.0638;
-  double fixed = tm == 8 ? 15.2 : tm == 16 ? 16.5 : tm == 32 ? 20.5 : 28.7;
-  // 16 warps per SM (w8_o2, w4_o4) hide more of the dependent latency: 1.34-1.39x less
-  // per block, at ~2 us more fixed cost (more partial tiles, one more reduction level;
-  // w8 with 2 CTAs ~0.75 us more still). Fewer resident CTAs than requested (small
-  // shapes) count as such.
+  const RowModel rm = row_model(tm);
+  // Warps sharing an SM: fewer resident CTAs than requested (small shapes) count as such.
   const double ctas_on_sm = std::max(1.0, std::min<double>(cfg.ctas_per_sm, static_cast<double>(g.C) / sms));
   const double warps = ctas_on_sm * cfg.warps;
-  const double eff = warps >= 16 ? 1.36 : warps >= 8 ? 1.0 : 0.6;
-  if (ctas_on_sm > 1.0) fixed += cfg.warps == 8 ? 2.75 : 2.0;
-  // 4-warp CTAs (narrower stripes) cost ~6% more per block for TM >= 16 (TM 8: equal).
-  const double narrow = (cfg.warps == 4 && tm >= 16) ? 1.06 : 1.0;
+  const double r8 = cfg.warps == 8 ? rm.row8_w8 : rm.row8_w4;
+  const double r16 = cfg.warps == 8 ? rm.row16_w8 : rm.row16_w4;
+  const double f = std::clamp((warps - 8.0) / 8.0, 0.0, 1.0);
+  double row_us = r8 + (r16 - r8) * f;
   // The L2 prefetch (P > 0) is warp-0 work on the chunk's critical path: 1-15% slower.
-  const double pf = cfg.l2_ahead > 0 ? 1.05 : 1.0;
+  if (cfg.l2_ahead > 0) row_us *= 1.05;
   // Instructions per block relative to f16 x u4b8 (dequantization + MMAs).
   const int ks = is_a16(a) ? g.KB / 16 : g.KB / 32;
   const int nt = tm / 8;
   const double per_block = 56.0 + ks * nt * (a == AType::kE4M3 ? 5.0 : 1.0);
   const double per_block_ref = 56.0 + 4.0 * nt;
-  const double t_issue = fixed + slope * (per_block / per_block_ref) * narrow * pf * blocks / eff;
+  row_us *= per_block / per_block_ref;
+  // Rows per CTA (stream-K: U/C rounded up) and split-K contributors per stripe.
+  const double rows_per_cta = static_cast<double>(g.U) / static_cast<double>(g.C);
+  const double contributors = rows_per_cta < g.KBn ? std::ceil(g.KBn / rows_per_cta) + 1.0 : 1.0;
+  const double t_issue = rm.fixed_us + g.MT * std::ceil(rows_per_cta) * row_us + rm.contrib_us * contributors;
   return std::max(t_mem, t_issue);
 }
 
