@@ -147,6 +147,12 @@ def build_model(c, device, use_transformers):
 
 LINEARS = ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj", "mlp.gate_proj",
            "mlp.up_proj", "mlp.down_proj")
+# With --fuse (the default, as inference engines run these layers: vLLM's QKVParallelLinear
+# and MergedColumnParallelLinear) q/k/v and gate/up run as one GEMM each, for the fp16 and
+# the quantized variants alike.
+FUSED = {"_qkv": ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"),
+         "_gate_up": ("mlp.gate_proj", "mlp.up_proj")}
+FUSED_LINEARS = ("_qkv", "self_attn.o_proj", "_gate_up", "mlp.down_proj")
 
 
 def _get(mod, path):
@@ -155,15 +161,41 @@ def _get(mod, path):
     return mod
 
 
+def linear_names(layer):
+    """The linear layers the harness runs for this layer (fused or the model's own)."""
+    return FUSED_LINEARS if hasattr(layer, "_qkv") else LINEARS
+
+
+def fuse_projections(parts):
+    """Adds layer._qkv and layer._gate_up: one nn.Linear over the concatenated weights (rows
+    q, k, v and gate, up). The model's own q/k/v/gate/up weights become views into them, so
+    no weight is stored twice and the transformers forward still sees the same values."""
+    for layer in parts.layers:
+        for name, members in FUSED.items():
+            mods = [_get(layer, p) for p in members]
+            w = torch.cat([m.weight.data for m in mods], 0)
+            fused = nn.Linear(w.shape[1], w.shape[0], bias=False, device=w.device, dtype=w.dtype)
+            fused.weight.data = w
+            off = 0
+            for m in mods:
+                assert m.bias is None, "fused projections carry no bias (Llama)"
+                n = m.weight.shape[0]
+                m.weight.data = w[off:off + n]
+                off += n
+            setattr(layer, name, fused)
+
+
 class Layer:
     """One decoder layer's modules, flattened (the harness's view of a model layer)."""
 
     def __init__(self, layer, linears=None):
         self.ln1, self.ln2 = layer.input_layernorm, layer.post_attention_layernorm
-        lin = linears if linears is not None else {p: _get(layer, p) for p in LINEARS}
-        self.q, self.k, self.v, self.o = (lin["self_attn.q_proj"], lin["self_attn.k_proj"], lin["self_attn.v_proj"],
-                                          lin["self_attn.o_proj"])
-        self.gate, self.up, self.down = lin["mlp.gate_proj"], lin["mlp.up_proj"], lin["mlp.down_proj"]
+        lin = linears if linears is not None else {p: _get(layer, p) for p in linear_names(layer)}
+        self.o, self.down = lin["self_attn.o_proj"], lin["mlp.down_proj"]
+        self.qkv, self.gate_up = lin.get("_qkv"), lin.get("_gate_up")
+        if self.qkv is None:
+            self.q, self.k, self.v = lin["self_attn.q_proj"], lin["self_attn.k_proj"], lin["self_attn.v_proj"]
+            self.gate, self.up = lin["mlp.gate_proj"], lin["mlp.up_proj"]
 
 
 def quantized_parts(parts, variant_kw, keep_lm_head_fp16):
@@ -173,7 +205,7 @@ def quantized_parts(parts, variant_kw, keep_lm_head_fp16):
 
     layers = []
     for layer in parts.layers:
-        q = {p: QuantLinear.from_linear(_get(layer, p), **variant_kw) for p in LINEARS}
+        q = {p: QuantLinear.from_linear(_get(layer, p), **variant_kw) for p in linear_names(layer)}
         layers.append(SimpleNamespace(input_layernorm=layer.input_layernorm,
                                       post_attention_layernorm=layer.post_attention_layernorm, _q=q))
     lm_head = parts.lm_head if keep_lm_head_fp16 else QuantLinear.from_linear(parts.lm_head, **variant_kw)
@@ -194,7 +226,7 @@ def weight_bytes(parts) -> int:
     mods = [parts.embed_tokens, parts.norm, parts.lm_head]
     for layer in parts.layers:
         mods += [layer.input_layernorm, layer.post_attention_layernorm]
-        lin = layer._q if hasattr(layer, "_q") else {p: _get(layer, p) for p in LINEARS}
+        lin = layer._q if hasattr(layer, "_q") else {p: _get(layer, p) for p in linear_names(layer)}
         mods += list(lin.values())
     return module_bytes(mods)
 
@@ -232,9 +264,13 @@ class Harness:
     def _attn_mlp(self, i, ly, x, positions, mask, T, prefill):
         B = x.shape[0]
         h = ly.ln1(x)
-        q = ly.q(h).view(B, T, self.H, self.hd).transpose(1, 2)
-        k = ly.k(h).view(B, T, self.KV, self.hd).transpose(1, 2)
-        v = ly.v(h).view(B, T, self.KV, self.hd).transpose(1, 2)
+        if ly.qkv is not None:
+            q, k, v = ly.qkv(h).split([self.H * self.hd, self.KV * self.hd, self.KV * self.hd], dim=-1)
+        else:
+            q, k, v = ly.q(h), ly.k(h), ly.v(h)
+        q = q.reshape(B, T, self.H, self.hd).transpose(1, 2)
+        k = k.reshape(B, T, self.KV, self.hd).transpose(1, 2)
+        v = v.reshape(B, T, self.KV, self.hd).transpose(1, 2)
         cos, sin = self.cos.index_select(0, positions), self.sin.index_select(0, positions)
         q, k = self._rope(q, cos, sin), self._rope(k, cos, sin)
         self.k_cache[i].index_copy_(2, positions, k)
@@ -254,7 +290,11 @@ class Harness:
         a = a.transpose(1, 2).reshape(B, T, self.H * self.hd)
         x = x + ly.o(a)
         h = ly.ln2(x)
-        x = x + ly.down(F.silu(ly.gate(h)) * ly.up(h))
+        if ly.gate_up is not None:
+            g, u = ly.gate_up(h).chunk(2, dim=-1)
+        else:
+            g, u = ly.gate(h), ly.up(h)
+        x = x + ly.down(F.silu(g) * u)
         return x
 
     def forward(self, tokens, positions, prefill):
@@ -338,7 +378,7 @@ def linear_rel_err(parts, vparts, c, device) -> float:
     which a random-weight model amplifies layer after layer."""
     g = torch.Generator(device="cpu").manual_seed(1)
     worst = 0.0
-    for p in LINEARS:
+    for p in linear_names(parts.layers[0]):
         ref_lin, q_lin = _get(parts.layers[0], p), vparts.layers[0]._q[p]
         x = torch.randn(8, ref_lin.in_features, generator=g).to(device=device, dtype=torch.float16)
         worst = max(worst, rel_err(q_lin(x), ref_lin(x)))
@@ -357,6 +397,8 @@ def main(argv=None):
                     help="how a decode step runs: one CUDA graph replay (default), torch.compile "
                          "reduce-overhead, or eager")
     ap.add_argument("--keep-lm-head-fp16", action="store_true", help="leave lm_head unquantized")
+    ap.add_argument("--no-fuse", action="store_true", help="run q/k/v and gate/up as separate GEMMs (default: "
+                    "one fused GEMM each, as inference engines do; applies to every variant)")
     ap.add_argument("--no-transformers", action="store_true", help="use the plain-torch model even if "
                     "transformers is installed")
     ap.add_argument("--out", default="e2e.csv")
@@ -374,7 +416,7 @@ def main(argv=None):
     rows: List[Dict] = []
     fields = ["model", "batch", "variant", "tokens_per_s", "peak_mem_gb", "weight_gb", "logits_rel_err", "linear_rel_err",
               "speedup_vs_fp16", "ms_per_step", "layers", "prompt_len", "new_tokens", "mode", "built_with",
-              "lm_head", "gpu"]
+              "lm_head", "fused", "gpu"]
     gpu = torch.cuda.get_device_name(device)
     torch.manual_seed(args.seed)
     with open(args.out, "w", newline="") as fh:
@@ -388,13 +430,15 @@ def main(argv=None):
             t_build = time.time()
             with torch.inference_mode():
                 parts, hf, built_with = build_model(c, device, not args.no_transformers)
+                if not args.no_fuse:
+                    fuse_projections(parts)
             torch.cuda.synchronize()
             print(f"[e2e] {label}: built with {built_with} in {time.time() - t_build:.1f} s, "
                   f"{weight_bytes(parts) / GB:.2f} GB of fp16 weights")
             g = torch.Generator(device="cpu").manual_seed(args.seed)
             prompts = {b: torch.randint(0, c["vocab"], (b, args.prompt_len), generator=g).to(device) for b in batches}
             fp16_bytes = weight_bytes(parts)
-            fp16_linear_bytes = module_bytes([parts.lm_head] + [_get(l, p) for l in parts.layers for p in LINEARS])
+            fp16_linear_bytes = module_bytes([parts.lm_head] + [_get(l, p) for l in parts.layers for p in linear_names(l)])
             ref_logits, fp16_tps = {}, {}
             with torch.inference_mode():
                 if hf is not None:
@@ -440,6 +484,7 @@ def main(argv=None):
                                    ms_per_step=f"{ms:.3f}", layers=c["layers"], prompt_len=args.prompt_len,
                                    new_tokens=args.new_tokens, mode=args.mode, built_with=built_with,
                                    lm_head="fp16" if (kw is None or args.keep_lm_head_fp16) else "quantized",
+                                   fused="no" if args.no_fuse else "qkv,gate_up",
                                    gpu=gpu)
                         rows.append(row)
                         w.writerow(row)
