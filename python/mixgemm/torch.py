@@ -82,7 +82,9 @@ def workspace(device) -> Optional[Tensor]:
 
 
 def _problem_ws_bytes(M, N, K, a, b, s, z, o, g, device_index) -> int:
-    key = (M if M <= 64 else 64, N, K, a, b, s, z, o, g, device_index)
+    # By the exact M: above 64 tokens the sm90 kernels' split-K workspace grows with M (the
+    # M = 64 size is not an upper bound, e.g. fused qkv 6144 x 4096 at M = 512).
+    key = (M, N, K, a, b, s, z, o, g, device_index)
     n = _ws_bytes.get(key)
     if n is None:
         with torch.cuda.device(device_index):
@@ -444,14 +446,15 @@ class QuantLinear(torch.nn.Module):
                 f"has_zeros={self.has_zeros}, dtype={self.dtype}")
 
     def reserve_workspace(self, max_m: int = 64) -> None:
-        """Grow the device's workspace to what this layer needs for up to ``max_m`` tokens
-        per call (M > 64 runs in 64-row slabs that reuse the M = 64 workspace)."""
+        """Grow the device's workspace to what this layer needs for calls of 1, 8, 16, 32, 64
+        and ``max_m`` tokens (call it with the largest M before capturing a CUDA graph that
+        runs more than 64 tokens; the op itself grows the workspace outside capture)."""
         dev = self.qweight.device
         if dev.type != "cuda":
             return
         idx = _dev_index(dev)
         need = 0
-        for m in sorted({1, 8, 16, 32, 64, min(max_m, 64)}):
+        for m in sorted({1, 8, 16, 32, 64, max_m}):
             need = max(need, _problem_ws_bytes(m, self.out_features, self.in_features, self.act_type,
                                                self.weight_type, self.scale_type, self.has_zeros, self.out_type,
                                                self.group_size, idx))

@@ -210,3 +210,18 @@ def test_cupy_dlpack_path():
     y = mg.gemm(x, b, N, group_scales=cp.asarray(qw.group_scales), group_size=128)
     cp.cuda.get_current_stream().synchronize()
     close(cp.asnumpy(y), mg.reference_gemm(cp.asnumpy(x), qw), "cupy")
+
+
+def test_quantlinear_grows_the_workspace_for_large_m():
+    """M > 64 runs the sm90 kernels, whose split-K workspace grows with M: the op must size
+    it by the call's M (a fused qkv 6144 x 4096 layer at M = 512 needed 50 MB where the
+    M = 64 reservation gave 35 MB)."""
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(4096, 6144, bias=False).half().to(DEV)
+    layer = mt.QuantLinear.from_linear(lin, weight_type="u4b8", group_size=128, act_type="f16")
+    with torch.no_grad():
+        for M in (1, 64, 512, 2048):
+            x = torch.randn(M, 4096, device=DEV).half()
+            y = layer(x)
+            ref = lin(x).float()
+            assert ((y.float() - ref).norm() / ref.norm()).item() < 0.2, M
