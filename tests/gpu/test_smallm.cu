@@ -235,6 +235,32 @@ TEST(Smallm, RealShape) {
   }
 }
 
+// The W4A8 shapes of the fused Llama-3-8B decode (qkv 6144 x 4096, gate_up 28672 x 4096,
+// down 4096 x 14336) at the prefill and decode token counts of the end-to-end run, where
+// the fused e4m3 batch-1 logits came out non-finite (bench/results/2026-11-30-h200/
+// python-s3/README.md): the heuristic's pick against the CPU reference, outputs poisoned.
+TEST(Smallm, W4A8FusedLlamaShapes) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int sm = 1;
+  cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, 0);
+  const std::pair<int64_t, int64_t> shapes[] = {{6144, 4096}, {28672, 4096}, {4096, 14336}};
+  int i = 0;
+  for (AType a : {AType::kE4M3, AType::kS8})
+    for (auto [N, K] : shapes) {
+      Spec s;
+      s.a = a;
+      s.b = BType::kU4B8;
+      s.group_size = 128;
+      s.tok = s.ch = true;
+      s.N = N;
+      s.K = K;
+      s.seed = 8100 + i++;
+      std::vector<SmallmConfig> cfgs;
+      for (int M : {1, 16}) cfgs.push_back(mixgemm::kernels::smallm_default_config(M, N, K, sm, s.a, s.b));
+      check_all(s, {1, 16}, cfgs);
+    }
+}
+
 // A launch captured into a CUDA graph and replayed: same bits each replay (the workspace
 // counters are reset by the kernel itself).
 TEST(Smallm, GraphReplay) {
