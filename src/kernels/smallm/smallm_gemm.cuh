@@ -210,8 +210,8 @@ struct SmallmCta {
     }
     if (p.mode != kScaleNone) {
       const int k0 = ch.kb * kKB;
-      const int g_lo = k0 / p.gs;
-      const int ng = (k0 + ch.rows * kKB - 1) / p.gs - g_lo + 1;  // <= p.g_rows (host bound)
+      const int g_lo = static_cast<int>(fast_div(k0, p.gs_div));  // k0 / gs
+      const int ng = static_cast<int>(fast_div(k0 + ch.rows * kKB - 1, p.gs_div)) - g_lo + 1;  // <= g_rows
       const int pieces = p.srow_bytes >> 4;
       const int n0 = ch.stripe * (p.srow_bytes / kSB);  // stripe's first column
       int vcols = p.N - n0;
@@ -478,7 +478,7 @@ struct SmallmCta {
     int gl = 0, r = 0;
     if constexpr (kMode != kScaleNone) {
       const int k0 = cur.kb * kKB;
-      r = k0 - (k0 / p.gs) * p.gs;
+      r = k0 - static_cast<int>(fast_div(k0, p.gs_div)) * p.gs;  // k0 % gs
     }
 #pragma unroll
     for (int j = 0; j < kCK; ++j) {
@@ -690,6 +690,72 @@ struct SmallmCta {
     }
   }
 
+  // ---- the chunk loop of one variant (kMode, kUns), from the CTA's first chunk to its end --
+  // kMode < 0: one loop for every variant, switching per chunk (the TM >= 16 tiles: six
+  // copies of the loop need more registers than they have, 48 bytes spilled).
+  template <int kMode, bool kUns>
+  static __device__ __forceinline__ void chunk_loop(const SmallmKernelParams& p, const Ctx& x, Chunk cur,
+                                                    Producer& pr, RingPos& rp, Acc (&acc)[kNBW][kNT][4],
+                                                    int nrows, int64_t u0, int* s_flag) {
+    int seg_kb0 = cur.kb;  // first k-block of the current segment
+    static_assert(kStages == 3, "the staging cursor below is chunk it + 2");
+    int stage = 0;
+    while (cur.rows > 0) {
+      const Chunk nxt = next_chunk(cur, p.KBn);
+      // Chunk it + 2 goes to stage (it + 2) % 3, last read in the previous iteration,
+      // which ended with a barrier. (Derived, not carried: saves 4 live registers.)
+      load_stage(p, x, next_chunk(nxt, p.KBn), stage == 0 ? 2 : stage - 1);
+      ptx::cp_async_commit();
+      ptx::cp_async_wait<kStages - 1>();  // this thread's copies of chunk `cur` landed
+      __syncthreads();                    // everyone's
+      if constexpr (Tr::kConvertA) {
+        // The f16 buffer was last read in the previous iteration (ended by a barrier).
+        convert_stage(p, x, cur, stage);
+        __syncthreads();
+      }
+
+      // Every row before this chunk has been consumed by all warps (the barrier above
+      // follows the previous chunk's last reads): their slots may be refilled.
+      if (x.warp == 0) produce(p, x, pr, min(nrows - cur.left + p.ring_rows, nrows), nrows, u0);
+      if constexpr (kMode >= 0) {
+        compute_chunk<kMode, kUns>(p, x, acc, rp, stage, cur);
+      } else {
+        switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
+          case 0: compute_chunk<kScaleNone, false>(p, x, acc, rp, stage, cur); break;
+          case 1: compute_chunk<kScaleNone, true>(p, x, acc, rp, stage, cur); break;
+          case 2: compute_chunk<kScaleBlock, false>(p, x, acc, rp, stage, cur); break;
+          case 3: compute_chunk<kScaleBlock, true>(p, x, acc, rp, stage, cur); break;
+          case 4: compute_chunk<kScaleStep, false>(p, x, acc, rp, stage, cur); break;
+          default: compute_chunk<kScaleStep, true>(p, x, acc, rp, stage, cur); break;
+        }
+      }
+
+      const bool stripe_end = cur.kb + cur.rows == p.KBn;
+      if (nxt.rows == 0) {  // the CTA's last segment ends here; the ring is dead from now on
+        // Final reduction: all fragments (4 for TM 64) and several contributors at once:
+        // 8 for TM 8 (16 loads of 16 B per lane in flight), 2 for TM 16 (4 spilled). Small
+        // shapes have 9-17 contributors per stripe, each batch one dependent L2 round trip
+        // (~0.19 us per contributor in the fitted time model); the additions keep their order.
+        finish_segment<(kTM >= 64 ? 4 : 8), (kTM >= 32 ? 1 : kTM == 16 ? 2 : 8)>(
+            p, x, acc, cur.stripe, seg_kb0 == 0 && stripe_end, s_flag);
+        break;
+      }
+      if (stripe_end) {  // a segment ends inside the range (CTA-uniform)
+        finish_segment<2, 1>(p, x, acc, cur.stripe, seg_kb0 == 0, s_flag);
+#pragma unroll
+        for (int b = 0; b < kNBW; ++b)
+#pragma unroll
+          for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) acc[b][nt][i] = Acc(0);
+        seg_kb0 = 0;  // any following segment starts a stripe
+      }
+      __syncthreads();  // the stage (and s_flag) may be overwritten from here on
+      cur = nxt;
+      stage = stage + 1 == kStages ? 0 : stage + 1;
+    }
+  }
+
   // ---- the kernel body ------------------------------------------------------------------
   static __device__ __forceinline__ void run(const SmallmKernelParams& p) {
     extern __shared__ __align__(128) uint8_t smem[];
@@ -766,56 +832,19 @@ struct SmallmCta {
 #pragma unroll
         for (int i = 0; i < 4; ++i) acc[b][nt][i] = Acc(0);
 
-    const int variant = p.mode * 2 + (p.b_unsigned ? 1 : 0);
-    int seg_kb0 = cur.kb;  // first k-block of the current segment
-    static_assert(kStages == 3, "the staging cursor below is chunk it + 2");
-    int stage = 0;
-    while (cur.rows > 0) {
-      const Chunk nxt = next_chunk(cur, p.KBn);
-      // Chunk it + 2 goes to stage (it + 2) % 3, last read in the previous iteration,
-      // which ended with a barrier. (Derived, not carried: saves 4 live registers.)
-      load_stage(p, x, next_chunk(nxt, p.KBn), stage == 0 ? 2 : stage - 1);
-      ptx::cp_async_commit();
-      ptx::cp_async_wait<kStages - 1>();  // this thread's copies of chunk `cur` landed
-      __syncthreads();                    // everyone's
-      if constexpr (Tr::kConvertA) {
-        // The f16 buffer was last read in the previous iteration (ended by a barrier).
-        convert_stage(p, x, cur, stage);
-        __syncthreads();
-      }
-
-      // Every row before this chunk has been consumed by all warps (the barrier above
-      // follows the previous chunk's last reads): their slots may be refilled.
-      if (x.warp == 0) produce(p, x, pr, min(nrows - cur.left + p.ring_rows, nrows), nrows, u0);
-      switch (variant) {
-        case 0: compute_chunk<kScaleNone, false>(p, x, acc, rp, stage, cur); break;
-        case 1: compute_chunk<kScaleNone, true>(p, x, acc, rp, stage, cur); break;
-        case 2: compute_chunk<kScaleBlock, false>(p, x, acc, rp, stage, cur); break;
-        case 3: compute_chunk<kScaleBlock, true>(p, x, acc, rp, stage, cur); break;
-        case 4: compute_chunk<kScaleStep, false>(p, x, acc, rp, stage, cur); break;
-        default: compute_chunk<kScaleStep, true>(p, x, acc, rp, stage, cur); break;
-      }
-
-      const bool stripe_end = cur.kb + cur.rows == p.KBn;
-      if (nxt.rows == 0) {  // the CTA's last segment ends here; the ring is dead from now on
-        // Final reduction: all fragments (4 for TM 64) and several contributors at once.
-        finish_segment<(kTM >= 64 ? 4 : 8), (kTM >= 32 ? 1 : kTM == 16 ? 2 : 4)>(
-            p, x, acc, cur.stripe, seg_kb0 == 0 && stripe_end, &s_flag);
-        break;
-      }
-      if (stripe_end) {  // a segment ends inside the range (CTA-uniform)
-        finish_segment<2, 1>(p, x, acc, cur.stripe, seg_kb0 == 0, &s_flag);
-#pragma unroll
-        for (int b = 0; b < kNBW; ++b)
-#pragma unroll
-          for (int nt = 0; nt < kNT; ++nt)
-#pragma unroll
-            for (int i = 0; i < 4; ++i) acc[b][nt][i] = Acc(0);
-        seg_kb0 = 0;  // any following segment starts a stripe
-      }
-      __syncthreads();  // the stage (and s_flag) may be overwritten from here on
-      cur = nxt;
-      stage = stage + 1 == kStages ? 0 : stage + 1;
+    // The variant (scale mode x weight bias) is kernel-uniform. TM 8 (the decode tile)
+    // switches once, so that each variant's chunk loop keeps its accumulators in place (a
+    // switch per chunk moved them between the variants' register assignments and paid the
+    // dispatch every chunk); larger tiles switch per chunk (registers).
+    if constexpr (kTM > 8) {
+      chunk_loop<-1, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag);
+    } else switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
+      case 0: chunk_loop<kScaleNone, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
+      case 1: chunk_loop<kScaleNone, true>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
+      case 2: chunk_loop<kScaleBlock, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
+      case 3: chunk_loop<kScaleBlock, true>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
+      case 4: chunk_loop<kScaleStep, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
+      default: chunk_loop<kScaleStep, true>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
     }
     ptx::cp_async_wait<0>();  // no copy may outlive the CTA's shared memory
   }

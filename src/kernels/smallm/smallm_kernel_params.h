@@ -11,6 +11,8 @@
 
 #include <cstdint>
 
+#include "kernels/fast_div.h"
+
 namespace mixgemm::kernels::smallm {
 
 // How the group scales / zero points are looked up (kernel-uniform).
@@ -41,6 +43,7 @@ struct SmallmKernelParams {
   int32_t KBn;             // K / KB
   int32_t stripes;         // ceil(NB / (warps * kNBW))
   int32_t gs;              // group size in k (K when there is one group)
+  FastDiv gs_div;          // k / gs without a division instruction (fast_div.h)
   int32_t g_rows;          // scale rows staged per chunk (0 in kScaleNone)
   int32_t stage_bytes;     // bytes of one shared-memory stage
   int32_t act_bytes;       // bytes of the activation tile of one stage

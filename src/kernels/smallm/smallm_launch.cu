@@ -1,4 +1,5 @@
 // smallm_launch.cu - host launcher of the small-M kernel family.
+#include <algorithm>
 #include <cuda_runtime.h>
 
 #include <map>
@@ -99,6 +100,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   k.KBn = static_cast<int32_t>(g.KBn);
   k.stripes = static_cast<int32_t>(g.stripes);
   k.gs = static_cast<int32_t>(g.gs);
+  k.gs_div = make_fast_div(static_cast<uint32_t>(std::max<int64_t>(g.gs, 2)));  // gs >= 16 when it is used
   k.g_rows = static_cast<int32_t>(g.g_rows);
   k.stage_bytes = static_cast<int32_t>(g.stage_bytes);
   k.act_bytes = static_cast<int32_t>(g.act_bytes);
