@@ -50,6 +50,11 @@ SCHEDULE_CONFIGS = [
     (128, 64, "1x1x1", "coop", "smem", "splitk"),
     (128, 128, "1x1x1", "coop", "smem", "splitk"),
     (128, 256, "1x1x1", "coop", "smem", "splitk"),
+    # Two m64 atoms per consumer warpgroup at 64 tokens: twice the independent conversion
+    # and wgmma work per warp for the latency-bound narrow tile. Picked at 33..64 tokens
+    # (and in the 64-token slabs of M < 128): 0.66-0.94x the time of 128 x 64 at M = 64
+    # (bench/results/2026-11-30-h200/s4-round1/w16-*.csv).
+    (256, 64, "1x1x1", "coop", "smem", "splitk"),
 ]
 
 # Schedules a type config does not get, and why: 8-bit weights (bf16 converts them through

@@ -256,6 +256,21 @@ class Harness:
         self.ar = torch.arange(max_len, device=device)
         self.tok = torch.zeros(batch, 1, dtype=torch.long, device=device)
         self.pos = torch.zeros((), dtype=torch.long, device=device)
+        self.trace = None  # a list: record (layer, tensor name, max |x|, finite) per op (syncs)
+        self.bad_linear = None  # (layer, name, module, input) of the first non-finite linear output
+
+    def _t(self, i, name, x):
+        if self.trace is not None:
+            self.trace.append((i, name, float(x.float().abs().max()), bool(torch.isfinite(x).all())))
+        return x
+
+    def _lin(self, i, name, mod, x):
+        y = mod(x)
+        if self.trace is not None:
+            self._t(i, name, y)
+            if self.bad_linear is None and not self.trace[-1][3]:
+                self.bad_linear = (i, name, mod, x.clone())
+        return y
 
     def _rope(self, x, cos, sin):  # x [B, h, T, hd] f16; cos/sin [T, hd] f32
         xf = x.float()
@@ -265,7 +280,7 @@ class Harness:
         B = x.shape[0]
         h = ly.ln1(x)
         if ly.qkv is not None:
-            q, k, v = ly.qkv(h).split([self.H * self.hd, self.KV * self.hd, self.KV * self.hd], dim=-1)
+            q, k, v = self._lin(i, "qkv", ly.qkv, h).split([self.H * self.hd, self.KV * self.hd, self.KV * self.hd], dim=-1)
         else:
             q, k, v = ly.q(h), ly.k(h), ly.v(h)
         q = q.reshape(B, T, self.H, self.hd).transpose(1, 2)
@@ -288,14 +303,14 @@ class Harness:
                 vv = vv.repeat_interleave(self.H // self.KV, dim=1)
             a = F.scaled_dot_product_attention(q, kk, vv, attn_mask=mask)
         a = a.transpose(1, 2).reshape(B, T, self.H * self.hd)
-        x = x + ly.o(a)
+        x = x + self._lin(i, "o", ly.o, self._t(i, "attn", a))
         h = ly.ln2(x)
         if ly.gate_up is not None:
-            g, u = ly.gate_up(h).chunk(2, dim=-1)
+            g, u = self._lin(i, "gate_up", ly.gate_up, h).chunk(2, dim=-1)
         else:
             g, u = ly.gate(h), ly.up(h)
-        x = x + ly.down(F.silu(g) * u)
-        return x
+        x = x + self._lin(i, "down", ly.down, self._t(i, "silu_mul", F.silu(g) * u))
+        return self._t(i, "x", x)
 
     def forward(self, tokens, positions, prefill):
         x = self.embed(tokens)
@@ -364,6 +379,66 @@ def run_variant(parts, c, batch, prompt, new_tokens, device, mode, extra_residen
     if mode == "graph":
         del graph
     return batch * new_tokens / secs, peak, logits, secs / new_tokens * 1e3
+
+
+def trace_nonfinite(parts, c, batch, prompt, device, what):
+    """Prints where a prefill first goes non-finite: the first op (layer, name) whose output is
+    not finite, and the largest |x| of every op before it (f16 overflows at 65504)."""
+    hs = Harness(parts, c, batch, prompt.shape[1] + 8, device)
+    hs.trace = []
+    hs.prefill(prompt)
+    bad = next((j for j, t in enumerate(hs.trace) if not t[3]), None)
+    if bad is None:
+        print(f"[e2e] {what}: non-finite logits, every layer output finite (lm_head or norm)")
+        return
+    i, name = hs.trace[bad][0], hs.trace[bad][1]
+    peak = max(hs.trace[:bad], key=lambda t: t[2]) if bad else None
+    print(f"[e2e] {what}: first non-finite output: layer {i} {name}; before it the largest |x| was "
+          f"{peak[2]:.4g} (layer {peak[0]} {peak[1]})" if peak else f"[e2e] {what}: layer {i} {name}")
+    for t in hs.trace[max(0, bad - 8):bad + 1]:
+        print(f"[e2e]   layer {t[0]:2d} {t[1]:8s} max|x| {t[2]:.4g} finite {t[3]}")
+    if hs.bad_linear is not None and hasattr(hs.bad_linear[2], "schedule"):
+        diagnose_linear(hs.bad_linear[2], hs.bad_linear[3], what)
+
+
+def diagnose_linear(mod, x, what):
+    """A QuantLinear whose output is not finite on a finite input: its quantized activations,
+    and the output of the same call under every schedule (a kernel defect shows as some
+    schedules finite and some not; bad data as all of them)."""
+    import mixgemm
+    x2 = x.reshape(-1, mod.in_features).to(mod.dtype)
+    print(f"[e2e] {what}: diagnosing {mod.extra_repr()} on M={x2.shape[0]}, input finite "
+          f"{bool(torch.isfinite(x2).all())}, max|x| {float(x2.float().abs().max()):.4g}")
+    if mod.act_type in ("s8", "e4m3"):
+        q, tok = torch.ops.mixgemm.quantize_activations(x2, mod.act_type, None)
+        codes = q.view(torch.uint8)
+        nan_codes = int(((codes & 0x7F) == 0x7F).sum()) if mod.act_type == "e4m3" else 0
+        print(f"[e2e]   quantized activations: {nan_codes} NaN codes, token scales finite "
+              f"{bool(torch.isfinite(tok).all())} in [{float(tok.min()):.4g}, {float(tok.max()):.4g}]")
+    for name in ("weight scales", "channel scales"):
+        t = mod.scales if name == "weight scales" else mod.channel_scales
+        if t is not None and t.is_floating_point():
+            print(f"[e2e]   {name}: finite {bool(torch.isfinite(t).all())}, max {float(t.float().abs().max()):.4g}")
+    keep = mod.schedule
+    scheds = [""] + mixgemm.supported_schedules(mod.act_type, mod.weight_type, mod.scale_type, mod.has_zeros,
+                                                mod.out_type)
+    ref = None
+    for sname in scheds:
+        mod.schedule = sname
+        try:
+            y = mod(x2)
+        except Exception as e:  # noqa: BLE001  (a schedule may refuse the shape)
+            print(f"[e2e]   {sname or 'heuristic':34s} refused: {str(e)[:80]}")
+            continue
+        bad = ~torch.isfinite(y)
+        rows = torch.nonzero(bad.any(1)).flatten().tolist()
+        cols = torch.nonzero(bad.any(0)).flatten()
+        if ref is None and not bool(bad.any()):
+            ref = y
+        diff = float((y.float() - ref.float()).abs().max()) if ref is not None and not bool(bad.any()) else float("nan")
+        print(f"[e2e]   {sname or 'heuristic':34s} non-finite {int(bad.sum())} (rows {rows[:8]}, cols "
+              f"{cols[:6].tolist()}..{cols[-1:].tolist()}), max |y - first finite| {diff:.4g}")
+    mod.schedule = keep
 
 
 def rel_err(x, ref):
@@ -477,6 +552,8 @@ def main(argv=None):
                             err = 0.0
                         else:
                             err = rel_err(logits, ref_logits[b]) if b in ref_logits else float("nan")
+                        if not bool(torch.isfinite(logits).all()):
+                            trace_nonfinite(vparts, c, b, prompts[b], device, f"{label} {vname} batch {b}")
                         row = dict(model=label, batch=b, variant=vname, tokens_per_s=f"{tps:.1f}",
                                    peak_mem_gb=f"{peak:.2f}", weight_gb=f"{wbytes / GB:.3f}",
                                    logits_rel_err=f"{err:.4f}", linear_rel_err=f"{lin_err:.4f}",

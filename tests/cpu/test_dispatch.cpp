@@ -72,26 +72,30 @@ TEST(Dispatch, PickIsSupportedAndLegalOnRealShapes) {
 }
 
 // The family choice between 16 and 64 tokens, pinned to the measured H200 winners:
-// bench/results/2026-11-30-h200/smallshapes-s3/llama3-8b-schedules.csv (every schedule of
-// the Llama-3-8B layers) and, for the large shapes at M = 32, sm90-timing/run6 (sm90) and
-// docs/design-smallm.md's table (smallm). Each row: measured best family and both times.
+// bench/results/2026-11-30-h200/s4-round2/xover.csv (every schedule, f16 x u4b8 g128, at
+// M = 24/32/48 on the Llama-3-8B, seed and Llama-2-70B shapes; since the 256 x 64 tile, sm90
+// wins all of them) and, for M <= 16, smallshapes-s3/llama3-8b-schedules.csv. Each row: the
+// measured best family, best of each family in the comment.
 TEST(Dispatch, FamilyCrossoverFollowsTheMeasurements) {
   struct Point {
     int64_t N, K, M;
     const char* family;  // the faster family measured
   };
   const Point points[] = {
-      {4096, 4096, 32, "sm90_"},     // sm90 17.9 us vs smallm 22.6
-      {4096, 14336, 32, "sm90_"},    // 33.8 vs 40.1
-      {8192, 21760, 32, "sm90_"},    // 76.2 vs 85.8
-      {8192, 8192, 32, "sm90_"},     // 40.0 vs 43.5
-      {6144, 4096, 32, "smallm_"},   // 25.0 vs sm90 27.2
-      {10240, 8192, 32, "smallm_"},  // 49.3 vs 55.6
-      {57344, 8192, 32, "smallm_"},  // 181.6 vs 240.3
-      {8192, 28672, 32, "smallm_"},  // 102.5 vs 126.2
-      {4096, 4096, 8, "smallm_"},    // 16.3 vs 17.8 (M <= 16 is always smallm)
-      {4096, 14336, 16, "smallm_"},  // 30.6 vs > 33
-      {8192, 21760, 64, "sm90_"},    // above kSm90MinTokens: sm90 whenever it can
+      {6144, 4096, 24, "sm90_"},    // sm90_256x64 22.1 us vs smallm 24.0
+      {6144, 4096, 32, "sm90_"},    // 21.9 vs 24.6
+      {4096, 4096, 32, "sm90_"},    // sm90_128x64 17.9 vs 22.5
+      {28672, 4096, 32, "sm90_"},   // 40.1 vs 55.8
+      {4096, 14336, 24, "sm90_"},   // sm90_128x64 33.6 vs 38.0
+      {4096, 14336, 32, "sm90_"},   // 33.5 vs 39.0
+      {8192, 21760, 32, "sm90_"},   // 59.3 vs 76.6
+      {10240, 8192, 32, "sm90_"},   // 36.3 vs 43.6
+      {8192, 8192, 24, "sm90_"},    // 33.3 vs 38.1
+      {57344, 8192, 32, "sm90_"},   // 135.4 vs 171.4
+      {8192, 28672, 32, "sm90_"},   // 72.3 vs 95.1
+      {8192, 28672, 48, "sm90_"},   // 73.2 vs 130.9
+      {4096, 4096, 8, "smallm_"},   // 16.3 vs 17.8 (M <= 16 is always smallm)
+      {4096, 14336, 16, "smallm_"}, // 30.6 vs > 33
   };
   const TypeConfig t{f16, u4b8, f16, false, f16};
   for (const Point& q : points) {

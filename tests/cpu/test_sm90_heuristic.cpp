@@ -30,23 +30,14 @@ TEST(Sm90Heuristic, NamesRoundTripAndRefuseOthers) {
   EXPECT_TRUE(sm90_all_configs(AType::kS8, BType::kU8B128).empty());
 }
 
-// 8-bit activations get 128 x 256 for u4b8 without group scales only (one compiled
-// consumer: two copies of its mainloop spill); everything else is refused by name.
-TEST(Sm90Heuristic, EightBitWideTileIsPerChannelU4b8Only) {
+// 8-bit activations get 128 x 256 in every mode (one compiled consumer with run-time flags).
+TEST(Sm90Heuristic, EightBitWideTileTakesEveryMode) {
   const Sm90Config wide{128, 256};
   std::string why;
-  for (AType a : {AType::kS8, AType::kE4M3}) {
-    EXPECT_TRUE(sm90_shape_ok(4096, 8192, 8192, a, BType::kU4B8, 0, wide, &why)) << why;
-    EXPECT_FALSE(sm90_shape_ok(4096, 8192, 8192, a, BType::kU4B8, 128, wide, &why));
-    EXPECT_NE(why.find("without group scales"), std::string::npos) << why;
-    EXPECT_FALSE(sm90_shape_ok(4096, 8192, 8192, a, BType::kU4, 0, wide, &why));
-    EXPECT_FALSE(sm90_shape_ok(4096, 8192, 8192, a, BType::kU4B8, 8192, wide, &why));
-    EXPECT_TRUE(sm90_shape_ok(4096, 8192, 8192, a, BType::kU4, 128, Sm90Config{128, 128}, &why)) << why;
-    // The pick never lands on a refused schedule.
-    Sm90Config pick{0, 0};
-    ASSERT_TRUE(sm90_pick(8192, 8192, 8192, 132, a, BType::kU4B8, 128, sm90_all_configs(a, BType::kU4B8), &pick));
-    EXPECT_LT(pick.tile_t, 256) << pick.name();
-  }
+  for (AType a : {AType::kS8, AType::kE4M3})
+    for (BType b : {BType::kU4B8, BType::kU4})
+      for (int64_t g : {int64_t{0}, int64_t{32}, int64_t{64}, int64_t{128}, int64_t{8192}})
+        EXPECT_TRUE(sm90_shape_ok(4096, 8192, 8192, a, b, g, wide, &why)) << why;
 }
 
 TEST(Sm90Heuristic, ShapeRulesNameTheArgument) {
@@ -98,33 +89,35 @@ TEST(Sm90Heuristic, PicksTheWideTileForLargeMAndALegalOneAlways) {
 }
 
 // The pick against the committed H200 timing runs (bench/results/2026-11-30-h200/sm90-timing/:
-// run 6 for the 64/128-token tiles, run 3 for 128 x 256, the code that ships for each), f16 x
+// run 6 for the 64/128-token tiles, run 3 for 128 x 256, the code that ships for each;
+// s4-round1/w16-256x64.csv for 256 x 64 at M = 64/128/256), f16 x
 // u4b8 g128: at every (shape, M) the heuristic's tile is within 5% of the fastest measured.
 TEST(Sm90Heuristic, PicksWithinFivePercentOfTheMeasuredBest) {
   struct Row {
     int64_t N, K, M;
     double us64, us128, us256;  // 0: not timed (tile not tried at that M)
+    double us256x64 = 0;        // 256 x 64: s4-round1/w16-256x64.csv (0: not timed)
   };
   const Row table[] = {
-    {8192, 8192, 64, 35.1, 46.9, 100.1},
-    {8192, 8192, 128, 56.4, 41.6, 85.0},
-    {8192, 8192, 256, 107.7, 62.4, 63.6},
+    {8192, 8192, 64, 35.1, 46.9, 100.1, 33.8},
+    {8192, 8192, 128, 56.4, 41.6, 85.0, 46.6},
+    {8192, 8192, 256, 107.7, 62.4, 63.6, 70.3},
     {8192, 8192, 512, 210.5, 119.3, 92.9},
-    {8192, 21760, 64, 76.0, 92.5, 184.5},
-    {8192, 21760, 128, 138.5, 86.4, 166.8},
-    {8192, 21760, 256, 272.1, 151.8, 131.8},
+    {8192, 21760, 64, 76.0, 92.5, 184.5, 60.1},
+    {8192, 21760, 128, 138.5, 86.4, 166.8, 98.1},
+    {8192, 21760, 256, 272.1, 151.8, 131.8, 171.5},
     {8192, 21760, 512, 538.9, 298.4, 229.8},
-    {8192, 28672, 64, 100.4, 124.7, 258.0},
-    {8192, 28672, 128, 183.8, 111.1, 231.4},
-    {8192, 28672, 256, 359.7, 199.8, 167.6},
+    {8192, 28672, 64, 100.4, 124.7, 258.0, 73.4},
+    {8192, 28672, 128, 183.8, 111.1, 231.4, 124.8},
+    {8192, 28672, 256, 359.7, 199.8, 167.6, 223.2},
     {8192, 28672, 512, 712.9, 393.1, 299.3},
-    {10240, 8192, 64, 48.2, 61.8, 124.4},
-    {10240, 8192, 128, 107.5, 61.6, 106.5},
-    {10240, 8192, 256, 159.0, 118.5, 97.3},
+    {10240, 8192, 64, 48.2, 61.8, 124.4, 36.8},
+    {10240, 8192, 128, 107.5, 61.6, 106.5, 68.4},
+    {10240, 8192, 256, 159.0, 118.5, 97.3, 138.0},
     {10240, 8192, 512, 262.0, 176.1, 180.9},
-    {57344, 8192, 64, 207.9, 251.0, 569.3},
-    {57344, 8192, 128, 360.6, 230.6, 506.2},
-    {57344, 8192, 256, 715.0, 398.9, 356.1},
+    {57344, 8192, 64, 207.9, 251.0, 569.3, 138.9},
+    {57344, 8192, 128, 360.6, 230.6, 506.2, 271.7},
+    {57344, 8192, 256, 715.0, 398.9, 356.1, 472.2},
     {57344, 8192, 512, 1418.6, 788.9, 619.2},
     {8192, 8192, 1024, 0, 232.9, 180.5},
     {8192, 8192, 2048, 0, 460.5, 356.1},
@@ -147,14 +140,19 @@ TEST(Sm90Heuristic, PicksWithinFivePercentOfTheMeasuredBest) {
     {57344, 8192, 4096, 0, 6202.2, 4854.4},
     {57344, 8192, 8192, 0, 12387.6, 9585.7},
   };
-  const std::vector<Sm90Config> cands = {{128, 64}, {128, 128}, {128, 256}};
+  // The two runs were on different days' machines of the same kind; their shared point
+  // (128 x 64) agrees within 2-6%.
+  const std::vector<Sm90Config> cands = {{128, 64}, {128, 128}, {128, 256}, {256, 64}};
   for (const Row& r : table) {
+    auto us = [&](const Sm90Config& c) {
+      if (c.tile_n == 256) return r.us256x64;
+      return c.tile_t == 64 ? r.us64 : c.tile_t == 128 ? r.us128 : r.us256;
+    };
     std::vector<Sm90Config> timed;
     for (const Sm90Config& c : cands)
-      if ((c.tile_t == 64 ? r.us64 : c.tile_t == 128 ? r.us128 : r.us256) > 0) timed.push_back(c);
+      if (us(c) > 0) timed.push_back(c);
     Sm90Config pick;
     ASSERT_TRUE(sm90_pick(r.M, r.N, r.K, 132, AType::kF16, BType::kU4B8, 128, timed, &pick));
-    auto us = [&](const Sm90Config& c) { return c.tile_t == 64 ? r.us64 : c.tile_t == 128 ? r.us128 : r.us256; };
     double best = 1e30;
     for (const Sm90Config& c : timed) best = std::min(best, us(c));
     EXPECT_LE(us(pick), best * 1.05) << "N=" << r.N << " K=" << r.K << " M=" << r.M << " picked " << pick.name();

@@ -81,8 +81,8 @@ void check_all(const Spec& s, const std::vector<int>& ms) {
   ASSERT_FALSE(cfgs.empty()) << "no sm90 instance compiled for " << s.name();
   int failures = 0, ran = 0;
   for (const Sm90Config& cfg : cfgs) {
-    // A schedule may refuse a whole mode (s8/e4m3 128 x 256: u4b8 per-channel only); the
-    // refusal itself is checked on the CPU (Sm90Heuristic.EightBitWideTileIsPerChannelU4b8Only).
+    // A schedule may refuse a whole mode (none does at present); refusals are checked on the
+    // CPU (tests/cpu/test_sm90_heuristic.cpp).
     if (!mixgemm::kernels::sm90_shape_ok(rows, s.N, s.K, s.a, s.b, s.group_size, cfg, nullptr)) continue;
     ++ran;
     for (int M : ms) {

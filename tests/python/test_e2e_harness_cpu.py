@@ -41,3 +41,21 @@ def test_fused_projections_compute_the_same_model():
     torch.testing.assert_close(fused.float(), ref.float(), rtol=2e-3, atol=2e-3)
     # and the fused model is not the trivial one: the logits depend on the prompt
     assert fused.std() > 0
+
+
+def test_nonfinite_trace_names_the_first_bad_op(capsys):
+    ld = load_example()
+    torch.manual_seed(1)
+    c = dict(hidden=64, inter=96, layers=3, heads=4, kv_heads=2, vocab=50, theta=10000.0)
+    dev = torch.device("cpu")
+    pl = ld.PlainLlama(c, dev, dtype=torch.float16).eval()
+    parts = ld.SimpleNamespace(embed_tokens=pl.embed_tokens, layers=list(pl.layers), norm=pl.norm, lm_head=pl.lm_head)
+    prompt = torch.randint(0, c["vocab"], (2, 5))
+    with torch.no_grad():
+        ld.fuse_projections(parts)
+        parts.layers[1]._gate_up.weight[3, :] = 60000.0  # layer 1's gate_up output overflows f16
+        logits = ld.Harness(parts, c, 2, 8, dev).prefill(prompt)
+        assert not bool(torch.isfinite(logits).all())
+        ld.trace_nonfinite(parts, c, 2, prompt, dev, "tiny")
+    out = capsys.readouterr().out
+    assert "first non-finite output: layer 1 gate_up" in out, out

@@ -88,9 +88,9 @@ struct Sm90Traits {
   // set s % kAccSets, summed in set order after the unit's last block. A narrow wgmma
   // (m64n32k16, m64n64k16) is short next to its latency, so one chain of dependent steps
   // leaves the tensor cores idle; 4 (32 tokens) or 2 (64 tokens) chains overlap.
-  static constexpr int kAccSets = kTileT == 32 ? 4 : kTileT == 64 ? 2 : 1;
-  // 8-bit activations on the k-step mainloop (128 x 256): one compiled consumer only (two
-  // copies of its mainloop spill), so u4b8 per-channel only (sm90_shape_ok refuses the rest).
+  static constexpr int kAccSets = kMW > 1 ? 1 : kTileT == 32 ? 4 : kTileT == 64 ? 2 : 1;
+  // 8-bit activations on the k-step mainloop (128 x 256): one compiled consumer with
+  // run-time flags (two copies of its mainloop spill), as the 16-bit 128 x 256 tile.
   static constexpr bool kA8Wide = kA8 && !kBlockIssue;
   static constexpr int kNBlk = kTileN / 16;                  // 16-row layout blocks per tile
   // One stage: activation tile (1024-aligned for the 128B swizzle), weights, scale rows,
@@ -363,12 +363,15 @@ struct Sm90Cta {
       load_block_v<kUns, kMode>(p, c, st, r);
     } else {
       // Run-time flags: the weights, and in kSm90ScaleBlock the raw 16-bit scale / zero of
-      // rows g, g+8 (1.0 / 0 when absent), splatted per step by scale_frag16.
+      // rows g, g+8 (1.0 / 0 when absent), splatted per step by scale_frag16. 8-bit
+      // activations read their scale / zero per step (dequant_step_any_a8): fewer live
+      // registers next to the 128 accumulators.
       const int g = c.lane() >> 2;
 #pragma unroll
       for (int mw = 0; mw < kMW; ++mw) {
         const int blk = block_of(c, mw);
         r.v[mw] = ptx::lds128(st + Tr::kOffW + blk * layout::kBlockBytes + c.lane() * 16);
+        if constexpr (Tr::kA8) continue;
         r.s0[mw] = r.s1[mw] = kOne;
         r.z0[mw] = r.z1[mw] = 0;
         if (p.mode == kSm90ScaleBlock) {
@@ -384,8 +387,55 @@ struct Sm90Cta {
                                                       BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
     if constexpr (kMode != kSm90ScaleAny) {
       dequant_step_v<kUns, kMode>(p, c, st, r, s, F);
+    } else if constexpr (Tr::kA8) {
+      dequant_step_any_a8(p, c, st, r, s, F);
     } else {
       dequant_step_any(p, c, st, r, s, F);
+    }
+  }
+
+  // Run-time flags for 8-bit activations (the 128 x 256 tile: one compiled consumer, since
+  // two copies of its mainloop spill): k32 step s of every atom, the weight bias and the
+  // scale mode read from the parameters (warp-uniform branches), the group scale / zero of
+  // rows g, g+8 loaded for this step. The same operations as dequant_k32.
+  static __device__ __forceinline__ void dequant_step_any_a8(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
+                                                             BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
+    const int g = c.lane() >> 2;
+    const bool uns = p.b_unsigned;
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) {
+      const uint32_t x = word(r.v[mw], 2 * s), y = word(r.v[mw], 2 * s + 1);
+      const uint32_t src[4] = {x, x >> 16, y, y >> 16};
+      uint32_t (&f)[4] = F[mw];
+      if (p.mode == kSm90ScaleNone) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          if constexpr (A == AType::kS8) {
+            // per byte q - B as int8: (q + 128 - B) ^ 0x80 (as cvt_u4x4_s8; no carries)
+            f[i] = (convert::spread_nibbles(src[i]) + (uns ? 0x80808080u : 0x78787878u)) ^ 0x80808080u;
+          } else {
+            // e4m3(q - B) by table (cvt_u4x4_e4m3's two tables, chosen at run time)
+            f[i] = convert::lut16x4(src[i], uns ? 0x44403800u : 0xCACCCED0u, uns ? 0x4E4C4A48u : 0xB8C0C4C8u,
+                                    uns ? 0x53525150u : 0x44403800u, uns ? 0x57565554u : 0x4E4C4A48u);
+          }
+        }
+      } else {
+        const int row = p.mode == kSm90ScaleStep ? s * 32 / p.gs : 0;
+        uint32_t s0, s1, z0 = 0, z1 = 0;
+        if (uns) load_sz<true>(p, st, block_of(c, mw), g, row, s0, s1, z0, z1);
+        else load_sz<false>(p, st, block_of(c, mw), g, row, s0, s1, z0, z1);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const bool row8 = i & 1;  // registers 1, 3: row g+8
+          if constexpr (A == AType::kS8) {
+            f[i] = convert::cvt_u4x4_s8_gscale_pre(src[i], row8 ? s1 : s0, row8 ? z1 : z0);
+          } else {
+            const __half sc = __ushort_as_half(static_cast<unsigned short>(row8 ? s1 : s0));
+            const __half zc = __ushort_as_half(static_cast<unsigned short>(row8 ? z1 : z0));
+            f[i] = convert::cvt_u4x4_e4m3_gscale_bias(src[i], sc, zc, uns && p.has_zeros, uns ? 0 : 8);
+          }
+        }
+      }
     }
   }
 
@@ -715,7 +765,7 @@ struct Sm90Cta {
       consume<false, kSm90ScaleAny>(c, p, &s_flag);
       return;
     } else if constexpr (Tr::kA8Wide) {
-      consume<false, kSm90ScaleNone>(c, p, &s_flag);  // u4b8, per-channel (sm90_shape_ok)
+      consume<false, kSm90ScaleAny>(c, p, &s_flag);  // bias and scale mode read at run time
       return;
     } else {
       switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
