@@ -65,11 +65,10 @@ std::string choose(const GemmProblem& p, int sm_count) {
     MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " yet");
   // Above the crossover the wgmma family runs the whole problem in one launch; below it
   // (or when sm90 cannot run the shape / type) smallm does, in 64-token slabs. Between
-  // kSmallmOnlyTokens and kSm90MinTokens (16-bit activations) the time models decide.
+  // kSmallmOnlyTokens and kSm90MinTokens the time models decide (every activation type).
   Sm90Config big;
-  const bool a16 = is_16bit_activation(p.types.a);
-  const int64_t min_tokens = a16 ? kSm90MinTokens : kSm90MinTokensA8;
-  const bool compare = a16 && p.M > kSmallmOnlyTokens && p.M <= min_tokens && !smallm.empty();
+  const int64_t min_tokens = kSm90MinTokens;
+  const bool compare = p.M > kSmallmOnlyTokens && p.M <= min_tokens && !smallm.empty();
   if ((p.M > min_tokens || compare) &&
       kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big)) {
     if (!compare) return big.name();

@@ -33,7 +33,7 @@ void launch(const GemmArgs& args, const std::string& schedule, int sm_count);
 // on the stream (they share the workspace, which every launch leaves zeroed).
 inline constexpr int64_t kSmallmSlabTokens = 64;
 
-// Family choice for 16-bit activations (docs/design.md, "The heuristic"): M <= 16 runs
+// Family choice (docs/design.md, "The heuristic"): M <= 16 runs
 // smallm (decode); M > kSm90MinTokens runs the sm90 wgmma family when it can; in between
 // the two time models decide, and sm90 must be predicted at least 4% faster (the margin
 // absorbs the models' residuals, -8..+10% for sm90). Since the 256 x 64 tile, sm90 measured
@@ -42,8 +42,8 @@ inline constexpr int64_t kSmallmSlabTokens = 64;
 inline constexpr int64_t kSmallmOnlyTokens = 16;
 inline constexpr int64_t kSm90MinTokens = 64;
 inline constexpr double kSm90Margin = 0.96;
-// W4A8 (s8/e4m3): not measured yet; smallm serves up to its 64-token tile.
-inline constexpr int64_t kSm90MinTokensA8 = 64;
+// W4A8 (s8, e4m3) follows the same rule: sm90 measured faster than every smallm schedule at
+// M = 24..64 on the same shapes (s4-round3/xover-a8.csv).
 
 // SM count assumed by workspace_size() when no CUDA device can be queried (H100/H200 SXM).
 inline constexpr int kDefaultSmCount = 132;

@@ -104,6 +104,47 @@ TEST(Dispatch, FamilyCrossoverFollowsTheMeasurements) {
   }
 }
 
+// The same choice for W4A8, pinned to s4-round3/xover-a8.csv (every schedule, u4b8 g128, M =
+// 24..64): sm90 (256 x 64 or 128 x 64) beat the best smallm schedule at every point.
+TEST(Dispatch, FamilyCrossoverOfW4A8FollowsTheMeasurements) {
+  struct Point {
+    ScalarType a;
+    int64_t N, K, M;
+    const char* family;
+  };
+  const Point points[] = {
+      {s8, 6144, 4096, 32, "sm90_"},     // 21.2 us vs smallm 24.8
+      {e4m3, 6144, 4096, 24, "sm90_"},   // 22.5 vs 27.6
+      {s8, 4096, 4096, 32, "sm90_"},     // 17.7 vs 23.2
+      {s8, 4096, 14336, 32, "sm90_"},    // 32.9 vs 35.6
+      {e4m3, 4096, 14336, 32, "sm90_"},  // 35.1 vs 43.0
+      {s8, 28672, 4096, 48, "sm90_"},    // 36.5 vs 62.3
+      {s8, 8192, 21760, 32, "sm90_"},    // 54.7 vs 64.4
+      {e4m3, 8192, 21760, 64, "sm90_"},  // 62.4 vs 123.5
+      {e4m3, 8192, 21760, 16, "smallm_"},  // M <= 16 is always smallm
+  };
+  for (const Point& q : points) {
+    const TypeConfig t{q.a, u4b8, q.a == s8 ? u8 : f16, false, f16};
+    const auto ka = core::to_kernel(q.a);
+    const auto kb = kernels::BType::kU4B8;
+    if (kernels::sm90_configs(ka, kb).empty()) {
+      // This build compiles no sm90 instance of the type (MIXGEMM_SM90_TYPES): check the rule
+      // on the time models over every generated tile instead of through choose_schedule.
+      kernels::Sm90Config big;
+      ASSERT_TRUE(kernels::sm90_pick(q.M, q.N, q.K, 132, ka, kb, 128, kernels::sm90_all_configs(ka, kb), &big));
+      const auto small = kernels::smallm_default_config(q.M, q.N, q.K, 132, ka, kb);
+      const bool sm90 = q.M > core::kSmallmOnlyTokens &&
+                        kernels::sm90_predicted_us(q.M, q.N, q.K, 132, ka, kb, big) <
+                            core::kSm90Margin * kernels::smallm_predicted_us(q.M, q.N, q.K, 132, ka, kb, small);
+      EXPECT_EQ(std::string(q.family), sm90 ? "sm90_" : "smallm_") << q.a.name() << " N=" << q.N << " M=" << q.M;
+      continue;
+    }
+    const std::string s = choose_schedule(GemmProblem{q.M, q.N, q.K, t, 128}, 132);
+    EXPECT_EQ(s.rfind(q.family, 0), 0u) << q.a.name() << " N=" << q.N << " K=" << q.K << " M=" << q.M
+                                        << " picked " << s;
+  }
+}
+
 TEST(Dispatch, WorkspaceCoversEverySchedule) {
   for (const TypeConfig& t : served_configs())
     for (int64_t M : {1, 16, 64, 65, 128, 300, 4096}) {

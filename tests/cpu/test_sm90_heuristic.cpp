@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/sm90/sm90.h"
+#include "kernels/workspace_layout.h"
 
 namespace {
 
@@ -38,6 +39,22 @@ TEST(Sm90Heuristic, EightBitWideTileTakesEveryMode) {
     for (BType b : {BType::kU4B8, BType::kU4})
       for (int64_t g : {int64_t{0}, int64_t{32}, int64_t{64}, int64_t{128}, int64_t{8192}})
         EXPECT_TRUE(sm90_shape_ok(4096, 8192, 8192, a, b, g, wide, &why)) << why;
+}
+
+// Both families use kernels/workspace_layout.h: counters in [0, kWorkspaceCounterBytes), split-K
+// partials behind it (sm90 once put its partials right after its own few counters, where the
+// next smallm call read them as counters).
+TEST(Sm90Heuristic, WorkspaceKeepsTheSharedCounterArea) {
+  for (const Sm90Config& c : sm90_all_configs(AType::kF16, BType::kU4B8)) {
+    const int64_t M = 128, N = 512, K = 4096;
+    const int s = sm90_splits(M, N, K, c, 132);
+    ASSERT_GT(s, 1) << c.name();
+    const int64_t tiles = ((N + c.tile_n - 1) / c.tile_n) * ((M + c.tile_t - 1) / c.tile_t);
+    EXPECT_EQ(sm90_workspace_bytes(M, N, K, c, 132),
+              static_cast<size_t>(kWorkspaceCounterBytes + tiles * s * c.tile_n * c.tile_t * 4))
+        << c.name();
+  }
+  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, Sm90Config{128, 256}, 132), 0u);  // no split
 }
 
 TEST(Sm90Heuristic, ShapeRulesNameTheArgument) {

@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <random>
 #include <thread>
 #include <vector>
 
 #include "core/float_bits.h"
+#include "kernels/workspace_layout.h"
 #include "gpu/gpu_test_util.h"
 #include "mixgemm/gemm.h"
 #include "mixgemm/prepack.h"
@@ -248,6 +250,40 @@ TEST(GemmApi, TwoThreadsTwoStreams) {
   EXPECT_EQ(c2.check(c2.download(), "thread 2"), 0);
   cudaStreamDestroy(s1);
   cudaStreamDestroy(s2);
+}
+
+// One workspace serving both families in turn, as an engine's per-device workspace does: an
+// sm90 split-K call (its partial tiles are scratch) followed by smallm calls (stream-K, whose
+// arrival counters must still be zero), and back. Before the shared layout
+// (kernels/workspace_layout.h) sm90 wrote partials into smallm's counter area and the next
+// smallm call left outputs unwritten (the e2e run's NaN, bench/results/2026-11-30-h200/s4-round3).
+TEST(GemmApi, FamiliesShareOneWorkspace) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Case big(128, 512, 2048, f16, 128, test_seed() + 650, true);   // 4 tiles of 128 x 128: split K
+  Case small(8, 512, 2048, f16, 128, test_seed() + 660, true);
+  const std::string big_s = "sm90_128x128_1x1x1_coop_splitk", small_s = "smallm_t8_w4_o4_p0";
+  bool have_big = false;
+  for (const std::string& s : supported_schedules(big.p.types)) have_big |= s == big_s;
+  if (!have_big) GTEST_SKIP() << big_s << " not compiled in this build";
+  const size_t ws = std::max(big.ws, small.ws);
+  void* d_ws = nullptr;
+  MIXGEMM_CUDA_OK(cudaMalloc(&d_ws, ws));
+  MIXGEMM_CUDA_OK(cudaMemset(d_ws, 0, ws));
+  for (int round = 0; round < 2; ++round)
+    for (Case* c : {&big, &small, &small}) {
+      MIXGEMM_CUDA_OK(test::poison_16bit(c->d_out, c->p.M * c->p.N));
+      GemmArgs g = c->args(nullptr, c == &big ? big_s : small_s);
+      g.workspace = d_ws;
+      g.workspace_bytes = ws;
+      gemm(g);
+      MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+      EXPECT_EQ(c->check(c->download(), g.schedule.c_str()), 0) << "round " << round;
+    }
+  // Every family leaves the counter area zero.
+  std::vector<int32_t> counters(kernels::kWorkspaceMaxCounters);
+  MIXGEMM_CUDA_OK(cudaMemcpy(counters.data(), d_ws, counters.size() * 4, cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < counters.size(); ++i) ASSERT_EQ(counters[i], 0) << "counter " << i;
+  cudaFree(d_ws);
 }
 
 TEST(GemmApi, RefusesHostPointerAndWritesNothing) {

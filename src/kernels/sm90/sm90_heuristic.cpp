@@ -7,6 +7,7 @@
 
 #include "kernels/sm90/sm90.h"
 #include "kernels/sm90/sm90_instances.h"
+#include "kernels/workspace_layout.h"
 
 namespace mixgemm::kernels {
 
@@ -132,8 +133,9 @@ size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& c
   const int s = sm90_splits(M, N, K, cfg, sm_count);
   if (s <= 1) return 0;
   const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
-  const int64_t counters = (tiles * 4 + 255) / 256 * 256;
-  return static_cast<size_t>(counters + tiles * s * int64_t{cfg.tile_n} * cfg.tile_t * 4);
+  // kernels/workspace_layout.h: counters in the shared counter area, partials behind it
+  // (tiles < sm_count when s > 1, so the counters fit).
+  return static_cast<size_t>(kWorkspaceCounterBytes + tiles * s * int64_t{cfg.tile_n} * cfg.tile_t * 4);
 }
 
 double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,

@@ -11,6 +11,7 @@
 #include "kernels/sm90/sm90.h"
 #include "kernels/sm90/sm90_gemm.cuh"
 #include "kernels/sm90/sm90_instances.h"
+#include "kernels/workspace_layout.h"
 #include "mixgemm/error.h"
 
 namespace mixgemm::kernels {
@@ -132,9 +133,11 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.bias = static_cast<const uint8_t*>(p.bias);
   k.out = static_cast<uint8_t*>(p.out);
   if (splits > 1) {
-    const int64_t counter_bytes = (tiles * 4 + 255) / 256 * 256;
+    // The shared workspace layout (kernels/workspace_layout.h): counters at 0, which the
+    // kernel leaves zero, partials behind the whole counter area.
+    if (tiles > kWorkspaceMaxCounters) throw Error(ErrorCode::kNotSupported, "sm90: too many split tiles");
     k.counters = static_cast<int32_t*>(p.workspace);
-    k.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(p.workspace) + counter_bytes);
+    k.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(p.workspace) + kWorkspaceCounterBytes);
   }
   k.ldo = p.ldo;
   k.b_kstride = static_cast<int64_t>(p.N / 16) * layout::kBlockBytes;

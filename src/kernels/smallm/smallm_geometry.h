@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kernels/gemm_params.h"
+#include "kernels/workspace_layout.h"
 #include "kernels/smallm/smallm.h"
 
 namespace mixgemm::kernels::smallm_host {
@@ -16,12 +17,10 @@ inline constexpr int kNBW = 2;
 inline constexpr int kCK = 4;
 inline constexpr int kStages = 3;
 inline constexpr int kBlockBytes = 512;
-// Workspace layout: [0, kCounterBytes) arrival counters (zero before and after every
-// launch, whatever the shape or schedule), then the partial tiles (scratch). A fixed
-// counter area means no call's partial tiles can ever land on another call's counters
-// when one workspace serves many shapes and schedules.
-inline constexpr int64_t kCounterBytes = 64 * 1024;
-inline constexpr int64_t kMaxCounters = kCounterBytes / 4;
+// Workspace layout (kernels/workspace_layout.h, shared with sm90): [0, kCounterBytes)
+// arrival counters, zero before and after every launch, then the partial tiles (scratch).
+inline constexpr int64_t kCounterBytes = kWorkspaceCounterBytes;
+inline constexpr int64_t kMaxCounters = kWorkspaceMaxCounters;
 // sm_90: 227 KB of shared memory per block (opt-in), 228 KB per SM, 1 KB reserved per CTA.
 inline constexpr int64_t kMaxSmemPerBlock = 227 * 1024;
 inline constexpr int64_t kSmemPerSm = 228 * 1024;
