@@ -39,6 +39,7 @@
 #include "kernels/gemm_params.h"
 #include "kernels/ptx/mma.cuh"
 #include "kernels/smallm/smallm_kernel_params.h"
+#include "kernels/smallm/smallm_partition.h"
 #include "mixgemm/layout.h"
 
 namespace mixgemm::kernels::smallm {
@@ -102,9 +103,10 @@ __host__ __device__ __forceinline__ int32_t chunk_rows(int32_t kb, int32_t left,
   return min(min(kCK, left), KBn - kb);
 }
 
-__host__ __device__ __forceinline__ Chunk first_chunk(int64_t u0, int64_t u1, int32_t KBn) {
+__host__ __device__ __forceinline__ Chunk first_chunk(int64_t u0, int64_t u1, const RowPartition& part) {
+  const int32_t KBn = part.KBn;
   Chunk c;
-  c.stripe = static_cast<int32_t>(u0 / KBn);
+  c.stripe = stripe_of_row(part, u0);
   c.kb = static_cast<int32_t>(u0 - static_cast<int64_t>(c.stripe) * KBn);
   c.left = static_cast<int32_t>(u1 - u0);  // a CTA's share of U fits in int32 (host check)
   c.rows = chunk_rows(c.kb, c.left, KBn);
@@ -124,11 +126,7 @@ __host__ __device__ __forceinline__ Chunk next_chunk(const Chunk& c, int32_t KBn
   return n;
 }
 
-// The CTA (of C per token tile) whose range [c*U/C, (c+1)*U/C) holds row u.
-// Largest c with floor(c*U/C) <= u  <=>  c < (u+1)*C/U  <=>  c = ceil((u+1)*C/U) - 1.
-__host__ __device__ __forceinline__ int32_t cta_of_row(int64_t u, int64_t U, int32_t C) {
-  return static_cast<int32_t>(((u + 1) * C - 1) / U);
-}
+// The CTA of a row, the start of a CTA's range: smallm_partition.h (no 64-bit division).
 
 // Raw bits of the scale and zero of rows g and g+8 for one lookup (16-bit values
 // zero-extended, or u8; for s8 z0/z1 hold the cvt_u4x4_s8_gscale_pre offsets).
@@ -212,7 +210,7 @@ struct SmallmCta {
       const int k0 = ch.kb * kKB;
       const int g_lo = static_cast<int>(fast_div(k0, p.gs_div));  // k0 / gs
       const int ng = static_cast<int>(fast_div(k0 + ch.rows * kKB - 1, p.gs_div)) - g_lo + 1;  // <= g_rows
-      const int pieces = p.srow_bytes >> 4;
+      const int pieces = p.srow_bytes >> 4;  // a power of two (launcher): r = i / pieces is a shift
       const int n0 = ch.stripe * (p.srow_bytes / kSB);  // stripe's first column
       int vcols = p.N - n0;
       if (vcols > p.srow_bytes / kSB) vcols = p.srow_bytes / kSB;
@@ -223,7 +221,7 @@ struct SmallmCta {
         if (z == 0 ? !p.has_scales : !p.has_zeros) continue;
         const uint32_t dst = st + p.act_bytes + z * p.g_rows * p.srow_bytes;
         for (int i = threadIdx.x; i < ng * pieces; i += blockDim.x) {
-          const int r = i / pieces, pc = i - r * pieces;
+          const int r = i >> p.srow_pieces_log2, pc = i & (pieces - 1);
           if (pc < vpieces) {
             const uint8_t* src =
                 base + (static_cast<int64_t>(g_lo + r) * p.N + n0) * kSB + pc * 16;
@@ -440,7 +438,7 @@ struct SmallmCta {
         const int rr = pr.r + x.lane + p.l2_ahead * kCK;
         if (rr >= p.ring_rows && rr < nrows) {  // rows < ring_rows: the first fill copies them
           const int u = static_cast<int>(u0) + rr;  // U < 2^31 (host check)
-          const int st = u / p.KBn, kbp = u - st * p.KBn;
+          const int st = stripe_of_row(p.part, u), kbp = u - st * p.KBn;
           const int n0 = st * nbw;
           ptx::bulk_prefetch_l2(p.b + ((static_cast<int64_t>(kbp) * p.NB + n0) << 9),
                                 static_cast<uint32_t>(min(nbw, p.NB - n0)) << 9);
@@ -601,13 +599,13 @@ struct SmallmCta {
       return;
     }
     const int64_t su0 = static_cast<int64_t>(stripe) * p.KBn;  // stripe's rows [su0, su0 + KBn)
-    const int c_first = cta_of_row(su0, p.U, x.C);
-    const int c_last = cta_of_row(su0 + p.KBn - 1, p.U, x.C);
+    const int c_first = cta_of_row(p.part, su0);
+    const int c_last = cta_of_row(p.part, su0 + p.KBn - 1);
     // Slot 2c: the CTA's first segment (it starts at the CTA's first row); 2c+1: its last
     // one, when the range started in an earlier stripe. Middle segments are whole stripes
     // (no slot). Row ranges: CTA cc owns [cc*U/C, (cc+1)*U/C).
     auto slot_of = [&](int cc) {
-      const int64_t bc = static_cast<int64_t>(cc) * p.U / x.C;
+      const int64_t bc = row_start(p.part, cc);
       return 2 * cc + (bc < su0 ? 1 : 0);
     };
     const uint8_t* tiles = p.partials + static_cast<int64_t>(x.mt) * 2 * x.C * p.tile_bytes;
@@ -768,8 +766,9 @@ struct SmallmCta {
     x.c = blockIdx.x;
     x.C = gridDim.x;
     x.mt = blockIdx.y;
-    const int64_t u0 = static_cast<int64_t>(x.c) * p.U / x.C;
-    const int64_t u1 = static_cast<int64_t>(x.c + 1) * p.U / x.C;
+    // floor(c U / C) without a 64-bit division (smallm_partition.h); gridDim.x == part.C.
+    const int64_t u0 = row_start(p.part, x.c);
+    const int64_t u1 = row_start(p.part, x.c + 1);
     if (u0 >= u1) return;  // the host keeps C <= U, so this does not happen
     x.m_base = x.mt * kTM;
     x.m_rem = min(kTM, p.M - x.m_base);
@@ -802,7 +801,7 @@ struct SmallmCta {
       }
     }
 
-    Chunk cur = first_chunk(u0, u1, p.KBn);
+    Chunk cur = first_chunk(u0, u1, p.part);
     // Weight ring: warp 0 initializes the barriers (lane i barrier i) and bulk-copies the
     // first ring_rows rows; everybody else first touches the barriers after the loop's
     // first __syncthreads.

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "kernels/fast_div.h"
+#include "kernels/smallm/smallm_partition.h"
 
 namespace mixgemm::kernels::smallm {
 
@@ -36,7 +37,7 @@ struct SmallmKernelParams {
 
   int64_t lda_bytes;       // activation row stride in bytes
   int64_t ldo;             // output row stride in elements
-  int64_t U;               // stripes * KBn
+  RowPartition part;       // U = stripes * KBn rows over C = gridDim.x CTAs (smallm_partition.h)
 
   int32_t M, N, K;
   int32_t NB;              // N / 16
@@ -48,6 +49,7 @@ struct SmallmKernelParams {
   int32_t stage_bytes;     // bytes of one shared-memory stage
   int32_t act_bytes;       // bytes of the activation tile of one stage
   int32_t srow_bytes;      // bytes of one staged scale row (stripe columns x scale bytes)
+  int32_t srow_pieces_log2;  // log2(srow_bytes / 16): 32 W rows x 1-2 bytes is a power of two
   int32_t tile_bytes;      // bytes of one partial tile (stripe rows x TM x 4)
   int32_t mode;            // ScaleMode
   int32_t l2_ahead;        // weight chunks bulk-prefetched into L2 beyond the shared ring (0: off)

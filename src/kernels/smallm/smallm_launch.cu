@@ -92,7 +92,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   k.partials = static_cast<uint8_t*>(p.workspace) + g.counter_bytes;
   k.lda_bytes = p.lda * g.eb;
   k.ldo = p.ldo;
-  k.U = g.U;
+  k.part = smallm::make_row_partition(g.U, static_cast<int32_t>(C), static_cast<int32_t>(g.KBn));
   k.M = p.M;
   k.N = p.N;
   k.K = p.K;
@@ -105,6 +105,15 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   k.stage_bytes = static_cast<int32_t>(g.stage_bytes);
   k.act_bytes = static_cast<int32_t>(g.act_bytes);
   k.srow_bytes = static_cast<int32_t>(g.srow_bytes);
+  if (g.mode != smallm::kScaleNone) {
+    const int64_t pieces = g.srow_bytes / 16;  // 32 * warps rows x (1 or 2) bytes / 16
+    if (pieces < 1 || (pieces & (pieces - 1)) != 0 || g.srow_bytes % 16 != 0)
+      throw Error(ErrorCode::kNotSupported, "smallm: a staged scale row of " + std::to_string(g.srow_bytes) +
+                                                " bytes is not a power-of-two number of 16-byte pieces");
+    int lg = 0;
+    while ((int64_t{1} << lg) < pieces) ++lg;
+    k.srow_pieces_log2 = lg;
+  }
   k.tile_bytes = static_cast<int32_t>(g.tile_bytes);
   k.mode = g.mode;
   k.l2_ahead = cfg.l2_ahead;
