@@ -535,6 +535,15 @@ struct SmallmCta {
     }
   }
 
+  static __device__ __forceinline__ void zero_acc(Acc (&acc)[kNBW][kNT][4]) {
+#pragma unroll
+    for (int b = 0; b < kNBW; ++b)
+#pragma unroll
+      for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) acc[b][nt][i] = Acc(0);
+  }
+
   // ---- epilogue of one accumulator fragment (block b, n-tile nt) --------------------------
   // out[m, n] = RN_out(fma(acc, RN_f32(tok[m] * ch[n]), bias[n])); fragment registers
   // {0,1}: row n = g, tokens 2t, 2t+1; {2,3}: row g+8.
@@ -740,12 +749,7 @@ struct SmallmCta {
       }
       if (stripe_end) {  // a segment ends inside the range (CTA-uniform)
         finish_segment<2, 1>(p, x, acc, cur.stripe, seg_kb0 == 0, s_flag);
-#pragma unroll
-        for (int b = 0; b < kNBW; ++b)
-#pragma unroll
-          for (int nt = 0; nt < kNT; ++nt)
-#pragma unroll
-            for (int i = 0; i < 4; ++i) acc[b][nt][i] = Acc(0);
+        zero_acc(acc);
         seg_kb0 = 0;  // any following segment starts a stripe
       }
       __syncthreads();  // the stage (and s_flag) may be overwritten from here on
@@ -824,12 +828,7 @@ struct SmallmCta {
     }
 
     Acc acc[kNBW][kNT][4];
-#pragma unroll
-    for (int b = 0; b < kNBW; ++b)
-#pragma unroll
-      for (int nt = 0; nt < kNT; ++nt)
-#pragma unroll
-        for (int i = 0; i < 4; ++i) acc[b][nt][i] = Acc(0);
+    zero_acc(acc);
 
     // The variant (scale mode x weight bias) is kernel-uniform. TM 8 (the decode tile)
     // switches once, so that each variant's chunk loop keeps its accumulators in place (a
