@@ -54,8 +54,13 @@ struct GemmArgs {
   void* out = nullptr;  // [M, N] row-major, types.out
   int64_t ldo = 0;      // row stride of out in elements (>= N, multiple of 8)
 
-  void* workspace = nullptr;     // device memory of workspace_size(problem) bytes, 256-byte aligned,
-  size_t workspace_bytes = 0;    // zero-filled once before its first use (gemm leaves it zeroed)
+  // Device memory of at least workspace_size(problem) bytes, 256-byte aligned, zero-filled
+  // once before its first use. gemm leaves its first 64 KB (arrival counters) zero and the
+  // rest is scratch, so one workspace (the largest size any call needs) can serve every
+  // shape, type and schedule in turn, as long as the calls sharing it are ordered on one
+  // stream (docs/design.md, "Workspace").
+  void* workspace = nullptr;
+  size_t workspace_bytes = 0;
 
   std::string schedule;  // empty: the heuristic chooses; else one of supported_schedules(types)
   cudaStream_t stream = nullptr;
