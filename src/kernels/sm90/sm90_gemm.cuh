@@ -443,7 +443,7 @@ struct Sm90Cta {
   // for 16-bit activations, each chosen by a warp-uniform branch.
   static __device__ __forceinline__ void dequant_step_any(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
                                                           BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
-    static_assert(!Tr::kA8, "8-bit activations have no run-time-flag mainloop");
+    static_assert(!Tr::kA8, "8-bit activations take dequant_step_any_a8");
     const int g = c.lane() >> 2;
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
