@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Check a branch that never ran on a GPU, in one device call, without checking it out here:
-#   git diff main <branch> > .branch.patch      (untracked, so it travels with the tree)
+#   git diff main...<branch> > .branch.patch   (three dots: the branch's own change since its merge
+#                                               base; untracked, so it travels with the tree)
 #   device run: PATCH=.branch.patch TYPES=s8.u4,e4m3.u4 GPU_FILTER='Sm90.W4A8*' \
 #               BENCH_ARGS='--shapes seed,llama2-70b --m 1024,8192 --types s8.u4b8.g128 --schedule sm90_128x256_1x1x1_coop_splitk' \
 #               bash scripts/device_branch_check.sh
