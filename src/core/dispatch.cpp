@@ -57,10 +57,13 @@ std::vector<std::string> schedule_names(const TypeConfig& types) {
 }
 
 std::string choose(const GemmProblem& p, int sm_count) {
+  return choose_among(p, sm_count, kernels::sm90_configs(to_kernel(p.types.a), to_kernel_b(p.types.b)));
+}
+
+std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<Sm90Config>& sm90) {
   const auto a = to_kernel(p.types.a);
   const auto b = to_kernel_b(p.types.b);
   const auto smallm = kernels::smallm_configs(a, b);
-  const auto sm90 = kernels::sm90_configs(a, b);
   if (smallm.empty() && sm90.empty())
     MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " yet");
   // Above the crossover the wgmma family runs the whole problem in one launch; below it

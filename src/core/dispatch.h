@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/sm90/sm90.h"
 #include "mixgemm/gemm.h"
 
 namespace mixgemm::core {
@@ -16,6 +17,10 @@ std::vector<std::string> schedule_names(const TypeConfig& types);
 
 // The heuristic's pick.
 std::string choose(const GemmProblem& problem, int sm_count);
+
+// choose() over a given list of sm90 tiles (choose passes the compiled instances; tests
+// pass every generated tile, so their pins hold in builds that compile a subset).
+std::string choose_among(const GemmProblem& problem, int sm_count, const std::vector<kernels::Sm90Config>& sm90);
 
 // The heuristic's pick for this call: choose(), except that a pick the call's pointers rule
 // out (sm90 bulk-copies scale and zero rows, so it needs them 16-byte aligned where gemm

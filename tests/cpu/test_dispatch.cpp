@@ -71,27 +71,13 @@ TEST(Dispatch, PickIsSupportedAndLegalOnRealShapes) {
   }
 }
 
-// The family the dispatcher picks for a problem. choose_schedule sees only the sm90
-// instances this build compiled (MIXGEMM_SM90_TYPES / _SCHEDULES may restrict them); when
-// that is not every generated tile of the type, apply the dispatch rule (core/dispatch.h)
-// to the time models over every generated tile instead, so these pins hold in any build.
+// The family the dispatcher picks for a problem, over every generated sm90 tile (the same as
+// choose_schedule in a full build; builds restricted by MIXGEMM_SM90_TYPES / _SCHEDULES compile
+// fewer, and these pins are about the heuristic, not the build).
 std::string picked_family(const GemmProblem& p) {
-  const auto a = core::to_kernel(p.types.a);
-  const auto b = core::to_kernel_b(p.types.b);
-  if (kernels::sm90_configs(a, b).size() == kernels::sm90_all_configs(a, b).size()) {
-    const std::string s = choose_schedule(p, 132);
-    return s.substr(0, s.find('_') + 1);
-  }
-  if (p.M <= core::kSmallmOnlyTokens) return "smallm_";
-  kernels::Sm90Config big;
-  if (!kernels::sm90_pick(p.M, p.N, p.K, 132, a, b, p.group_size, kernels::sm90_all_configs(a, b), &big))
-    return "smallm_";
-  if (p.M > core::kSm90MinTokens) return "sm90_";
-  const auto small = kernels::smallm_default_config(p.M, p.N, p.K, 132, a, b);
-  return kernels::sm90_predicted_us(p.M, p.N, p.K, 132, a, b, big) <
-                 core::kSm90Margin * kernels::smallm_predicted_us(p.M, p.N, p.K, 132, a, b, small)
-             ? "sm90_"
-             : "smallm_";
+  const auto all = kernels::sm90_all_configs(core::to_kernel(p.types.a), core::to_kernel_b(p.types.b));
+  const std::string s = core::choose_among(p, 132, all);
+  return s.substr(0, s.find('_') + 1);
 }
 
 // The family choice between 16 and 64 tokens, pinned to the measured H200 winners:
