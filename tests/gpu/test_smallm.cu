@@ -64,10 +64,10 @@ std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmCon
       [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr); }, err);
 }
 
-// The workspace counter area (smallm_geometry.h: the first kCounterBytes) must be back to
-// zero after every launch; the partial tiles behind it are scratch.
+// The workspace counter area (kernels/workspace_layout.h: the first kWorkspaceCounterBytes)
+// must be back to zero after every launch; the partial tiles behind it are scratch.
 bool workspace_zero(const DevData& dd) {
-  const size_t n = std::min<size_t>(dd.ws_bytes, mixgemm::kernels::smallm_host::kCounterBytes);
+  const size_t n = std::min<size_t>(dd.ws_bytes, mixgemm::kernels::kWorkspaceCounterBytes);
   std::vector<uint8_t> h(n);
   if (n == 0) return true;
   cudaMemcpy(h.data(), dd.ws.p, n, cudaMemcpyDeviceToHost);

@@ -17,10 +17,8 @@ inline constexpr int kNBW = 2;
 inline constexpr int kCK = 4;
 inline constexpr int kStages = 3;
 inline constexpr int kBlockBytes = 512;
-// Workspace layout (kernels/workspace_layout.h, shared with sm90): [0, kCounterBytes)
-// arrival counters, zero before and after every launch, then the partial tiles (scratch).
-inline constexpr int64_t kCounterBytes = kWorkspaceCounterBytes;
-inline constexpr int64_t kMaxCounters = kWorkspaceMaxCounters;
+// Workspace layout: kernels/workspace_layout.h (shared with sm90): the arrival counters in
+// [0, kWorkspaceCounterBytes), zero before and after every launch, then the partial tiles.
 // sm_90: 227 KB of shared memory per block (opt-in), 228 KB per SM, 1 KB reserved per CTA.
 inline constexpr int64_t kMaxSmemPerBlock = 227 * 1024;
 inline constexpr int64_t kSmemPerSm = 228 * 1024;
@@ -101,7 +99,7 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   g.smem_bytes = g.bar_off + g.ring_rows * 8;
 
   g.tile_bytes = g.rows_per_stripe * cfg.token_tile * 4;
-  g.counter_bytes = kCounterBytes;
+  g.counter_bytes = kWorkspaceCounterBytes;
   g.workspace_bytes = g.counter_bytes + g.MT * 2 * g.C * g.tile_bytes;
   return g;
 }

@@ -98,9 +98,9 @@ bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b,
     return false;
   }
   const Geometry g = make_geometry(M, N, K, a, b, group_size, is_unsigned(b), cfg, 1);
-  if (g.MT * g.stripes > kMaxCounters || g.U >= (int64_t{1} << 31)) {
+  if (g.MT * g.stripes > kWorkspaceMaxCounters || g.U >= (int64_t{1} << 31)) {
     os << "smallm: " << cfg.name() << " needs " << g.MT * g.stripes << " split-K counters (max "
-       << kMaxCounters << "); use a larger token tile or more warps";
+       << kWorkspaceMaxCounters << "); use a larger token tile or more warps";
     say(why, os.str());
     return false;
   }
