@@ -330,8 +330,47 @@ class Harness:
         self.pos.add_(1)
 
 
-def run_variant(parts, c, batch, prompt, new_tokens, device, mode, extra_resident):
-    """Prefill + timed greedy decode. Returns (tokens_per_s, peak_gb, prefill_logits)."""
+def kernel_category(name: str) -> str:
+    """The part of a decode step a CUDA kernel belongs to (by its name)."""
+    n = name.lower()
+    if "mixgemm" in n or "smallm" in n:
+        return "mixgemm-quantize" if "quantiz" in n else "mixgemm-gemm"
+    if any(k in n for k in ("gemm", "nvjet", "xmma", "cutlass", "gemv")):
+        return "cublas-gemm"
+    if any(k in n for k in ("flash", "fmha", "attention", "softmax")):
+        return "attention"
+    return "other"
+
+
+def profile_step(step, steps=3):
+    """Per-kernel GPU time of `steps` eager decode steps (torch.profiler, CUPTI): returns
+    {category: (kernels per step, us per step)} and the 12 kernels with the most time. Eager,
+    because a graph replay runs the same kernels: only the launch gaps differ, and those are
+    the graph step time minus the kernel sum."""
+    from torch.profiler import ProfilerActivity, profile
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+    cats, per_name = {}, {}
+    for e in prof.events():
+        if e.device_type != torch.autograd.DeviceType.CUDA:
+            continue
+        us = e.device_time if hasattr(e, "device_time") else e.cuda_time
+        cat = kernel_category(e.name)
+        n, t = cats.get(cat, (0, 0.0))
+        cats[cat] = (n + 1, t + us)
+        k, t2 = per_name.get(e.name, (0, 0.0))
+        per_name[e.name] = (k + 1, t2 + us)
+    cats = {k: (n / steps, t / steps) for k, (n, t) in cats.items()}
+    top = sorted(((t / steps, n / steps, name) for name, (n, t) in per_name.items()), reverse=True)[:12]
+    return cats, top
+
+
+def run_variant(parts, c, batch, prompt, new_tokens, device, mode, extra_resident, profile=False):
+    """Prefill + timed greedy decode. Returns (tokens_per_s, peak_gb, prefill_logits, ms per
+    step, profile or None)."""
     torch.cuda.synchronize()
     gc.collect()
     torch.cuda.empty_cache()
@@ -375,10 +414,11 @@ def run_variant(parts, c, batch, prompt, new_tokens, device, mode, extra_residen
     torch.cuda.synchronize()
     secs = t0.elapsed_time(t1) / 1e3
     peak = (torch.cuda.max_memory_allocated(device) - extra_resident) / GB
+    prof = profile_step(hs.step) if profile else None
     del hs
     if mode == "graph":
         del graph
-    return batch * new_tokens / secs, peak, logits, secs / new_tokens * 1e3
+    return batch * new_tokens / secs, peak, logits, secs / new_tokens * 1e3, prof
 
 
 def trace_nonfinite(parts, c, batch, prompt, device, what):
@@ -460,6 +500,27 @@ def linear_rel_err(parts, vparts, c, device) -> float:
     return worst
 
 
+def write_profile(path, model, batch, variant, ms_step, prof):
+    """Appends one decode step's GPU time per kernel category (and the top kernels) to path."""
+    cats, top = prof
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as fh:
+        w = csv.writer(fh)
+        if new:
+            w.writerow(["model", "batch", "variant", "what", "name", "kernels_per_step", "us_per_step",
+                        "timed_step_us"])
+        for cat, (n, us) in sorted(cats.items()):
+            w.writerow([model, batch, variant, "category", cat, f"{n:.1f}", f"{us:.1f}", f"{ms_step * 1e3:.1f}"])
+        busy = sum(us for _, us in cats.values())
+        w.writerow([model, batch, variant, "category", "idle (timed step - kernel sum)", "",
+                    f"{ms_step * 1e3 - busy:.1f}", f"{ms_step * 1e3:.1f}"])
+        for us, n, name in top:
+            w.writerow([model, batch, variant, "kernel", name[:160], f"{n:.1f}", f"{us:.1f}", ""])
+    print(f"[e2e]   {model} {variant} batch {batch}: " + ", ".join(
+        f"{cat} {us:.0f} us ({n:.0f} kernels)" for cat, (n, us) in sorted(cats.items())) +
+          f"; timed step {ms_step * 1e3:.0f} us")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", default="llama3-8b,llama2-7b", help=f"comma list of {', '.join(MODELS)}")
@@ -477,6 +538,8 @@ def main(argv=None):
     ap.add_argument("--no-transformers", action="store_true", help="use the plain-torch model even if "
                     "transformers is installed")
     ap.add_argument("--out", default="e2e.csv")
+    ap.add_argument("--profile-out", default="", help="also write where each decode step's GPU time goes "
+                    "(per kernel category, torch.profiler over eager steps) to this CSV")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
 
@@ -544,8 +607,11 @@ def main(argv=None):
                               f"max rel. error {lin_err:.4f} (4-bit quantization error; the logits "
                               f"error below is it after {c['layers']} layers of a random-weight model)")
                     for b in batches:
-                        tps, peak, logits, ms = run_variant(vparts, c, b, prompts[b], args.new_tokens, device,
-                                                            args.mode, extra)
+                        tps, peak, logits, ms, prof = run_variant(vparts, c, b, prompts[b], args.new_tokens,
+                                                                  device, args.mode, extra,
+                                                                  profile=bool(args.profile_out))
+                        if prof is not None:
+                            write_profile(args.profile_out, label, b, vname, ms, prof)
                         if kw is None:
                             ref_logits[b] = logits.half()
                             fp16_tps[b] = tps

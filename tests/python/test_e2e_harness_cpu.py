@@ -59,3 +59,15 @@ def test_nonfinite_trace_names_the_first_bad_op(capsys):
         ld.trace_nonfinite(parts, c, 2, prompt, dev, "tiny")
     out = capsys.readouterr().out
     assert "first non-finite output: layer 1 gate_up" in out, out
+
+
+def test_kernel_categories_split_gemm_from_the_rest():
+    """The profile's split of a decode step: our kernels, cuBLAS GEMMs, attention, the rest."""
+    ld = load_example()
+    cat = ld.kernel_category
+    assert cat("void mixgemm::kernels::smallm::smallm_kernel<(mixgemm::AType)0, 4, 8>(...)") == "mixgemm-gemm"
+    assert cat("void mixgemm::kernels::quantize_activations_kernel<...>") == "mixgemm-quantize"
+    assert cat("nvjet_hsh_64x8_64x16_4x1_v_bz_splitK_TNT") == "cublas-gemm"
+    assert cat("sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize64x64x64") == "cublas-gemm"
+    assert cat("void pytorch_flash::flash_fwd_splitkv_kernel<...>") == "attention"
+    assert cat("void at::native::vectorized_elementwise_kernel<4, at::native::...>") == "other"
