@@ -3,16 +3,22 @@
 --print-source sass``): total warp instructions, the opcodes that dominate them, and
 the instructions with the most stall samples. Used by scripts/profile_*.sh.
 
-    python3 scripts/ncu_summary.py OUT/source_*.csv
+    python3 scripts/ncu_summary.py [--reasons] OUT/source_*.csv[.gz]
+
+--reasons also sums the per-reason stall samples (stall_barrier, stall_wait, ...) over
+every instruction: where the warps' time goes.
 """
 import csv
+import gzip
 import os
 import sys
 from collections import Counter
 
 
-def summarize(path: str) -> None:
-    rows = list(csv.reader(open(path)))
+def summarize(path: str, reasons: bool = False) -> None:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as fh:
+        rows = list(csv.reader(fh))
     if len(rows) < 3:
         print(path, "no data")
         return
@@ -32,8 +38,20 @@ def summarize(path: str) -> None:
     hot = sorted((r for r in data if r[i_stall].isdigit()), key=lambda r: -int(r[i_stall]))[:12]
     for r in hot:
         print(f"   stall {r[i_stall]:>6} exec {r[i_exec]:>9}  {r[1].strip()[:90]}")
+    if reasons:
+        cols = [i for i, h in enumerate(hdr) if h.startswith("stall_") and "Not Issued" not in h]
+        tot = Counter()
+        for r in data:
+            for i in cols:
+                if r[i].isdigit():
+                    tot[hdr[i][6:]] += int(r[i])
+        n = sum(tot.values()) or 1
+        print("   stall reasons:", ", ".join(f"{k} {100 * v / n:.1f}%" for k, v in tot.most_common(10)))
 
 
 if __name__ == "__main__":
-    for p in sys.argv[1:]:
-        summarize(p)
+    args = sys.argv[1:]
+    want_reasons = "--reasons" in args
+    for p in args:
+        if p != "--reasons":
+            summarize(p, want_reasons)
