@@ -364,14 +364,23 @@ struct Sm90Cta {
     } else {
       // Run-time flags: the weights, and in kSm90ScaleBlock the raw 16-bit scale / zero of
       // rows g, g+8 (1.0 / 0 when absent), splatted per step by scale_frag16. 8-bit
-      // activations read their scale / zero per step (dequant_step_any_a8): fewer live
-      // registers next to the 128 accumulators.
+      // activations: s8 loads the block's scale / zero (one group per 64-k block in
+      // kSm90ScaleBlock) once here for both k32 steps; kSm90ScaleStep and e4m3 read them
+      // per step (dequant_step_any_a8).
       const int g = c.lane() >> 2;
 #pragma unroll
       for (int mw = 0; mw < kMW; ++mw) {
         const int blk = block_of(c, mw);
         r.v[mw] = ptx::lds128(st + Tr::kOffW + blk * layout::kBlockBytes + c.lane() * 16);
-        if constexpr (Tr::kA8) continue;
+        if constexpr (Tr::kA8) {
+          // s8 only: e4m3 spills 80 bytes with the 4 extra live registers (ptxas, sm_90a).
+          if (A == AType::kS8 && p.mode == kSm90ScaleBlock) {
+            r.z0[mw] = r.z1[mw] = 0;  // e4m3 u4b8: load_sz leaves the (unused) zeros alone
+            if (p.b_unsigned) load_sz<true>(p, st, blk, g, 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
+            else load_sz<false>(p, st, blk, g, 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
+          }
+          continue;
+        }
         r.s0[mw] = r.s1[mw] = kOne;
         r.z0[mw] = r.z1[mw] = 0;
         if (p.mode == kSm90ScaleBlock) {
@@ -397,7 +406,8 @@ struct Sm90Cta {
   // Run-time flags for 8-bit activations (the 128 x 256 tile: one compiled consumer, since
   // two copies of its mainloop spill): k32 step s of every atom, the weight bias and the
   // scale mode read from the parameters (warp-uniform branches), the group scale / zero of
-  // rows g, g+8 loaded for this step. The same operations as dequant_k32.
+  // rows g, g+8 from load_block (one group per block) or loaded for this step (group size
+  // 32). The same operations as dequant_k32.
   static __device__ __forceinline__ void dequant_step_any_a8(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
                                                              BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
     const int g = c.lane() >> 2;
@@ -420,10 +430,16 @@ struct Sm90Cta {
           }
         }
       } else {
-        const int row = p.mode == kSm90ScaleStep ? s * 32 / p.gs : 0;
+        // kSm90ScaleBlock: the block's lookup from load_block; kSm90ScaleStep (group size
+        // 32): staged row (32 s) / gs, this step's.
         uint32_t s0, s1, z0 = 0, z1 = 0;
-        if (uns) load_sz<true>(p, st, block_of(c, mw), g, row, s0, s1, z0, z1);
-        else load_sz<false>(p, st, block_of(c, mw), g, row, s0, s1, z0, z1);
+        if (A != AType::kS8 || p.mode == kSm90ScaleStep) {
+          const int row = s * 32 / p.gs;
+          if (uns) load_sz<true>(p, st, block_of(c, mw), g, row, s0, s1, z0, z1);
+          else load_sz<false>(p, st, block_of(c, mw), g, row, s0, s1, z0, z1);
+        } else {
+          s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
+        }
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
           const bool row8 = i & 1;  // registers 1, 3: row g+8
