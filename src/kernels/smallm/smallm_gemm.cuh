@@ -49,6 +49,10 @@ inline constexpr int kNBW = 2;       // n-blocks per warp: halves the ldmatrix t
 inline constexpr int kCK = 4;        // k-block rows per chunk (one barrier, one staged activation tile)
 inline constexpr int kStages = 3;    // shared-memory stages (activations + scales), 2 chunks ahead
 inline constexpr int kMaxWarps = 8;  // blockDim.x <= 256
+#ifndef MIXGEMM_SMALLM_ROW_UNROLL
+#define MIXGEMM_SMALLM_ROW_UNROLL 1  // rows of a chunk per loop trip (compute_chunk; A/B builds only)
+#endif
+inline constexpr int kRowUnroll = MIXGEMM_SMALLM_ROW_UNROLL;
 
 template <AType A, int kWBits, int kTM>
 struct SmallmTraits {
@@ -478,58 +482,59 @@ struct SmallmCta {
       const int k0 = cur.kb * kKB;
       r = k0 - static_cast<int>(fast_div(k0, p.gs_div)) * p.gs;  // k0 % gs
     }
+    // Rows stay a loop (not unrolled): the unrolled chunk was ~4x the code, and the
+    // instruction fetch of that code, cold in every CTA of a decode launch and evicted
+    // every chunk on long ones, was the largest stall (ncu, docs/design-smallm.md).
+#pragma unroll kRowUnroll
+    for (int j = 0; j < cur.rows; ++j) {
+      // Row j: wait for its bulk copy (per row, not per chunk: waiting for the whole
+      // chunk up front measured slower, docs/design-smallm.md), then one 16-byte shared
+      // load per block.
+      uint4 wv[kNBW];
+      ptx::mbar_wait_parity(x.bar_u32 + rp.slot * 8, rp.phase);
+      {
+        const uint8_t* row = x.smem + p.ring_off + rp.slot * x.row_bytes;
 #pragma unroll
-    for (int j = 0; j < kCK; ++j) {
-      if (j < cur.rows) {
-        // Row j: wait for its bulk copy (per row, not per chunk: waiting for the whole
-        // chunk up front measured slower, docs/design-smallm.md), then one 16-byte shared
-        // load per block.
-        uint4 wv[kNBW];
-        ptx::mbar_wait_parity(x.bar_u32 + rp.slot * 8, rp.phase);
-        {
-          const uint8_t* row = x.smem + p.ring_off + rp.slot * x.row_bytes;
+        for (int b = 0; b < kNBW; ++b) wv[b] = *reinterpret_cast<const uint4*>(row + boff[b]);
+      }
+      if (++rp.slot == p.ring_rows) {
+        rp.slot = 0;
+        rp.phase ^= 1u;
+      }
+      RowSZ szb[kNBW] = {};
+      if constexpr (kMode == kScaleBlock) {
 #pragma unroll
-          for (int b = 0; b < kNBW; ++b) wv[b] = *reinterpret_cast<const uint4*>(row + boff[b]);
-        }
-        if (++rp.slot == p.ring_rows) {
-          rp.slot = 0;
-          rp.phase ^= 1u;
-        }
-        RowSZ szb[kNBW] = {};
-        if constexpr (kMode == kScaleBlock) {
+        for (int b = 0; b < kNBW; ++b) szb[b] = load_sz<kUns>(p, sc, gl, b);
+        r += kKB;
+        if (r >= p.gs) { r -= p.gs; ++gl; }  // gs % KB == 0: lands exactly on gs
+      }
 #pragma unroll
-          for (int b = 0; b < kNBW; ++b) szb[b] = load_sz<kUns>(p, sc, gl, b);
-          r += kKB;
-          if (r >= p.gs) { r -= p.gs; ++gl; }  // gs % KB == 0: lands exactly on gs
-        }
+      for (int s = 0; s < kKS; ++s) {
+        uint32_t bf[kNT][2];
+        load_b(bf, stage_ldm, (j * kKS + s) * 32);
+        RowSZ szA[kNBW], szB[kNBW];
 #pragma unroll
-        for (int s = 0; s < kKS; ++s) {
-          uint32_t bf[kNT][2];
-          load_b(bf, stage_ldm, (j * kKS + s) * 32);
-          RowSZ szA[kNBW], szB[kNBW];
+        for (int b = 0; b < kNBW; ++b) szA[b] = szB[b] = szb[b];
+        if constexpr (kMode == kScaleStep) {
+          constexpr int kUnitsPerStep = Tr::kMma16 ? 1 : 2;  // 16-k lookups per k-step
 #pragma unroll
-          for (int b = 0; b < kNBW; ++b) szA[b] = szB[b] = szb[b];
-          if constexpr (kMode == kScaleStep) {
-            constexpr int kUnitsPerStep = Tr::kMma16 ? 1 : 2;  // 16-k lookups per k-step
+          for (int uu = 0; uu < kUnitsPerStep; ++uu) {
 #pragma unroll
-            for (int uu = 0; uu < kUnitsPerStep; ++uu) {
-#pragma unroll
-              for (int b = 0; b < kNBW; ++b) {
-                const RowSZ t = load_sz<kUns>(p, sc, gl, b);
-                if (uu == 0) szA[b] = t;
-                else szB[b] = t;
-              }
-              r += 16;
-              if (r >= p.gs) { r -= p.gs; ++gl; }  // gs % 16 == 0
+            for (int b = 0; b < kNBW; ++b) {
+              const RowSZ t = load_sz<kUns>(p, sc, gl, b);
+              if (uu == 0) szA[b] = t;
+              else szB[b] = t;
             }
+            r += 16;
+            if (r >= p.gs) { r -= p.gs; ++gl; }  // gs % 16 == 0
           }
+        }
 #pragma unroll
-          for (int b = 0; b < kNBW; ++b) {
-            uint32_t f[4];
-            dequant<kMode, kUns>(wv[b], s, szA[b], szB[b], f);
+        for (int b = 0; b < kNBW; ++b) {
+          uint32_t f[4];
+          dequant<kMode, kUns>(wv[b], s, szA[b], szB[b], f);
 #pragma unroll
-            for (int nt = 0; nt < kNT; ++nt) mma(acc[b][nt], f, bf[nt]);
-          }
+          for (int nt = 0; nt < kNT; ++nt) mma(acc[b][nt], f, bf[nt]);
         }
       }
     }
@@ -552,27 +557,33 @@ struct SmallmCta {
     const int nb = stripe * (x.W * kNBW) + x.warp * kNBW + b;
     if (nb >= p.NB) return;  // warp-uniform: the last stripe's blocks past N
     const int g = x.lane >> 2, t = x.lane & 3;
+    // Column factors once per row h, token factors and the output row once per token e:
+    // the same operations per element as the formula above, less code (the epilogue is
+    // inlined at every segment end, and a decode launch runs it cold: docs/design-smallm.md).
+    float chv[2], bv[2];
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int n = nb * 16 + g + 8 * h;
-      const float chv = p.ch ? p.ch[n] : 1.0f;
-      float bv = 0.0f;
+      chv[h] = p.ch ? p.ch[n] : 1.0f;
+      bv[h] = 0.0f;
       if (p.bias) {
         const unsigned short bb = reinterpret_cast<const unsigned short*>(p.bias)[n];
-        bv = p.out_bf16 ? __bfloat162float(__ushort_as_bfloat16(bb)) : __half2float(__ushort_as_half(bb));
+        bv[h] = p.out_bf16 ? __bfloat162float(__ushort_as_bfloat16(bb)) : __half2float(__ushort_as_half(bb));
       }
+    }
 #pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const int m = x.m_base + nt * 8 + 2 * t + e;
-        if (m >= p.M) continue;
+    for (int e = 0; e < 2; ++e) {
+      const int m = x.m_base + nt * 8 + 2 * t + e;
+      if (m >= p.M) continue;
+      const float tv = p.tok ? p.tok[m] : 1.0f;
+      unsigned short* row = reinterpret_cast<unsigned short*>(p.out) + static_cast<int64_t>(m) * p.ldo + nb * 16 + g;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
         float a;
         if constexpr (A == AType::kS8) a = __int2float_rn(v[2 * h + e]);
         else a = v[2 * h + e];
-        const float tv = p.tok ? p.tok[m] : 1.0f;
-        const float r = __fmaf_rn(a, __fmul_rn(tv, chv), bv);
-        const unsigned short o = p.out_bf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(r))
-                                            : __half_as_ushort(__float2half_rn(r));
-        reinterpret_cast<unsigned short*>(p.out)[static_cast<int64_t>(m) * p.ldo + n] = o;
+        const float r = __fmaf_rn(a, __fmul_rn(tv, chv[h]), bv[h]);
+        row[8 * h] = p.out_bf16 ? __bfloat16_as_ushort(__float2bfloat16_rn(r)) : __half_as_ushort(__float2half_rn(r));
       }
     }
   }
@@ -709,14 +720,18 @@ struct SmallmCta {
     int stage = 0;
     while (cur.rows > 0) {
       const Chunk nxt = next_chunk(cur, p.KBn);
-      // Chunk it + 2 goes to stage (it + 2) % 3, last read in the previous iteration,
-      // which ended with a barrier. (Derived, not carried: saves 4 live registers.)
+      // One barrier per chunk. Before it: this thread's copies of chunk `cur` landed (the
+      // groups committed so far are chunks <= it + 1). After it: everyone's did, and every
+      // thread has finished the previous chunk, so its stage (it - 1) % 3 = (it + 2) % 3 may
+      // take chunk it + 2, its ring rows may be refilled, and s_flag / e4m3's f16 buffer
+      // may be rewritten. (Stage derived, not carried: saves 4 live registers.)
+      ptx::cp_async_wait<kStages - 2>();
+      __syncthreads();
       load_stage(p, x, next_chunk(nxt, p.KBn), stage == 0 ? 2 : stage - 1);
       ptx::cp_async_commit();
-      ptx::cp_async_wait<kStages - 1>();  // this thread's copies of chunk `cur` landed
-      __syncthreads();                    // everyone's
       if constexpr (Tr::kConvertA) {
-        // The f16 buffer was last read in the previous iteration (ended by a barrier).
+        // The f16 buffer was last read in the previous chunk, which every thread finished
+        // before the barrier above.
         convert_stage(p, x, cur, stage);
         __syncthreads();
       }
@@ -752,7 +767,6 @@ struct SmallmCta {
         zero_acc(acc);
         seg_kb0 = 0;  // any following segment starts a stripe
       }
-      __syncthreads();  // the stage (and s_flag) may be overwritten from here on
       cur = nxt;
       stage = stage + 1 == kStages ? 0 : stage + 1;
     }
