@@ -138,7 +138,7 @@ struct RowSZ {
   uint32_t s0, s1, z0, z1;
 };
 
-template <AType A, int kWBits, int kTM, int kVariant>
+template <AType A, int kWBits, int kTM>
 struct SmallmCta {
   using Tr = SmallmTraits<A, kWBits, kTM>;
   using Acc = typename Tr::Acc;
@@ -483,9 +483,9 @@ struct SmallmCta {
       r = k0 - static_cast<int>(fast_div(k0, p.gs_div)) * p.gs;  // k0 % gs
     }
     // TM 8 keeps rows a loop (not unrolled): the unrolled chunk was ~4x the code, and the
-    // instruction fetch of that code, cold in every CTA of a decode launch and evicted every
-    // chunk on long ones, was the largest stall (ncu, docs/design-smallm.md). Larger tiles
-    // unroll the chunk (measured 2-4% faster at M = 16: more independent MMA work per trip).
+    // instruction fetch of that code was the largest stall under ncu (which runs it from
+    // DRAM). Larger tiles unroll the chunk (measured 2-4% faster at M = 16: more independent
+    // MMA work per trip). docs/design-smallm.md, "Session 5".
     constexpr int kUnroll = kTM == 8 ? kRowUnroll : kCK;
 #pragma unroll kUnroll
     for (int j = 0; j < kCK; ++j) {
@@ -643,26 +643,20 @@ struct SmallmCta {
                  make_uint4(acc_bits(acc[b][nt][0]), acc_bits(acc[b][nt][1]),
                             acc_bits(acc[b][nt][2]), acc_bits(acc[b][nt][3])));
     }
-    // Release: the barrier orders every thread's partial before thread 0's gpu-scope fence,
-    // which (fences are cumulative in the PTX memory model) makes them visible device-wide
-    // before the counter moves; one fence per CTA instead of one per thread (ncu: the
-    // per-thread MEMBARs were ~6% of a decode launch). The reducer's fence after the count
-    // is the acquire: the barrier below orders it before every thread's partial loads.
+    // Release: every thread's partial is visible device-wide before the counter moves.
+    __threadfence();
     __syncthreads();
     if (threadIdx.x == 0) {
       int* cnt = p.counters + static_cast<int64_t>(x.mt) * p.stripes + stripe;
       const int n = c_last - c_first + 1;
-      __threadfence();
       const int old = atomicAdd(cnt, 1);
       const int last = old == n - 1;
-      if (last) {
-        atomicExch(cnt, 0);  // leave the workspace zeroed for the next call
-        __threadfence();
-      }
+      if (last) atomicExch(cnt, 0);  // leave the workspace zeroed for the next call
       *s_flag = last;
     }
     __syncthreads();
     if (!*s_flag) return;
+    __threadfence();  // acquire: the other contributors' partials are visible now
     // Sum in fixed contributor order c_first..c_last (ascending k), own registers at
     // their place: the same additions in the same order whoever arrives last. The last
     // stripe of every CTA is reduced at the very end of the kernel (its CTA is typically
@@ -853,49 +847,39 @@ struct SmallmCta {
     Acc acc[kNBW][kNT][4];
     zero_acc(acc);
 
-    // The variant (scale mode x weight bias) is kernel-uniform. TM 8 (the decode tile) is
-    // compiled once per variant (kVariant = mode * 2 + unsigned, picked by the launcher), so
-    // that each variant's chunk loop keeps its accumulators in place (a switch per chunk
-    // moved them between the variants' register assignments and paid the dispatch every
-    // chunk) and starts right behind the prologue (a switch to one of six loops cost a cold
-    // instruction fetch at a far branch target: ~15% of a 4096 x 4096 launch under ncu).
-    // Larger tiles switch per chunk (registers).
-    if constexpr (kVariant >= 0) {
-      chunk_loop<(kVariant >> 1), (kVariant & 1) != 0>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag);
-    } else {
+    // The variant (scale mode x weight bias) is kernel-uniform. TM 8 (the decode tile)
+    // switches once, so that each variant's chunk loop keeps its accumulators in place (a
+    // switch per chunk moved them between the variants' register assignments and paid the
+    // dispatch every chunk); larger tiles switch per chunk (registers).
+    if constexpr (kTM > 8) {
       chunk_loop<-1, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag);
+    } else switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
+      case 0: chunk_loop<kScaleNone, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
+      case 1: chunk_loop<kScaleNone, true>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
+      case 2: chunk_loop<kScaleBlock, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
+      case 3: chunk_loop<kScaleBlock, true>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
+      case 4: chunk_loop<kScaleStep, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
+      default: chunk_loop<kScaleStep, true>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
     }
     ptx::cp_async_wait<0>();  // no copy may outlive the CTA's shared memory
   }
 };
 
-// kVariant: mode * 2 + (weights unsigned) fixed at compile time (TM 8), or -1: read from
-// the parameters per chunk (larger tiles).
-template <AType A, int kWBits, int kTM, int kVariant>
+template <AType A, int kWBits, int kTM>
 __global__ void __launch_bounds__(kMaxWarps * 32, kTM <= 16 ? 2 : 1)
     smallm_kernel(const __grid_constant__ SmallmKernelParams p) {
-  SmallmCta<A, kWBits, kTM, kVariant>::run(p);
+  SmallmCta<A, kWBits, kTM>::run(p);
 }
 
-// The instance for (activation A, weight bits, token tile, variant = mode * 2 + unsigned);
-// null for a tile that is not built. Each smallm_inst_*.cu instantiates it for its own
-// (A, bits) family only.
+// The instance for (activation A, weight bits, token tile); null for a tile that is not
+// built. Each smallm_inst_*.cu instantiates it for its own (A, bits) family only.
 template <AType A, int kBits>
-void (*smallm_instance(int token_tile, int variant))(SmallmKernelParams) {
+void (*smallm_instance(int token_tile))(SmallmKernelParams) {
   switch (token_tile) {
-    case 8:
-      switch (variant) {
-        case 0: return smallm_kernel<A, kBits, 8, 0>;
-        case 1: return smallm_kernel<A, kBits, 8, 1>;
-        case 2: return smallm_kernel<A, kBits, 8, 2>;
-        case 3: return smallm_kernel<A, kBits, 8, 3>;
-        case 4: return smallm_kernel<A, kBits, 8, 4>;
-        case 5: return smallm_kernel<A, kBits, 8, 5>;
-        default: return nullptr;
-      }
-    case 16: return smallm_kernel<A, kBits, 16, -1>;
-    case 32: return smallm_kernel<A, kBits, 32, -1>;
-    case 64: return smallm_kernel<A, kBits, 64, -1>;
+    case 8: return smallm_kernel<A, kBits, 8>;
+    case 16: return smallm_kernel<A, kBits, 16>;
+    case 32: return smallm_kernel<A, kBits, 32>;
+    case 64: return smallm_kernel<A, kBits, 64>;
     default: return nullptr;
   }
 }

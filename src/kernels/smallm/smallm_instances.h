@@ -10,10 +10,9 @@ namespace mixgemm::kernels::smallm {
 
 using SmallmKernelFn = void (*)(SmallmKernelParams);
 
-// The __global__ function for (a, token tile, variant = scale mode * 2 + weights unsigned);
-// null when not instantiated. Only TM 8 has one kernel per variant; larger tiles ignore it.
-SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile, int variant);
-SmallmKernelFn smallm_kernel_w8a16(AType a, int token_tile, int variant);
-SmallmKernelFn smallm_kernel_w4a8(AType a, int token_tile, int variant);
+// The __global__ function for (a, token tile); null when not instantiated.
+SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile);
+SmallmKernelFn smallm_kernel_w8a16(AType a, int token_tile);
+SmallmKernelFn smallm_kernel_w4a8(AType a, int token_tile);
 
 }  // namespace mixgemm::kernels::smallm

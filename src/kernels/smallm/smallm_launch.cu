@@ -22,12 +22,10 @@ static_assert(sh::kNBW == smallm::kNBW && sh::kCK == smallm::kCK && sh::kStages 
               "host geometry and kernel constants must agree");
 static_assert(sh::kBlockBytes == layout::kBlockBytes, "block size");
 
-// variant: scale mode * 2 + (weights unsigned), the kernel-uniform code path.
-smallm::SmallmKernelFn pick_kernel(AType a, BType b, int tm, int variant) {
+smallm::SmallmKernelFn pick_kernel(AType a, BType b, int tm) {
   const int wbits = sh::weight_bits(b);
-  if (sh::is_a16(a))
-    return wbits == 4 ? smallm::smallm_kernel_w4a16(a, tm, variant) : smallm::smallm_kernel_w8a16(a, tm, variant);
-  return wbits == 4 ? smallm::smallm_kernel_w4a8(a, tm, variant) : nullptr;
+  if (sh::is_a16(a)) return wbits == 4 ? smallm::smallm_kernel_w4a16(a, tm) : smallm::smallm_kernel_w8a16(a, tm);
+  return wbits == 4 ? smallm::smallm_kernel_w4a8(a, tm) : nullptr;
 }
 
 [[noreturn]] void cuda_fail(const char* what, cudaError_t e) {
@@ -69,12 +67,12 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   if (p.M == 0) return;
   std::string why;
   if (!smallm_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, why);
+  const smallm::SmallmKernelFn fn = pick_kernel(p.a_type, p.b_type, cfg.token_tile);
+  if (!fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
+
   const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
   const sh::Geometry g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
                                            p.has_zeros, cfg, sm_count);
-  const smallm::SmallmKernelFn fn =
-      pick_kernel(p.a_type, p.b_type, cfg.token_tile, g.mode * 2 + (sh::is_unsigned(p.b_type) ? 1 : 0));
-  if (!fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
   const int threads = cfg.warps * 32;
   const int fit = resident_ctas(fn, threads, g.smem_bytes);
   if (fit < 1) throw Error(ErrorCode::kNotSupported, "smallm: " + cfg.name() + " does not fit on an SM");
