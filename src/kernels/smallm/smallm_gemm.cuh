@@ -49,10 +49,6 @@ inline constexpr int kNBW = 2;       // n-blocks per warp: halves the ldmatrix t
 inline constexpr int kCK = 4;        // k-block rows per chunk (one barrier, one staged activation tile)
 inline constexpr int kStages = 3;    // shared-memory stages (activations + scales), 2 chunks ahead
 inline constexpr int kMaxWarps = 8;  // blockDim.x <= 256
-#ifndef MIXGEMM_SMALLM_ROW_UNROLL
-#define MIXGEMM_SMALLM_ROW_UNROLL 1  // TM 8: rows of a chunk per loop trip (compute_chunk; A/B builds only)
-#endif
-inline constexpr int kRowUnroll = MIXGEMM_SMALLM_ROW_UNROLL;
 
 template <AType A, int kWBits, int kTM>
 struct SmallmTraits {
@@ -483,10 +479,11 @@ struct SmallmCta {
       r = k0 - static_cast<int>(fast_div(k0, p.gs_div)) * p.gs;  // k0 % gs
     }
     // TM 8 keeps rows a loop (not unrolled): the unrolled chunk was ~4x the code, and the
-    // instruction fetch of that code was the largest stall under ncu (which runs it from
-    // DRAM). Larger tiles unroll the chunk (measured 2-4% faster at M = 16: more independent
-    // MMA work per trip). docs/design-smallm.md, "Session 5".
-    constexpr int kUnroll = kTM == 8 ? kRowUnroll : kCK;
+    // instruction fetch of that code was the largest stall under ncu (whose launches start
+    // with cold instruction caches). Larger tiles unroll the chunk (measured 2-4% faster at M = 16: more independent
+    // MMA work per trip; two rows per trip for TM 8 measured the same as one, s5-round3).
+    // docs/design-smallm.md, "Session 5".
+    constexpr int kUnroll = kTM == 8 ? 1 : kCK;
 #pragma unroll kUnroll
     for (int j = 0; j < kCK; ++j) {
       if (j >= cur.rows) break;
