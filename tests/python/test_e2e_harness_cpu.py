@@ -71,3 +71,41 @@ def test_kernel_categories_split_gemm_from_the_rest():
     assert cat("sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize64x64x64") == "cublas-gemm"
     assert cat("void pytorch_flash::flash_fwd_splitkv_kernel<...>") == "attention"
     assert cat("void at::native::vectorized_elementwise_kernel<4, at::native::...>") == "other"
+
+
+def test_compiled_step_decodes_the_same_tokens():
+    """--mode compile runs the step compiled by inductor (fullgraph, in-place KV cache and
+    token writes): it must decode the same tokens and write the same cache as the eager step."""
+    ld = load_example()
+    torch.manual_seed(0)
+    c = dict(hidden=64, inter=96, layers=2, heads=4, kv_heads=2, vocab=50, theta=10000.0)
+    dev = torch.device("cpu")
+    pl = ld.PlainLlama(c, dev, dtype=torch.float16).eval()
+    parts = ld.SimpleNamespace(embed_tokens=pl.embed_tokens, layers=list(pl.layers), norm=pl.norm, lm_head=pl.lm_head)
+    ld.fuse_projections(parts)
+    prompt = torch.randint(0, c["vocab"], (2, 5))
+    results = []
+    with torch.no_grad():
+        for compiled in (False, True):
+            hs = ld.Harness(parts, c, 2, 12, dev)
+            logits = hs.prefill(prompt)
+            hs.tok.copy_(logits[:, -1].argmax(-1, keepdim=True))
+            hs.pos.fill_(5)
+            step = torch.compile(hs.step, fullgraph=True, dynamic=False) if compiled else hs.step
+            toks = []
+            for _ in range(4):
+                step()
+                toks.append(hs.tok.clone())
+            assert int(hs.pos) == 9
+            results.append((torch.cat(toks, 1), hs.k_cache.clone(), hs.v_cache.clone()))
+    (t0, k0, v0), (t1, k1, v1) = results
+    assert torch.equal(t0, t1)
+    # f16 cache entries: inductor may order the projection's f32 sums and the rotary math
+    # differently, so an entry may land one f16 rounding away. The operands of that last
+    # rounding (the rotary's two products, the projection's sum) are as large as the
+    # tensor's largest entries, so one ulp at that scale bounds the difference:
+    # |diff| <= 2^-10 max|ref|.
+    for got, ref in ((k1, k0), (v1, v0)):
+        torch.testing.assert_close(got.float(), ref.float(), rtol=0.0,
+                                   atol=2.0**-10 * float(ref.float().abs().max()))
+    assert k0.abs().sum() > 0  # the steps wrote the cache
