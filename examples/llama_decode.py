@@ -13,7 +13,10 @@ for every variant
 
 runs a short prompt (prefill, eager) and then greedy decode of --new-tokens tokens at each
 batch size, one decode step replayed as a CUDA graph (the same harness and the same graph
-capture for every variant). The quantized variants are made from the fp16 model's weights,
+capture for every variant). --mode compile compiles the step with torch.compile (inductor
+fuses the norms, RoPE, residual adds and SiLU, as an engine's own kernels would) before the
+capture; --profile-out writes where a step's GPU time goes (our GEMMs, cuBLAS, attention,
+other kernels, idle). The quantized variants are made from the fp16 model's weights,
 so the logits error is quantization error alone. Written to --out (CSV):
 
     model, batch, variant, tokens_per_s, peak_mem_gb, weight_gb, logits_rel_err, ...
