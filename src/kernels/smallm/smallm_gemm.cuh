@@ -480,9 +480,9 @@ struct SmallmCta {
     }
     // TM 8 keeps rows a loop (not unrolled): the unrolled chunk was ~4x the code, and the
     // instruction fetch of that code was the largest stall under ncu (whose launches start
-    // with cold instruction caches). Larger tiles unroll the chunk (measured 2-4% faster at M = 16: more independent
-    // MMA work per trip; two rows per trip for TM 8 measured the same as one, s5-round3).
-    // docs/design-smallm.md, "Session 5".
+    // with cold instruction caches); in the bench it measured the same, with 23% less code.
+    // Larger tiles unroll the chunk (2-4% faster at M = 16: more independent MMA work per
+    // trip). docs/design-smallm.md, "Session 5".
     constexpr int kUnroll = kTM == 8 ? 1 : kCK;
 #pragma unroll kUnroll
     for (int j = 0; j < kCK; ++j) {
@@ -559,7 +559,7 @@ struct SmallmCta {
     const int g = x.lane >> 2, t = x.lane & 3;
     // Column factors once per row h, token factors and the output row once per token e:
     // the same operations per element as the formula above, less code (the epilogue is
-    // inlined at every segment end, and a decode launch runs it cold: docs/design-smallm.md).
+    // inlined at every segment end).
     float chv[2], bv[2];
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
