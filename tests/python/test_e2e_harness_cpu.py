@@ -18,13 +18,20 @@ def load_example():
     return mod
 
 
+def tiny_model(ld, seed, layers):
+    """A tiny plain-torch Llama in float16 (the harness caches are f16), seeded: returns the
+    config, the device, the model and the harness's view of it."""
+    torch.manual_seed(seed)
+    c = dict(hidden=64, inter=96, layers=layers, heads=4, kv_heads=2, vocab=50, theta=10000.0)
+    dev = torch.device("cpu")
+    pl = ld.PlainLlama(c, dev, dtype=torch.float16).eval()
+    parts = ld.SimpleNamespace(embed_tokens=pl.embed_tokens, layers=list(pl.layers), norm=pl.norm, lm_head=pl.lm_head)
+    return c, dev, pl, parts
+
+
 def test_fused_projections_compute_the_same_model():
     ld = load_example()
-    torch.manual_seed(0)
-    c = dict(hidden=64, inter=96, layers=2, heads=4, kv_heads=2, vocab=50, theta=10000.0)
-    dev = torch.device("cpu")
-    pl = ld.PlainLlama(c, dev, dtype=torch.float16).eval()  # the harness caches are f16
-    parts = ld.SimpleNamespace(embed_tokens=pl.embed_tokens, layers=list(pl.layers), norm=pl.norm, lm_head=pl.lm_head)
+    c, dev, pl, parts = tiny_model(ld, seed=0, layers=2)
     prompt = torch.randint(0, c["vocab"], (3, 5))
     with torch.no_grad():
         ref = ld.Harness(parts, c, 3, 8, dev).prefill(prompt).clone()
@@ -45,11 +52,7 @@ def test_fused_projections_compute_the_same_model():
 
 def test_nonfinite_trace_names_the_first_bad_op(capsys):
     ld = load_example()
-    torch.manual_seed(1)
-    c = dict(hidden=64, inter=96, layers=3, heads=4, kv_heads=2, vocab=50, theta=10000.0)
-    dev = torch.device("cpu")
-    pl = ld.PlainLlama(c, dev, dtype=torch.float16).eval()
-    parts = ld.SimpleNamespace(embed_tokens=pl.embed_tokens, layers=list(pl.layers), norm=pl.norm, lm_head=pl.lm_head)
+    c, dev, pl, parts = tiny_model(ld, seed=1, layers=3)
     prompt = torch.randint(0, c["vocab"], (2, 5))
     with torch.no_grad():
         ld.fuse_projections(parts)
@@ -77,11 +80,7 @@ def test_compiled_step_decodes_the_same_tokens():
     """--mode compile runs the step compiled by inductor (fullgraph, in-place KV cache and
     token writes): it must decode the same tokens and write the same cache as the eager step."""
     ld = load_example()
-    torch.manual_seed(0)
-    c = dict(hidden=64, inter=96, layers=2, heads=4, kv_heads=2, vocab=50, theta=10000.0)
-    dev = torch.device("cpu")
-    pl = ld.PlainLlama(c, dev, dtype=torch.float16).eval()
-    parts = ld.SimpleNamespace(embed_tokens=pl.embed_tokens, layers=list(pl.layers), norm=pl.norm, lm_head=pl.lm_head)
+    c, dev, pl, parts = tiny_model(ld, seed=0, layers=2)
     ld.fuse_projections(parts)
     prompt = torch.randint(0, c["vocab"], (2, 5))
     results = []
