@@ -166,5 +166,12 @@ __device__ __forceinline__ void bulk_g2s(uint32_t dst, const void* src, uint32_t
       "l"(src), "r"(bytes), "r"(bar), "l"(policy)
       : "memory");
 }
+// ld.acquire.gpu: a global int read that orders every later read of this thread after it
+// (pairs with a release: __threadfence + atomic, or red.release).
+__device__ __forceinline__ int ld_acquire_gpu(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
 
 }  // namespace mixgemm::kernels::ptx

@@ -607,7 +607,7 @@ struct SmallmCta {
 
   // ---- end of one stripe segment: output directly, or the split-K reduction -----------
   // kRedGroup fragments x kRedBatch contributors: partial loads in flight together.
-  template <int kRedGroup, int kRedBatch>
+  template <int kRedGroup, int kRedBatch, bool kFinal>
   static __device__ __forceinline__ void finish_segment(const SmallmKernelParams& p, const Ctx& x,
                                                         const Acc (&acc)[kNBW][kNT][4], int stripe,
                                                         bool full, int* s_flag) {
@@ -629,30 +629,51 @@ struct SmallmCta {
       return 2 * cc + (bc < su0 ? 1 : 0);
     };
     const uint8_t* tiles = p.partials + static_cast<int64_t>(x.mt) * 2 * x.C * p.tile_bytes;
-    {
-      uint4* mine = reinterpret_cast<uint4*>(const_cast<uint8_t*>(tiles) +
-                                             static_cast<int64_t>(slot_of(x.c)) * p.tile_bytes);
-#pragma unroll
-      for (int b = 0; b < kNBW; ++b)
-#pragma unroll
-        for (int nt = 0; nt < kNT; ++nt)
-          __stcg(mine + tile_index(x, b, nt),
-                 make_uint4(acc_bits(acc[b][nt][0]), acc_bits(acc[b][nt][1]),
-                            acc_bits(acc[b][nt][2]), acc_bits(acc[b][nt][3])));
+    int* cnt = p.counters + static_cast<int64_t>(x.mt) * p.stripes + stripe;
+    const int n = c_last - c_first + 1;
+    // Peek first, where it is likely to pay: the kernel's final segment of a CTA that starts
+    // a stripe shared with one other CTA, whose part of the stripe was the start of its
+    // range and finished long ago. If that CTA has arrived, this one is the last: nobody
+    // reads its partial, so it skips the store, the release fence and the atomic (two
+    // dependent L2 round trips on the kernel's tail) and reduces at once. (With middle
+    // contributors, CTAs that spend their whole range in the stripe and end with it, the
+    // peek mostly fails and would only add a round trip.) Otherwise the release protocol
+    // below decides, as before. Either way the sum is the same ascending-CTA-order sum:
+    // bitwise identical results.
+    bool last_by_peek = false;
+    if (kFinal && n == 2 && x.c == c_first) {  // CTA-uniform
+      if (threadIdx.x == 0) {
+        const bool last = ptx::ld_acquire_gpu(cnt) == 1;
+        if (last) *cnt = 0;  // nobody else touches it in this launch: zero for the next one
+        *s_flag = last;
+      }
+      __syncthreads();
+      last_by_peek = *s_flag;
     }
-    // Release: every thread's partial is visible device-wide before the counter moves.
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      int* cnt = p.counters + static_cast<int64_t>(x.mt) * p.stripes + stripe;
-      const int n = c_last - c_first + 1;
-      const int old = atomicAdd(cnt, 1);
-      const int last = old == n - 1;
-      if (last) atomicExch(cnt, 0);  // leave the workspace zeroed for the next call
-      *s_flag = last;
+    if (!last_by_peek) {
+      {
+        uint4* mine = reinterpret_cast<uint4*>(const_cast<uint8_t*>(tiles) +
+                                               static_cast<int64_t>(slot_of(x.c)) * p.tile_bytes);
+#pragma unroll
+        for (int b = 0; b < kNBW; ++b)
+#pragma unroll
+          for (int nt = 0; nt < kNT; ++nt)
+            __stcg(mine + tile_index(x, b, nt),
+                   make_uint4(acc_bits(acc[b][nt][0]), acc_bits(acc[b][nt][1]),
+                              acc_bits(acc[b][nt][2]), acc_bits(acc[b][nt][3])));
+      }
+      // Release: every thread's partial is visible device-wide before the counter moves.
+      __threadfence();
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        const int old = atomicAdd(cnt, 1);
+        const int last = old == n - 1;
+        if (last) atomicExch(cnt, 0);  // leave the workspace zeroed for the next call
+        *s_flag = last;
+      }
+      __syncthreads();
+      if (!*s_flag) return;
     }
-    __syncthreads();
-    if (!*s_flag) return;
     __threadfence();  // acquire: the other contributors' partials are visible now
     // Sum in fixed contributor order c_first..c_last (ascending k), own registers at
     // their place: the same additions in the same order whoever arrives last. The last
@@ -758,12 +779,12 @@ struct SmallmCta {
         // 8 for TM 8 (16 loads of 16 B per lane in flight), 2 for TM 16 (4 spilled). Small
         // shapes have 9-17 contributors per stripe, each batch one dependent L2 round trip
         // (~0.19 us per contributor in the fitted time model); the additions keep their order.
-        finish_segment<(kTM >= 64 ? 4 : 8), (kTM >= 32 ? 1 : kTM == 16 ? 2 : 8)>(
+        finish_segment<(kTM >= 64 ? 4 : 8), (kTM >= 32 ? 1 : kTM == 16 ? 2 : 8), true>(
             p, x, acc, cur.stripe, seg_kb0 == 0 && stripe_end, s_flag);
         break;
       }
       if (stripe_end) {  // a segment ends inside the range (CTA-uniform)
-        finish_segment<2, 1>(p, x, acc, cur.stripe, seg_kb0 == 0, s_flag);
+        finish_segment<2, 1, false>(p, x, acc, cur.stripe, seg_kb0 == 0, s_flag);
         zero_acc(acc);
         seg_kb0 = 0;  // any following segment starts a stripe
       }
@@ -820,6 +841,20 @@ struct SmallmCta {
     }
 
     Chunk cur = first_chunk(u0, u1, p.part);
+    // The first two activation/scale stages are requested before the weight ring: they are
+    // a few hundred bytes per CTA and the first chunk waits for them, while the ring fill
+    // (every CTA's ring_rows rows at once, 20-35 MB over the grid) queued ahead of them in
+    // the memory system: the first chunk's barrier came 1-4 us after the prologue, now
+    // 0.1-0.2 us (per-CTA %globaltimer trace, docs/design-smallm.md, "Session 6").
+    {
+      Chunk ld = cur;
+#pragma unroll
+      for (int s = 0; s < kStages - 1; ++s) {
+        load_stage(p, x, ld, s);
+        ptx::cp_async_commit();
+        ld = next_chunk(ld, p.KBn);
+      }
+    }
     // Weight ring: warp 0 initializes the barriers (lane i barrier i) and bulk-copies the
     // first ring_rows rows; everybody else first touches the barriers after the loop's
     // first __syncthreads.
@@ -831,15 +866,6 @@ struct SmallmCta {
       produce(p, x, pr, min(p.ring_rows, nrows), nrows, u0);
     }
     RingPos rp{0, 0u};
-    {
-      Chunk ld = cur;
-#pragma unroll
-      for (int s = 0; s < kStages - 1; ++s) {
-        load_stage(p, x, ld, s);
-        ptx::cp_async_commit();
-        ld = next_chunk(ld, p.KBn);
-      }
-    }
 
     Acc acc[kNBW][kNT][4];
     zero_acc(acc);
