@@ -12,7 +12,10 @@
 // be zero after every combination. Seeds are printed with every failure.
 //
 // MIXGEMM_SMALLM_TIMING=1 adds a timing report (lines "SMALLM_TIME ...") for the seed
-// shape and the Llama-2-70B shapes, every schedule, median of 50 cold-L2 launches.
+// shape and the Llama-2-70B shapes (and, on request, two Llama-3-8B layers), every schedule,
+// median of 50 cold-L2 launches. In a build with -DMIXGEMM_SMALLM_TRACE,
+// MIXGEMM_SMALLM_TRACE_FILE=<file> also appends the per-CTA timeline of each schedule's last
+// launch (src/kernels/smallm/smallm_trace.cuh; scripts/smallm_trace_summary.py).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -36,6 +39,10 @@
 #include "mixgemm/prepack.h"
 #include "mixgemm/reference.h"
 #include "mixgemm/scalar_type.h"
+
+#ifdef MIXGEMM_SMALLM_TRACE
+#include "kernels/smallm/smallm_trace.cuh"
+#endif
 
 namespace {
 
@@ -357,7 +364,9 @@ TEST(SmallmTiming, Report) {
   cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, 0);
   cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
   const double copy_bw = 4.3e12;  // bytes/s, measured D2D copy bandwidth of the H200
-  const std::pair<int64_t, int64_t> all_shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192}, {8192, 28672}};
+  // 0-4: seed, Llama-2-70B qkv / o / gate_up / down (the default); 5, 6: Llama-3-8B o, qkv.
+  const std::pair<int64_t, int64_t> all_shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192},
+                                                    {8192, 28672}, {4096, 4096},  {6144, 4096}};
   // Optional narrowing (to save GPU time): MIXGEMM_SMALLM_TIMING_SHAPES="0,3" (indices
   // into all_shapes), MIXGEMM_SMALLM_TIMING_MS="1,16", MIXGEMM_SMALLM_TIMING_GS="128,0"
   // (group sizes; 0 = no group scales), MIXGEMM_SMALLM_TIMING_CFG="t8_" (name substring).
@@ -441,6 +450,12 @@ TEST(SmallmTiming, Report) {
           cudaEventElapsedTime(&ms_, e0, e1);
           if (r >= 2) t.push_back(ms_ * 1000.0f);  // two warm-up launches
         }
+#ifdef MIXGEMM_SMALLM_TRACE
+        if (const char* tp = std::getenv("MIXGEMM_SMALLM_TRACE_FILE")) {
+          const std::string tag = std::to_string(N) + "_" + std::to_string(K) + "_" + std::to_string(M) + "_" + cfg.name();
+          mixgemm::kernels::smallm::smallm_trace_dump(tp, tag.c_str());
+        }
+#endif
         std::sort(t.begin(), t.end());
         const double med = t[t.size() / 2];
         std::printf("SMALLM_TIME N=%lld K=%lld g=%d M=%d cfg=%s median_us=%.2f floor_us=%.2f pct_of_floor=%.1f "

@@ -40,6 +40,7 @@
 #include "kernels/ptx/mma.cuh"
 #include "kernels/smallm/smallm_kernel_params.h"
 #include "kernels/smallm/smallm_partition.h"
+#include "kernels/smallm/smallm_trace.cuh"
 #include "mixgemm/layout.h"
 
 namespace mixgemm::kernels::smallm {
@@ -672,8 +673,10 @@ struct SmallmCta {
         *s_flag = last;
       }
       __syncthreads();
+      smallm_trace(kTraceReleased);
       if (!*s_flag) return;
     }
+    smallm_trace(kTraceReduce);
     __threadfence();  // acquire: the other contributors' partials are visible now
     // Sum in fixed contributor order c_first..c_last (ascending k), own registers at
     // their place: the same additions in the same order whoever arrives last. The last
@@ -739,6 +742,7 @@ struct SmallmCta {
     int seg_kb0 = cur.kb;  // first k-block of the current segment
     static_assert(kStages == 3, "the staging cursor below is chunk it + 2");
     int stage = 0;
+    bool first = true;  // only for the trace (dead code without MIXGEMM_SMALLM_TRACE)
     while (cur.rows > 0) {
       const Chunk nxt = next_chunk(cur, p.KBn);
       // One barrier per chunk. Before it: this thread's copies of chunk `cur` landed (the
@@ -748,6 +752,8 @@ struct SmallmCta {
       // may be rewritten. (Stage derived, not carried: saves 4 live registers.)
       ptx::cp_async_wait<kStages - 2>();
       __syncthreads();
+      if (first) smallm_trace(kTraceFirstStage);
+      first = false;
       load_stage(p, x, next_chunk(nxt, p.KBn), stage == 0 ? 2 : stage - 1);
       ptx::cp_async_commit();
       if constexpr (Tr::kConvertA) {
@@ -775,6 +781,7 @@ struct SmallmCta {
 
       const bool stripe_end = cur.kb + cur.rows == p.KBn;
       if (nxt.rows == 0) {  // the CTA's last segment ends here; the ring is dead from now on
+        smallm_trace(kTraceFinalSegment);
         // Final reduction: all fragments (4 for TM 64) and several contributors at once:
         // 8 for TM 8 (16 loads of 16 B per lane in flight), 2 for TM 16 (4 spilled). Small
         // shapes have 9-17 contributors per stripe, each batch one dependent L2 round trip
@@ -798,6 +805,7 @@ struct SmallmCta {
     extern __shared__ __align__(128) uint8_t smem[];
     __shared__ int s_flag;
 
+    smallm_trace(kTraceEntry);
     Ctx x;
     x.lane = threadIdx.x & 31;
     x.warp = threadIdx.x >> 5;
@@ -808,6 +816,7 @@ struct SmallmCta {
     // floor(c U / C) without a 64-bit division (smallm_partition.h); gridDim.x == part.C.
     const int64_t u0 = row_start(p.part, x.c);
     const int64_t u1 = row_start(p.part, x.c + 1);
+    smallm_trace(kTraceRowRange);
     if (u0 >= u1) return;  // the host keeps C <= U, so this does not happen
     x.m_base = x.mt * kTM;
     x.m_rem = min(kTM, p.M - x.m_base);
@@ -840,6 +849,7 @@ struct SmallmCta {
       }
     }
 
+    smallm_trace(kTraceZeroFill);
     Chunk cur = first_chunk(u0, u1, p.part);
     // The first two activation/scale stages are requested before the weight ring: they are
     // a few hundred bytes per CTA and the first chunk waits for them, while the ring fill
@@ -855,6 +865,7 @@ struct SmallmCta {
         ld = next_chunk(ld, p.KBn);
       }
     }
+    smallm_trace(kTraceStagesIssued);
     // Weight ring: warp 0 initializes the barriers (lane i barrier i) and bulk-copies the
     // first ring_rows rows; everybody else first touches the barriers after the loop's
     // first __syncthreads.
@@ -865,6 +876,7 @@ struct SmallmCta {
       __syncwarp();
       produce(p, x, pr, min(p.ring_rows, nrows), nrows, u0);
     }
+    smallm_trace(kTraceRingIssued);
     RingPos rp{0, 0u};
 
     Acc acc[kNBW][kNT][4];
@@ -874,6 +886,7 @@ struct SmallmCta {
     // switches once, so that each variant's chunk loop keeps its accumulators in place (a
     // switch per chunk moved them between the variants' register assignments and paid the
     // dispatch every chunk); larger tiles switch per chunk (registers).
+    smallm_trace(kTraceChunkLoop);
     if constexpr (kTM > 8) {
       chunk_loop<-1, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag);
     } else switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
@@ -885,6 +898,7 @@ struct SmallmCta {
       default: chunk_loop<kScaleStep, true>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
     }
     ptx::cp_async_wait<0>();  // no copy may outlive the CTA's shared memory
+    smallm_trace(kTraceExit);
   }
 };
 

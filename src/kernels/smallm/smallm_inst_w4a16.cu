@@ -3,6 +3,10 @@
 #include "kernels/smallm/smallm_gemm.cuh"
 #include "kernels/smallm/smallm_instances.h"
 
+#ifdef MIXGEMM_SMALLM_TRACE
+#include <cstdio>
+#endif
+
 namespace mixgemm::kernels::smallm {
 
 SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile) {
@@ -10,5 +14,25 @@ SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile) {
   if (a == AType::kBF16) return smallm_instance<AType::kBF16, 4>(token_tile);
   return nullptr;
 }
+
+#ifdef MIXGEMM_SMALLM_TRACE
+// The trace of this translation unit's kernels (smallm_trace.cuh).
+void smallm_trace_dump(const char* path, const char* tag) {
+  static unsigned long long h[kTraceMaxCtas][kTraceSlots];
+  cudaDeviceSynchronize();
+  cudaMemcpyFromSymbol(h, g_smallm_trace, sizeof(h));
+  if (FILE* f = std::fopen(path, "a")) {
+    for (int c = 0; c < kTraceMaxCtas; ++c) {
+      if (h[c][kTraceEntry] == 0) continue;  // no such CTA in the last launch
+      std::fprintf(f, "%s %d", tag, c);
+      for (int i = 0; i < kTraceSlots; ++i) std::fprintf(f, " %llu", h[c][i]);
+      std::fprintf(f, "\n");
+    }
+    std::fclose(f);
+  }
+  static const unsigned long long zero[kTraceMaxCtas][kTraceSlots] = {};
+  cudaMemcpyToSymbol(g_smallm_trace, zero, sizeof(zero));
+}
+#endif
 
 }  // namespace mixgemm::kernels::smallm

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Medians per phase of a smallm trace file (src/kernels/smallm/smallm_trace.cuh).
+
+Usage: smallm_trace_summary.py TRACE_FILE[.gz] [...]
+
+Each line of the file is "tag cta t0 .. t15" (ns of %globaltimer, 0 = milestone not reached),
+tag = N_K_M_schedule. Printed per tag, in microseconds, medians over the CTAs of the launch:
+row range, zero fill, stage requests, ring requests (the prologue of thread 0), first stage
+(chunk loop entry to the first chunk barrier), compute (first barrier to the final segment),
+for the CTAs that reduce a stripe at the end: final segment to reduction start and the
+reduction to exit, for the others: final segment to exit; and the launch's span (first entry
+to last exit).
+"""
+import collections
+import gzip
+import statistics
+import sys
+
+ENTRY, LOOP, FIRST, FINAL, RELEASED, REDUCE, EXIT, ROWS, ZERO, STAGES, RING = 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11
+
+
+def med(rows, i, j):
+    v = [(r[j] - r[i]) / 1e3 for r in rows if r[i] and r[j]]
+    return statistics.median(v) if v else float("nan")
+
+
+def main(paths):
+    for path in paths:
+        opener = gzip.open if path.endswith(".gz") else open
+        by_tag = collections.defaultdict(list)
+        with opener(path, "rt") as f:
+            for line in f:
+                parts = line.split()
+                by_tag[parts[0]].append([int(x) for x in parts[2:]])
+        print(f"{path}: us, medians over CTAs")
+        print("tag ctas | rows zero stages ring | first-stage | compute | reducers: n wait reduce | others: end | span")
+        for tag, rows in by_tag.items():
+            red = [r for r in rows if r[REDUCE]]
+            oth = [r for r in rows if not r[REDUCE]]
+            span = (max(r[EXIT] for r in rows) - min(r[ENTRY] for r in rows)) / 1e3
+            print(f"{tag} {len(rows)} | {med(rows, ENTRY, ROWS):.2f} {med(rows, ROWS, ZERO):.2f} "
+                  f"{med(rows, ZERO, STAGES):.2f} {med(rows, STAGES, RING):.2f} | {med(rows, LOOP, FIRST):.2f} | "
+                  f"{med(rows, FIRST, FINAL):.2f} | {len(red)} {med(red, FINAL, REDUCE):.2f} "
+                  f"{med(red, REDUCE, EXIT):.2f} | {med(oth, FINAL, EXIT):.2f} | {span:.2f}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
