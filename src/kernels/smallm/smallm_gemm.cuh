@@ -608,6 +608,7 @@ struct SmallmCta {
 
   // ---- end of one stripe segment: output directly, or the split-K reduction -----------
   // kRedGroup fragments x kRedBatch contributors: partial loads in flight together.
+  // kFinal: the CTA's last segment, at the kernel's end (where the counter peek may apply).
   template <int kRedGroup, int kRedBatch, bool kFinal>
   static __device__ __forceinline__ void finish_segment(const SmallmKernelParams& p, const Ctx& x,
                                                         const Acc (&acc)[kNBW][kNT][4], int stripe,
