@@ -16,7 +16,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
 T0=$SECONDS
 R=/tmp/s7; rm -rf "$R"; mkdir -p "$R"
-git rev-parse HEAD > "$R/commit.txt" 2>/dev/null
+cp .s7/commit.txt "$R/commit.txt" 2>/dev/null || git rev-parse HEAD > "$R/commit.txt"  # host commit: the device copy's git metadata can be stale
 for t in smemred ringpar; do
   rm -rf /tmp/$t && mkdir -p /tmp/$t && tar cf - --exclude='./build*' --exclude='./.git' . | tar xf - -C /tmp/$t &&
     (cd /tmp/$t && patch -p1 < .s7/$t.patch) > "$R/patch-$t.log" 2>&1 || echo "PATCH $t FAILED"
