@@ -687,6 +687,52 @@ struct SmallmCta {
     // dependent L2 round trips. The kernel's final reduction runs after the weight ring
     // is dead and takes large groups; mid-kernel ones keep kRG small (the ring is live).
     constexpr int kFr = kNBW * kNT;
+    if constexpr (kFinal && kTM <= 16) {
+      // Final reduction staged through the weight ring, which is dead now (every warp has
+      // passed a barrier after its last ring read): each lane cp.asyncs its 16-byte pieces of
+      // up to `cap` contributors into its own shared slots, waits once, and sums them in the
+      // same ascending order as below: one L2 round trip per `cap` contributors instead of
+      // one per 8 (TM 8) or 2 (TM 16). cap >= 2: ring_rows >= kCK rows of W * kNBW blocks.
+      constexpr int kWarpBytes = kFr * 512;  // one contributor's fragments, one warp
+      const int cap = (p.ring_rows * x.row_bytes) / (x.W * kWarpBytes);
+      const int off = p.ring_off + x.warp * cap * kWarpBytes + x.lane * 16;  // this lane's slots
+      Acc sum[kFr][4];
+      for (int cc0 = c_first; cc0 <= c_last; cc0 += cap) {
+        const int nb = min(cap, c_last - cc0 + 1);
+        for (int q = 0; q < nb; ++q) {
+          const int cc = cc0 + q;
+          if (cc == x.c) continue;
+          const uint4* src = reinterpret_cast<const uint4*>(tiles + static_cast<int64_t>(slot_of(cc)) * p.tile_bytes);
+#pragma unroll
+          for (int f = 0; f < kFr; ++f)
+            ptx::cp_async16_zfill(x.smem_u32 + off + (q * kFr + f) * 512, src + tile_index(x, f / kNT, f % kNT), true);
+        }
+        ptx::cp_async_commit();
+        ptx::cp_async_wait<0>();  // this lane's own copies: visible to this lane
+        for (int q = 0; q < nb; ++q) {
+          const int cc = cc0 + q;
+#pragma unroll
+          for (int f = 0; f < kFr; ++f) {
+            Acc v[4];
+            if (cc == x.c) {
+#pragma unroll
+              for (int i = 0; i < 4; ++i) v[i] = acc[f / kNT][f % kNT][i];
+            } else {
+              const uint4 w = *reinterpret_cast<const uint4*>(x.smem + off + (q * kFr + f) * 512);
+              v[0] = acc_from_bits(w.x);
+              v[1] = acc_from_bits(w.y);
+              v[2] = acc_from_bits(w.z);
+              v[3] = acc_from_bits(w.w);
+            }
+#pragma unroll
+            for (int i = 0; i < 4; ++i) sum[f][i] = cc == c_first ? v[i] : sum[f][i] + v[i];
+          }
+        }
+      }
+#pragma unroll
+      for (int f = 0; f < kFr; ++f) store_frag(p, x, stripe, f / kNT, f % kNT, sum[f]);
+      return;
+    }
     constexpr int kRG = kFr < kRedGroup ? kFr : kRedGroup;
     constexpr int kCB = kRedBatch;
 #pragma unroll
