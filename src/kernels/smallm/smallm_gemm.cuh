@@ -193,15 +193,19 @@ struct SmallmCta {
   // pieces, row-major with the padded stride. Token rows >= m_rem are zero (set once).
   // Scales / zeros: the group rows that intersect the chunk's k-range, the stripe's
   // columns, row-major [g - g_lo][column].
+  // Threads [t0, blockDim.x) issue the copies (t0 = 32 in the prologue, where warp 0 fills
+  // the weight ring meanwhile; 0 elsewhere).
   static __device__ __forceinline__ void load_stage(const SmallmKernelParams& p, const Ctx& x,
-                                                    const Chunk& ch, int stage) {
+                                                    const Chunk& ch, int stage, int t0 = 0) {
     if (ch.rows == 0) return;
     const uint32_t st = x.smem_u32 + stage * p.stage_bytes;
     constexpr int kPieces = kCK * kKbBytesG / 16;  // 16-byte pieces per token row and chunk
     const int valid = ch.rows * (kKbBytesG / 16);
     const uint8_t* src0 = p.a + static_cast<int64_t>(x.m_base) * p.lda_bytes +
                           static_cast<int64_t>(ch.kb) * kKbBytesG;
-    for (int i = threadIdx.x; i < x.m_rem * kPieces; i += blockDim.x) {
+    const int tid = static_cast<int>(threadIdx.x) - t0, nthr = static_cast<int>(blockDim.x) - t0;
+    if (tid < 0) return;
+    for (int i = tid; i < x.m_rem * kPieces; i += nthr) {
       const int m = i / kPieces, pc = i % kPieces;
       if (pc < valid) {
         ptx::cp_async16_zfill(st + m * kStageStride + pc * 16, src0 + m * p.lda_bytes + pc * 16, true);
@@ -221,7 +225,7 @@ struct SmallmCta {
         const uint8_t* base = z == 0 ? p.scales : p.zeros;
         if (z == 0 ? !p.has_scales : !p.has_zeros) continue;
         const uint32_t dst = st + p.act_bytes + z * p.g_rows * p.srow_bytes;
-        for (int i = threadIdx.x; i < ng * pieces; i += blockDim.x) {
+        for (int i = tid; i < ng * pieces; i += nthr) {
           const int r = i >> p.srow_pieces_log2, pc = i & (pieces - 1);
           if (pc < vpieces) {
             const uint8_t* src =
@@ -898,24 +902,9 @@ struct SmallmCta {
 
     smallm_trace(kTraceZeroFill);
     Chunk cur = first_chunk(u0, u1, p.part);
-    // The first two activation/scale stages are requested before the weight ring: they are
-    // a few hundred bytes per CTA and the first chunk waits for them, while the ring fill
-    // (every CTA's ring_rows rows at once, 20-35 MB over the grid) queued ahead of them in
-    // the memory system: the first chunk's barrier came 1-4 us after the prologue, now
-    // 0.1-0.2 us (per-CTA %globaltimer trace, docs/design-smallm.md, "Session 6").
-    {
-      Chunk ld = cur;
-#pragma unroll
-      for (int s = 0; s < kStages - 1; ++s) {
-        load_stage(p, x, ld, s);
-        ptx::cp_async_commit();
-        ld = next_chunk(ld, p.KBn);
-      }
-    }
-    smallm_trace(kTraceStagesIssued);
-    // Weight ring: warp 0 initializes the barriers (lane i barrier i) and bulk-copies the
-    // first ring_rows rows; everybody else first touches the barriers after the loop's
-    // first __syncthreads.
+    // Warp 0 fills the weight ring while the other warps request the first two
+    // activation/scale stages (experiment: in parallel instead of stages first, so that the
+    // ring requests do not wait ~0.5-0.9 us for warp 0's share of the stage requests).
     Producer pr{0, 0, cur.stripe, cur.kb};
     if (x.warp == 0) {
       if (x.lane < p.ring_rows) ptx::mbar_init(x.bar_u32 + x.lane * 8, 1);
@@ -923,6 +912,16 @@ struct SmallmCta {
       __syncwarp();
       produce(p, x, pr, min(p.ring_rows, nrows), nrows, u0);
     }
+    {
+      Chunk ld = cur;
+#pragma unroll
+      for (int s = 0; s < kStages - 1; ++s) {
+        load_stage(p, x, ld, s, 32);
+        ptx::cp_async_commit();
+        ld = next_chunk(ld, p.KBn);
+      }
+    }
+    smallm_trace(kTraceStagesIssued);
     smallm_trace(kTraceRingIssued);
     RingPos rp{0, 0u};
 
