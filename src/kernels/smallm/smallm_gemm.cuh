@@ -46,8 +46,14 @@
 namespace mixgemm::kernels::smallm {
 
 // Fixed schedule constants (the tunables that need no recompilation are runtime).
-inline constexpr int kNBW = 2;       // n-blocks per warp: halves the ldmatrix traffic per weight byte
-inline constexpr int kCK = 4;        // k-block rows per chunk (one barrier, one staged activation tile)
+#ifndef MIXGEMM_SMALLM_NBW  // experiment builds only (-D); the host geometry reads the same macro
+#define MIXGEMM_SMALLM_NBW 2
+#endif
+#ifndef MIXGEMM_SMALLM_CK
+#define MIXGEMM_SMALLM_CK 4
+#endif
+inline constexpr int kNBW = MIXGEMM_SMALLM_NBW;  // n-blocks per warp: halves the ldmatrix traffic per weight byte
+inline constexpr int kCK = MIXGEMM_SMALLM_CK;  // k-block rows per chunk (one barrier, one staged activation tile)
 inline constexpr int kStages = 3;    // shared-memory stages (activations + scales), 2 chunks ahead
 inline constexpr int kMaxWarps = 8;  // blockDim.x <= 256
 

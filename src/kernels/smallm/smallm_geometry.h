@@ -13,8 +13,14 @@
 namespace mixgemm::kernels::smallm_host {
 
 // Must equal kNBW / kCK / kStages of smallm_gemm.cuh (static_assert in the launcher).
-inline constexpr int kNBW = 2;
-inline constexpr int kCK = 4;
+#ifndef MIXGEMM_SMALLM_NBW  // experiment builds only (-D), as in smallm_gemm.cuh
+#define MIXGEMM_SMALLM_NBW 2
+#endif
+#ifndef MIXGEMM_SMALLM_CK
+#define MIXGEMM_SMALLM_CK 4
+#endif
+inline constexpr int kNBW = MIXGEMM_SMALLM_NBW;
+inline constexpr int kCK = MIXGEMM_SMALLM_CK;
 inline constexpr int kStages = 3;
 inline constexpr int kBlockBytes = 512;
 // Workspace layout: kernels/workspace_layout.h (shared with sm90): the arrival counters in
