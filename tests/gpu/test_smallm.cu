@@ -365,8 +365,12 @@ TEST(SmallmTiming, Report) {
   cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
   const double copy_bw = 4.3e12;  // bytes/s, measured D2D copy bandwidth of the H200
   // 0-4: seed, Llama-2-70B qkv / o / gate_up / down (the default); 5, 6: Llama-3-8B o, qkv.
+  // 0..4: seed, Llama-2-70B; 5..8: Llama-3-8B (o, qkv, gate_up, down); 9, 10: N = 8192 over
+  // K; 11: a 2 MB weight. The heuristic's CPU test table (tests/cpu/test_smallm_heuristic.cpp)
+  // holds this report's medians for all of them.
   const std::pair<int64_t, int64_t> all_shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192},
-                                                    {8192, 28672}, {4096, 4096},  {6144, 4096}};
+                                                    {8192, 28672}, {4096, 4096},  {6144, 4096}, {28672, 4096},
+                                                    {4096, 14336}, {8192, 2048},  {8192, 32768}, {8192, 512}};
   // Optional narrowing (to save GPU time): MIXGEMM_SMALLM_TIMING_SHAPES="0,3" (indices
   // into all_shapes), MIXGEMM_SMALLM_TIMING_MS="1,16", MIXGEMM_SMALLM_TIMING_GS="128,0"
   // (group sizes; 0 = no group scales), MIXGEMM_SMALLM_TIMING_CFG="t8_" (name substring).

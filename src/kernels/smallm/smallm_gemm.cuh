@@ -49,16 +49,16 @@ namespace mixgemm::kernels::smallm {
 #ifndef MIXGEMM_SMALLM_NBW  // experiment builds only (-D); the host geometry reads the same macro
 #define MIXGEMM_SMALLM_NBW 2
 #endif
-#ifndef MIXGEMM_SMALLM_CK
-#define MIXGEMM_SMALLM_CK 4
-#endif
 inline constexpr int kNBW = MIXGEMM_SMALLM_NBW;  // n-blocks per warp: halves the ldmatrix traffic per weight byte
-inline constexpr int kCK = MIXGEMM_SMALLM_CK;  // k-block rows per chunk (one barrier, one staged activation tile)
-inline constexpr int kStages = 3;    // shared-memory stages (activations + scales), 2 chunks ahead
+// Rows per chunk and activation/scale stages depend on the token tile: chunk_rows_of /
+// stages_of (smallm_kernel_params.h), as SmallmTraits::kCK / kStages.
 inline constexpr int kMaxWarps = 8;  // blockDim.x <= 256
 
 template <AType A, int kWBits, int kTM>
 struct SmallmTraits {
+  static constexpr int kCK = chunk_rows_of(kTM);   // k-block rows per chunk
+  static constexpr int kStages = stages_of(kTM);  // activation/scale stages, kStages-1 chunks ahead
+  static_assert(kStages == 2 || kStages == 3, "the staging cursor of chunk_loop");
   // f16/bf16 activations use f16/bf16 HMMA m16n8k16; s8 uses IMMA m16n8k32. e4m3 also
   // runs on f16 HMMA: sm_90 has no native mma.sync for fp8 (ptxas emulates it with
   // per-MMA conversions and two HMMAs), so the kernel converts the activations to f16
@@ -104,22 +104,25 @@ struct Chunk {
   int32_t left;    // rows of the CTA's range from this chunk's first row to the end
 };
 
+template <int kCK>
 __host__ __device__ __forceinline__ int32_t chunk_rows(int32_t kb, int32_t left, int32_t KBn) {
   // Chunks never cross a stripe: a segment (one stripe's part of the range) is cut
   // into chunks from its own start.
   return min(min(kCK, left), KBn - kb);
 }
 
+template <int kCK>
 __host__ __device__ __forceinline__ Chunk first_chunk(int64_t u0, int64_t u1, const RowPartition& part) {
   const int32_t KBn = part.KBn;
   Chunk c;
   c.stripe = stripe_of_row(part, u0);
   c.kb = static_cast<int32_t>(u0 - static_cast<int64_t>(c.stripe) * KBn);
   c.left = static_cast<int32_t>(u1 - u0);  // a CTA's share of U fits in int32 (host check)
-  c.rows = chunk_rows(c.kb, c.left, KBn);
+  c.rows = chunk_rows<kCK>(c.kb, c.left, KBn);
   return c;
 }
 
+template <int kCK>
 __host__ __device__ __forceinline__ Chunk next_chunk(const Chunk& c, int32_t KBn) {
   Chunk n;
   n.left = c.left - c.rows;
@@ -129,7 +132,7 @@ __host__ __device__ __forceinline__ Chunk next_chunk(const Chunk& c, int32_t KBn
     n.kb = 0;
     ++n.stripe;
   }
-  n.rows = n.left > 0 ? chunk_rows(n.kb, n.left, KBn) : 0;
+  n.rows = n.left > 0 ? chunk_rows<kCK>(n.kb, n.left, KBn) : 0;
   return n;
 }
 
@@ -148,6 +151,7 @@ struct SmallmCta {
   static constexpr int kKB = Tr::kKB, kKS = Tr::kKS, kNT = Tr::kNT, kSB = Tr::kSB;
   static constexpr int kActStride = Tr::kActStride, kKbBytes = Tr::kKbBytes;
   static constexpr int kStageStride = Tr::kStageStride, kKbBytesG = Tr::kKbBytesG;
+  static constexpr int kCK = Tr::kCK, kStages = Tr::kStages;
   using T16 = std::conditional_t<A == AType::kBF16, __nv_bfloat16, __half>;
   // 1.0 in the scale type (f16 for f16 and e4m3 activations, bf16, or the integer 1).
   static constexpr uint32_t kOne =
@@ -797,21 +801,20 @@ struct SmallmCta {
                                                     Producer& pr, RingPos& rp, Acc (&acc)[kNBW][kNT][4],
                                                     int nrows, int64_t u0, int* s_flag) {
     int seg_kb0 = cur.kb;  // first k-block of the current segment
-    static_assert(kStages == 3, "the staging cursor below is chunk it + 2");
     int stage = 0;
     bool first = true;  // only for the trace (dead code without MIXGEMM_SMALLM_TRACE)
     while (cur.rows > 0) {
-      const Chunk nxt = next_chunk(cur, p.KBn);
+      const Chunk nxt = next_chunk<kCK>(cur, p.KBn);
       // One barrier per chunk. Before it: this thread's copies of chunk `cur` landed (the
-      // groups committed so far are chunks <= it + 1). After it: everyone's did, and every
-      // thread has finished the previous chunk, so its stage (it - 1) % 3 = (it + 2) % 3 may
-      // take chunk it + 2, its ring rows may be refilled, and s_flag / e4m3's f16 buffer
-      // may be rewritten. (Stage derived, not carried: saves 4 live registers.)
+      // groups committed so far are chunks <= it + kStages - 2). After it: everyone's did,
+      // and every thread has finished the previous chunk, so its stage (it - 1) % kStages =
+      // (it + kStages - 1) % kStages may take chunk it + kStages - 1, its ring rows may be
+      // refilled, and s_flag / e4m3's f16 buffer may be rewritten.
       ptx::cp_async_wait<kStages - 2>();
       __syncthreads();
       if (first) smallm_trace(kTraceFirstStage);
       first = false;
-      load_stage(p, x, next_chunk(nxt, p.KBn), stage == 0 ? 2 : stage - 1);
+      load_stage(p, x, kStages == 3 ? next_chunk<kCK>(nxt, p.KBn) : nxt, stage == 0 ? kStages - 1 : stage - 1);
       ptx::cp_async_commit();
       if constexpr (Tr::kConvertA) {
         // The f16 buffer was last read in the previous chunk, which every thread finished
@@ -907,10 +910,10 @@ struct SmallmCta {
     }
 
     smallm_trace(kTraceZeroFill);
-    Chunk cur = first_chunk(u0, u1, p.part);
-    // Warp 0 fills the weight ring while the other warps request the first two
-    // activation/scale stages (experiment: in parallel instead of stages first, so that the
-    // ring requests do not wait ~0.5-0.9 us for warp 0's share of the stage requests).
+    Chunk cur = first_chunk<kCK>(u0, u1, p.part);
+    // Warp 0 fills the weight ring while the other warps request the first kStages - 1
+    // activation/scale stages (in parallel, so that the ring requests do not wait ~0.5-0.9 us
+    // for warp 0's share of the stage requests: s7-round1).
     Producer pr{0, 0, cur.stripe, cur.kb};
     if (x.warp == 0) {
       if (x.lane < p.ring_rows) ptx::mbar_init(x.bar_u32 + x.lane * 8, 1);
@@ -924,7 +927,7 @@ struct SmallmCta {
       for (int s = 0; s < kStages - 1; ++s) {
         load_stage(p, x, ld, s, 32);
         ptx::cp_async_commit();
-        ld = next_chunk(ld, p.KBn);
+        ld = next_chunk<kCK>(ld, p.KBn);
       }
     }
     smallm_trace(kTraceStagesIssued);

@@ -9,19 +9,16 @@
 #include "kernels/gemm_params.h"
 #include "kernels/workspace_layout.h"
 #include "kernels/smallm/smallm.h"
+#include "kernels/smallm/smallm_kernel_params.h"
 
 namespace mixgemm::kernels::smallm_host {
 
-// Must equal kNBW / kCK / kStages of smallm_gemm.cuh (static_assert in the launcher).
+// Must equal kNBW of smallm_gemm.cuh (static_assert in the launcher); rows per chunk and
+// stages per token tile: smallm::chunk_rows_of / stages_of (smallm_kernel_params.h).
 #ifndef MIXGEMM_SMALLM_NBW  // experiment builds only (-D), as in smallm_gemm.cuh
 #define MIXGEMM_SMALLM_NBW 2
 #endif
-#ifndef MIXGEMM_SMALLM_CK
-#define MIXGEMM_SMALLM_CK 4
-#endif
 inline constexpr int kNBW = MIXGEMM_SMALLM_NBW;
-inline constexpr int kCK = MIXGEMM_SMALLM_CK;
-inline constexpr int kStages = 3;
 inline constexpr int kBlockBytes = 512;
 // Workspace layout: kernels/workspace_layout.h (shared with sm90): the arrival counters in
 // [0, kWorkspaceCounterBytes), zero before and after every launch, then the partial tiles.
@@ -77,6 +74,8 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   const bool has_scales = group_size > 0;
   g.gs = has_scales ? group_size : K;
   g.mode = (!has_scales && !has_zeros) ? 0 : (g.gs % g.KB == 0 ? 1 : 2);
+  const int kCK = smallm::chunk_rows_of(cfg.token_tile);
+  const int kStages = smallm::stages_of(cfg.token_tile);
   const int64_t chunk_k = int64_t{kCK} * g.KB;
   const int64_t G = has_scales ? K / group_size : 1;
   g.g_rows = g.mode == 0 ? 0 : std::min<int64_t>(G, (chunk_k - 1) / std::max<int64_t>(g.gs, 1) + 2);
@@ -86,9 +85,10 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   const int64_t stage_stride = chunk_k * g.eb + 16;       // cp.async staging row stride
   g.act_bytes = int64_t{cfg.token_tile} * stage_stride;   // per stage
   g.srow_bytes = g.rows_per_stripe * g.sb;
-  // Scales region, then zeros region (both always reserved in a grouped mode, so the
-  // zeros offset is g_rows * srow_bytes whatever is present).
-  g.stage_bytes = (g.act_bytes + 2 * g.g_rows * g.srow_bytes + 127) / 128 * 128;
+  // Scales region, then zeros region (the scales region is always reserved in a grouped
+  // mode, so the zeros offset is g_rows * srow_bytes whatever is present; the zeros region
+  // only when there are zero points).
+  g.stage_bytes = (g.act_bytes + (has_zeros ? 2 : 1) * g.g_rows * g.srow_bytes + 127) / 128 * 128;
   // e4m3: one f16 MMA buffer behind the stages (filled from the staged e4m3 per chunk).
   const int64_t staged = kStages * g.stage_bytes +
                          (a == AType::kE4M3 ? int64_t{cfg.token_tile} * g.act_stride : 0);

@@ -16,6 +16,20 @@
 
 namespace mixgemm::kernels::smallm {
 
+// Compile-time shape of a token tile's pipeline, shared by the kernel and the host geometry.
+// Rows per chunk: one CTA barrier, one staged activation/scale tile and one producer pass per
+// chunk. TM 8/16 (decode): 8 rows, half the per-chunk work per weight byte of 4 rows
+// (bench/results/2026-11-30-h200/s7-round2/: 3-11% faster at M = 1 on every measured layer,
+// 9-10% at M = 16 on the Llama-3-8B ones). TM 32/64 unroll their chunk, so they keep 4.
+// Stages: activation/scale tiles in flight, (stages - 1) chunks ahead of the compute. With
+// 8-row chunks 2 stages stage as far ahead in k as 3 stages of 4-row chunks did, in less
+// shared memory (every TM 8/16 schedule keeps fitting at group size 128).
+#ifndef MIXGEMM_SMALLM_STAGES_CK8  // experiment builds only (-D)
+#define MIXGEMM_SMALLM_STAGES_CK8 2
+#endif
+inline constexpr int chunk_rows_of(int token_tile) { return token_tile <= 16 ? 8 : 4; }
+inline constexpr int stages_of(int token_tile) { return token_tile <= 16 ? MIXGEMM_SMALLM_STAGES_CK8 : 3; }
+
 // How the group scales / zero points are looked up (kernel-uniform).
 enum ScaleMode : int32_t {
   kScaleNone = 0,   // no group scales and no zero points
