@@ -228,6 +228,10 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
   const double r16 = cfg.warps == 8 ? rm.row16_w8 : rm.row16_w4;
   const double f = std::clamp((warps - 8.0) / 8.0, 0.0, 1.0);
   double row_us = r8 + (r16 - r8) * f;
+  // A 4-warp TM 8 CTA stages each chunk's M token rows with half the threads of an 8-warp
+  // one, and four of them per SM stage the same tokens: its rows slow down with M (57344 x
+  // 8192: t8_w4_o4 +5.8% from M = 1 to 8, t8_w8_o2 +2.8%; s7-round3/timing-ck8.log).
+  if (tm == 8 && cfg.warps == 4) row_us *= 1.0 + 0.03 * static_cast<double>(std::min<int64_t>(M, 8) - 1) / 7.0;
   // The L2 prefetch (P > 0) is warp-0 work on the chunk's critical path: 1-15% slower.
   if (cfg.l2_ahead > 0) row_us *= 1.05;
   // Instructions per block relative to f16 x u4b8 (dequantization + MMAs).
