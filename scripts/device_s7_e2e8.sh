@@ -18,7 +18,7 @@ probe() {  # $1 stem, rest: bench flags
   nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader -lms 50 > "$R/clocks-$s.csv" &
   local P=$!
   sleep 0.3
-  timeout 60 ./build-s7/tools/mixgemm-bench --shapes seed --m 1 --iters 3000 --warmup 50 --summary-m none --quiet \
+  timeout 60 ./build-s7/tools/mixgemm-bench --shapes seed --m 1 --iters 30000 --warmup 50 --summary-m none --quiet \
     --csv "$R/probe-$s.csv" "$@" > "$R/probe-$s.txt" 2>&1
   kill $P; wait $P 2>/dev/null
   python3 - "$R/clocks-$s.csv" "$s" <<'PY'
