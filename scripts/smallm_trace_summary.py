@@ -9,7 +9,9 @@ row range, zero fill, stage requests, ring requests (the prologue of thread 0), 
 (chunk loop entry to the first chunk barrier), compute (first barrier to the final segment),
 for the CTAs that reduce a stripe at the end: final segment to reduction start and the
 reduction to exit, for the others: final segment to exit; and the launch's span (first entry
-to last exit).
+to last exit). Lines with the cycle accounts of warps 0 and 1 (trace builds since session 7)
+add, per warp, the median over CTAs of each account of the chunk loop in us at --mhz (default
+1980, the H200's clock under this kernel: bench/results/2026-11-30-h200/s7-e2e8/).
 """
 import collections
 import gzip
@@ -24,7 +26,15 @@ def med(rows, i, j):
     return statistics.median(v) if v else float("nan")
 
 
-def main(paths):
+ACCOUNTS = ("barrier", "stage", "produce", "rowwait", "rows", "segment")
+
+
+def main(args):
+    mhz = 1980.0
+    if args and args[0].startswith("--mhz="):
+        mhz = float(args[0].split("=", 1)[1])
+        args = args[1:]
+    paths = args
     for path in paths:
         opener = gzip.open if path.endswith(".gz") else open
         by_tag = collections.defaultdict(list)
@@ -42,6 +52,13 @@ def main(paths):
                   f"{med(rows, ZERO, STAGES):.2f} {med(rows, STAGES, RING):.2f} | {med(rows, LOOP, FIRST):.2f} | "
                   f"{med(rows, FIRST, FINAL):.2f} | {len(red)} {med(red, FINAL, REDUCE):.2f} "
                   f"{med(red, REDUCE, EXIT):.2f} | {med(oth, FINAL, EXIT):.2f} | {span:.2f}")
+        cyc = {tag: [r[16:] for r in rows if len(r) >= 28] for tag, rows in by_tag.items()}
+        if any(cyc.values()):
+            print("chunk loop, us per warp (median over CTAs): " + " ".join(ACCOUNTS) + " | total")
+            for tag, rows in cyc.items():
+                for w in range(2):
+                    v = [statistics.median(r[6 * w + a] for r in rows) / mhz for a in range(6)]
+                    print(f"{tag} warp{w} " + " ".join(f"{x:.2f}" for x in v) + f" | {sum(v):.2f}")
 
 
 if __name__ == "__main__":

@@ -471,8 +471,9 @@ struct SmallmCta {
   }
 
   // ---- one chunk: wait for its rows in the shared ring and consume them ----------------
+  // Returns the cycles spent waiting for rows (trace builds; 0 otherwise).
   template <int kMode, bool kUns>
-  static __device__ __forceinline__ void compute_chunk(const SmallmKernelParams& p, const Ctx& x,
+  static __device__ __forceinline__ long long compute_chunk(const SmallmKernelParams& p, const Ctx& x,
                                                        Acc (&acc)[kNBW][kNT][4], RingPos& rp,
                                                        int stage, const Chunk& cur) {
     // e4m3 reads its converted f16 buffer (behind the stages), the others the stage itself.
@@ -499,6 +500,7 @@ struct SmallmCta {
     // Larger tiles unroll the chunk (2-4% faster at M = 16: more independent MMA work per
     // trip). docs/design-smallm.md, "Session 5".
     constexpr int kUnroll = kTM == 8 ? 1 : kCK;
+    long long row_wait = 0;
 #pragma unroll kUnroll
     for (int j = 0; j < kCK; ++j) {
       if (j >= cur.rows) break;
@@ -506,7 +508,9 @@ struct SmallmCta {
       // chunk up front measured slower, docs/design-smallm.md), then one 16-byte shared
       // load per block.
       uint4 wv[kNBW];
+      const long long tw = trace_clock();
       ptx::mbar_wait_parity(x.bar_u32 + rp.slot * 8, rp.phase);
+      row_wait += trace_clock() - tw;
       {
         const uint8_t* row = x.smem + p.ring_off + rp.slot * x.row_bytes;
 #pragma unroll
@@ -553,6 +557,7 @@ struct SmallmCta {
         }
       }
     }
+    return row_wait;
   }
 
   static __device__ __forceinline__ void zero_acc(Acc (&acc)[kNBW][kNT][4]) {
@@ -803,6 +808,8 @@ struct SmallmCta {
     int seg_kb0 = cur.kb;  // first k-block of the current segment
     int stage = 0;
     bool first = true;  // only for the trace (dead code without MIXGEMM_SMALLM_TRACE)
+    CycleTrace ct;      // likewise
+    ct.start();
     while (cur.rows > 0) {
       const Chunk nxt = next_chunk<kCK>(cur, p.KBn);
       // One barrier per chunk. Before it: this thread's copies of chunk `cur` landed (the
@@ -812,6 +819,7 @@ struct SmallmCta {
       // refilled, and s_flag / e4m3's f16 buffer may be rewritten.
       ptx::cp_async_wait<kStages - 2>();
       __syncthreads();
+      ct.lap(kCycBarrier);
       if (first) smallm_trace(kTraceFirstStage);
       first = false;
       load_stage(p, x, kStages == 3 ? next_chunk<kCK>(nxt, p.KBn) : nxt, stage == 0 ? kStages - 1 : stage - 1);
@@ -822,22 +830,27 @@ struct SmallmCta {
         convert_stage(p, x, cur, stage);
         __syncthreads();
       }
+      ct.lap(kCycStage);
 
       // Every row before this chunk has been consumed by all warps (the barrier above
       // follows the previous chunk's last reads): their slots may be refilled.
       if (x.warp == 0) produce(p, x, pr, min(nrows - cur.left + p.ring_rows, nrows), nrows, u0);
+      ct.lap(kCycProduce);
+      long long row_wait = 0;
       if constexpr (kMode >= 0) {
-        compute_chunk<kMode, kUns>(p, x, acc, rp, stage, cur);
+        row_wait = compute_chunk<kMode, kUns>(p, x, acc, rp, stage, cur);
       } else {
         switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
-          case 0: compute_chunk<kScaleNone, false>(p, x, acc, rp, stage, cur); break;
-          case 1: compute_chunk<kScaleNone, true>(p, x, acc, rp, stage, cur); break;
-          case 2: compute_chunk<kScaleBlock, false>(p, x, acc, rp, stage, cur); break;
-          case 3: compute_chunk<kScaleBlock, true>(p, x, acc, rp, stage, cur); break;
-          case 4: compute_chunk<kScaleStep, false>(p, x, acc, rp, stage, cur); break;
-          default: compute_chunk<kScaleStep, true>(p, x, acc, rp, stage, cur); break;
+          case 0: row_wait = compute_chunk<kScaleNone, false>(p, x, acc, rp, stage, cur); break;
+          case 1: row_wait = compute_chunk<kScaleNone, true>(p, x, acc, rp, stage, cur); break;
+          case 2: row_wait = compute_chunk<kScaleBlock, false>(p, x, acc, rp, stage, cur); break;
+          case 3: row_wait = compute_chunk<kScaleBlock, true>(p, x, acc, rp, stage, cur); break;
+          case 4: row_wait = compute_chunk<kScaleStep, false>(p, x, acc, rp, stage, cur); break;
+          default: row_wait = compute_chunk<kScaleStep, true>(p, x, acc, rp, stage, cur); break;
         }
       }
+      ct.lap(kCycRows);
+      ct.move(kCycRows, kCycRowWait, row_wait);
 
       const bool stripe_end = cur.kb + cur.rows == p.KBn;
       if (nxt.rows == 0) {  // the CTA's last segment ends here; the ring is dead from now on
@@ -848,16 +861,19 @@ struct SmallmCta {
         // (~0.19 us per contributor in the fitted time model); the additions keep their order.
         finish_segment<(kTM >= 64 ? 4 : 8), (kTM >= 32 ? 1 : kTM == 16 ? 2 : 8), true>(
             p, x, acc, cur.stripe, seg_kb0 == 0 && stripe_end, s_flag);
+        ct.lap(kCycSegment);
         break;
       }
       if (stripe_end) {  // a segment ends inside the range (CTA-uniform)
         finish_segment<2, 1, false>(p, x, acc, cur.stripe, seg_kb0 == 0, s_flag);
         zero_acc(acc);
         seg_kb0 = 0;  // any following segment starts a stripe
+        ct.lap(kCycSegment);
       }
       cur = nxt;
       stage = stage + 1 == kStages ? 0 : stage + 1;
     }
+    ct.dump();
   }
 
   // ---- the kernel body ------------------------------------------------------------------

@@ -21,17 +21,23 @@ void smallm_trace_dump(const char* path, const char* tag) {
   static unsigned long long h[kTraceMaxCtas][kTraceSlots];
   cudaDeviceSynchronize();
   cudaMemcpyFromSymbol(h, g_smallm_trace, sizeof(h));
+  static long long cyc[kTraceMaxCtas][kCycWarps][kCycAccounts];
+  cudaMemcpyFromSymbol(cyc, g_smallm_cycles, sizeof(cyc));
   if (FILE* f = std::fopen(path, "a")) {
     for (int c = 0; c < kTraceMaxCtas; ++c) {
       if (h[c][kTraceEntry] == 0) continue;  // no such CTA in the last launch
       std::fprintf(f, "%s %d", tag, c);
       for (int i = 0; i < kTraceSlots; ++i) std::fprintf(f, " %llu", h[c][i]);
+      for (int w = 0; w < kCycWarps; ++w)
+        for (int a = 0; a < kCycAccounts; ++a) std::fprintf(f, " %lld", cyc[c][w][a]);
       std::fprintf(f, "\n");
     }
     std::fclose(f);
   }
   static const unsigned long long zero[kTraceMaxCtas][kTraceSlots] = {};
   cudaMemcpyToSymbol(g_smallm_trace, zero, sizeof(zero));
+  static const long long zero_cyc[kTraceMaxCtas][kCycWarps][kCycAccounts] = {};
+  cudaMemcpyToSymbol(g_smallm_cycles, zero_cyc, sizeof(zero_cyc));
 }
 #endif
 

@@ -40,10 +40,58 @@ __device__ __forceinline__ void smallm_trace(TraceMark m) {
     g_smallm_trace[blockIdx.x][m] = t;
   }
 }
-// Host: appends one line per traced CTA ("tag cta t0 .. t15") to `path` and clears the trace.
+// Host: appends one line per traced CTA ("tag cta t0 .. t15 c0 .. c11", c = the cycle accounts
+// below, warp 0 then warp 1) to `path` and clears the trace.
 void smallm_trace_dump(const char* path, const char* tag);
 #else
 __device__ __forceinline__ void smallm_trace(TraceMark) {}
+#endif
+
+// Where a warp's time goes in the chunk loop: lane 0 of warps 0 and 1 of every traced CTA sums
+// the SM cycles (clock64) of each phase of every chunk, and writes the sums when its loop ends.
+// Warp 0 is also the weight producer; warp 1 is a plain consumer.
+enum CycleAccount : int {
+  kCycBarrier = 0,  // cp.async wait + the chunk's __syncthreads (waiting for the slowest warp)
+  kCycStage = 1,    // requesting the next activation/scale stage (and e4m3's conversion pass)
+  kCycProduce = 2,  // warp 0: refilling the weight ring
+  kCycRowWait = 3,  // waiting for weight rows to land (mbarrier)
+  kCycRows = 4,     // the rows' own work: loads, dequantization, MMAs
+  kCycSegment = 5,  // segment ends: partial store / split-K reduction / output
+  kCycAccounts = 6,
+};
+inline constexpr int kCycWarps = 2;
+
+#ifdef MIXGEMM_SMALLM_TRACE
+static __device__ long long g_smallm_cycles[kTraceMaxCtas][kCycWarps][kCycAccounts];
+struct CycleTrace {
+  long long acc[kCycAccounts] = {};
+  long long t = 0;
+  __device__ __forceinline__ void start() { t = clock64(); }
+  __device__ __forceinline__ void lap(CycleAccount a) {
+    const long long n = clock64();
+    acc[a] += n - t;
+    t = n;
+  }
+  // Moves c cycles of the last lap from account `from` to account `to`.
+  __device__ __forceinline__ void move(CycleAccount from, CycleAccount to, long long c) {
+    acc[from] -= c;
+    acc[to] += c;
+  }
+  __device__ __forceinline__ void dump() const {
+    const int warp = threadIdx.x >> 5;
+    if ((threadIdx.x & 31) == 0 && warp < kCycWarps && blockIdx.y == 0 && blockIdx.x < kTraceMaxCtas)
+      for (int a = 0; a < kCycAccounts; ++a) g_smallm_cycles[blockIdx.x][warp][a] = acc[a];
+  }
+};
+__device__ __forceinline__ long long trace_clock() { return clock64(); }
+#else
+struct CycleTrace {
+  __device__ __forceinline__ void start() {}
+  __device__ __forceinline__ void lap(CycleAccount) {}
+  __device__ __forceinline__ void move(CycleAccount, CycleAccount, long long) {}
+  __device__ __forceinline__ void dump() const {}
+};
+__device__ __forceinline__ long long trace_clock() { return 0; }
 #endif
 
 }  // namespace mixgemm::kernels::smallm
