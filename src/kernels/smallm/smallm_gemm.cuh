@@ -46,12 +46,8 @@
 namespace mixgemm::kernels::smallm {
 
 // Fixed schedule constants (the tunables that need no recompilation are runtime).
-#ifndef MIXGEMM_SMALLM_NBW  // experiment builds only (-D); the host geometry reads the same macro
-#define MIXGEMM_SMALLM_NBW 2
-#endif
-inline constexpr int kNBW = MIXGEMM_SMALLM_NBW;  // n-blocks per warp: halves the ldmatrix traffic per weight byte
-// Rows per chunk and activation/scale stages depend on the token tile: chunk_rows_of /
-// stages_of (smallm_kernel_params.h), as SmallmTraits::kCK / kStages.
+// n-blocks per warp (kNBW), rows per chunk and activation/scale stages per token tile
+// (chunk_rows_of / stages_of, as SmallmTraits::kCK / kStages): smallm_kernel_params.h.
 inline constexpr int kMaxWarps = 8;  // blockDim.x <= 256
 
 template <AType A, int kWBits, int kTM>

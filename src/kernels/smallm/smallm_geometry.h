@@ -13,12 +13,9 @@
 
 namespace mixgemm::kernels::smallm_host {
 
-// Must equal kNBW of smallm_gemm.cuh (static_assert in the launcher); rows per chunk and
-// stages per token tile: smallm::chunk_rows_of / stages_of (smallm_kernel_params.h).
-#ifndef MIXGEMM_SMALLM_NBW  // experiment builds only (-D), as in smallm_gemm.cuh
-#define MIXGEMM_SMALLM_NBW 2
-#endif
-inline constexpr int kNBW = MIXGEMM_SMALLM_NBW;
+// n-blocks per warp, rows per chunk and stages per token tile: the kernel's own constants
+// (smallm::kNBW, chunk_rows_of, stages_of in smallm_kernel_params.h).
+using ::mixgemm::kernels::smallm::kNBW;
 inline constexpr int kBlockBytes = 512;
 // Workspace layout: kernels/workspace_layout.h (shared with sm90): the arrival counters in
 // [0, kWorkspaceCounterBytes), zero before and after every launch, then the partial tiles.

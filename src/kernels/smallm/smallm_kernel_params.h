@@ -16,14 +16,21 @@
 
 namespace mixgemm::kernels::smallm {
 
-// Compile-time shape of a token tile's pipeline, shared by the kernel and the host geometry.
+// Compile-time shape of the pipeline, shared by the kernel and the host geometry.
+// n-blocks per warp and row: 2 halves the ldmatrix traffic per weight byte (4: s7-round2,
+// slower on every shape but one, with spills).
+#ifndef MIXGEMM_SMALLM_NBW  // experiment builds only (-D)
+#define MIXGEMM_SMALLM_NBW 2
+#endif
+inline constexpr int kNBW = MIXGEMM_SMALLM_NBW;
 // Rows per chunk: one CTA barrier, one staged activation/scale tile and one producer pass per
 // chunk. TM 8/16 (decode): 8 rows, half the per-chunk work per weight byte of 4 rows
 // (bench/results/2026-11-30-h200/s7-round2/: 3-11% faster at M = 1 on every measured layer,
 // 9-10% at M = 16 on the Llama-3-8B ones). TM 32/64 unroll their chunk, so they keep 4.
 // Stages: activation/scale tiles in flight, (stages - 1) chunks ahead of the compute. With
 // 8-row chunks 2 stages stage as far ahead in k as 3 stages of 4-row chunks did, in less
-// shared memory (every TM 8/16 schedule keeps fitting at group size 128).
+// shared memory (at group size 128 every TM 8 schedule still fits, and every TM 16 one but
+// t16_w4_o4).
 #ifndef MIXGEMM_SMALLM_STAGES_CK8  // experiment builds only (-D)
 #define MIXGEMM_SMALLM_STAGES_CK8 2
 #endif

@@ -18,8 +18,6 @@ namespace mixgemm::kernels {
 namespace {
 
 namespace sh = smallm_host;
-static_assert(sh::kNBW == smallm::kNBW,
-              "host geometry and kernel constants must agree");
 static_assert(sh::kBlockBytes == layout::kBlockBytes, "block size");
 
 smallm::SmallmKernelFn pick_kernel(AType a, BType b, int tm) {
