@@ -65,10 +65,22 @@ auto smallm_ws(const Spec& s) {
 }
 
 // Runs one schedule at M tokens; returns the whole output buffer (rows x ldo).
-std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M, std::string* err) {
+// allow_cluster = false: the plain workspace split-K even where the geometry would use
+// cluster split-K (TM 8/16 with at least two CTAs per stripe: most shapes here).
+std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M, std::string* err,
+                               bool allow_cluster = true) {
   return run_kernel_once(
       d, dd, M, [&](const GemmParams& p, std::string* why) { return mixgemm::kernels::smallm_can_implement(p, cfg, why); },
-      [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr); }, err);
+      [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr, allow_cluster); }, err);
+}
+
+// Whether the geometry gives this schedule cluster split-K at M tokens on this GPU.
+bool uses_cluster(const Spec& s, const SmallmConfig& cfg, int M) {
+  int dev = 0, sms = 1;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  return mixgemm::kernels::smallm_host::make_geometry(M, s.N, s.K, s.a, s.b, s.group_size, s.zeros, cfg, sms)
+             .cluster >= 2;
 }
 
 // The workspace counter area (kernels/workspace_layout.h: the first kWorkspaceCounterBytes)
@@ -124,6 +136,17 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
         const std::vector<uint16_t> again = run_once(d, dd, cfg, M, &err);
         if (again != out) {
           ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << ": second run differs (" << err << ")";
+          if (++failures > 8) return;
+        }
+      }
+      // Where the cluster reduction ran, the plain workspace reduction must pass too (M = 1
+      // and 13: one and two token tiles of TM 8).
+      if ((M == 1 || M == 13) && uses_cluster(s, cfg, M)) {
+        const std::vector<uint16_t> plain = run_once(d, dd, cfg, M, &err, /*allow_cluster=*/false);
+        const int64_t bad_plain = plain.empty() ? -1 : compare(d, plain, M, &msg);
+        if (bad_plain) {
+          ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " (plain split-K): "
+                        << (plain.empty() ? err : std::to_string(bad_plain) + " bad elements:" + msg);
           if (++failures > 8) return;
         }
       }

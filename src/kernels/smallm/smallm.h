@@ -78,7 +78,9 @@ SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count
 // Asynchronous launch on `stream` (nothing when M == 0). p.workspace must hold
 // smallm_workspace_bytes(p, cfg) bytes, zero-filled before the first call; every launch
 // leaves it zeroed. Throws mixgemm::Error (kNotSupported) when !smallm_can_implement,
-// and (kCudaError) when the launch fails (cudaGetLastError).
-void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream);
+// and (kCudaError) when the launch fails (cudaGetLastError). allow_cluster = false forces
+// the plain workspace split-K where the geometry would cut the grid into clusters (tests
+// keep both reductions covered; the sums are the same, the k-parts differ).
+void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream, bool allow_cluster = true);
 
 }  // namespace mixgemm::kernels
