@@ -66,7 +66,8 @@ TEST(SmallmPartition, LargeRowCounts) {
 // Cluster split-K (smallm_geometry.h): where the geometry turns it on, C = stripes x S and
 // CTA c = stripe * S + rank must own one non-empty k-part of exactly stripe c / S (the
 // kernel's cluster_reduce relies on it: one segment per CTA, the cluster's ranks in k order),
-// S <= 16 and <= KBn, C never above the plain split's CTA count; TM 32/64 never cluster.
+// S <= 8 and <= KBn, C never above the plain split's CTA count; TM 32/64 never cluster; kAuto
+// clusters only where kForce does, alike, and keeps at least 70% of the plain split's CTAs.
 TEST(SmallmPartition, ClusterSplitIsStripeAligned) {
   using mixgemm::kernels::AType;
   using mixgemm::kernels::BType;
@@ -79,8 +80,12 @@ TEST(SmallmPartition, ClusterSplitIsStripeAligned) {
   for (auto [N, K] : shapes)
     for (const SmallmConfig& cfg : mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8))
       for (int sms : {1, 78, 132}) {
-        const sh::Geometry g = sh::make_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, sms);
-        const sh::Geometry off = sh::make_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, sms, false);
+        const sh::Geometry g = sh::make_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, sms,
+                                                 mixgemm::kernels::SmallmCluster::kForce);
+        const sh::Geometry off = sh::make_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, sms,
+                                                   mixgemm::kernels::SmallmCluster::kOff);
+        const sh::Geometry aut = sh::make_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, sms);
+        ASSERT_TRUE(aut.cluster == 0 || (aut.cluster == g.cluster && aut.C == g.C && 10 * aut.C >= 7 * off.C));
         ASSERT_EQ(off.cluster, 0);
         ASSERT_EQ(g.workspace_bytes, off.workspace_bytes);
         if (g.cluster < 2) {
@@ -92,7 +97,7 @@ TEST(SmallmPartition, ClusterSplitIsStripeAligned) {
         ++clustered;
         const int64_t S = g.cluster;
         ASSERT_LE(cfg.token_tile, 16);
-        ASSERT_LE(S, 16);
+        ASSERT_LE(S, 8);
         ASSERT_LE(S, g.KBn);
         ASSERT_EQ(g.C, g.stripes * S);
         ASSERT_LE(g.C, off.C);

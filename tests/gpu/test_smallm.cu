@@ -65,21 +65,21 @@ auto smallm_ws(const Spec& s) {
 }
 
 // Runs one schedule at M tokens; returns the whole output buffer (rows x ldo).
-// allow_cluster = false: the plain workspace split-K even where the geometry would use
-// cluster split-K (TM 8/16 with at least two CTAs per stripe: most shapes here).
+// `cluster`: the split-K reduction (SmallmCluster: what gemm() runs, the plain workspace
+// split-K, or cluster split-K wherever a stripe has two CTAs).
 std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M, std::string* err,
-                               bool allow_cluster = true) {
+                               mixgemm::kernels::SmallmCluster cluster = mixgemm::kernels::SmallmCluster::kAuto) {
   return run_kernel_once(
       d, dd, M, [&](const GemmParams& p, std::string* why) { return mixgemm::kernels::smallm_can_implement(p, cfg, why); },
-      [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr, allow_cluster); }, err);
+      [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr, cluster); }, err);
 }
 
 // Whether the geometry gives this schedule cluster split-K at M tokens on this GPU.
-bool uses_cluster(const Spec& s, const SmallmConfig& cfg, int M) {
+bool uses_cluster(const Spec& s, const SmallmConfig& cfg, int M, mixgemm::kernels::SmallmCluster mode) {
   int dev = 0, sms = 1;
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-  return mixgemm::kernels::smallm_host::make_geometry(M, s.N, s.K, s.a, s.b, s.group_size, s.zeros, cfg, sms)
+  return mixgemm::kernels::smallm_host::make_geometry(M, s.N, s.K, s.a, s.b, s.group_size, s.zeros, cfg, sms, mode)
              .cluster >= 2;
 }
 
@@ -139,15 +139,25 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
           if (++failures > 8) return;
         }
       }
-      // Where the cluster reduction ran, the plain workspace reduction must pass too (M = 1
-      // and 13: one and two token tiles of TM 8).
-      if ((M == 1 || M == 13) && uses_cluster(s, cfg, M)) {
-        const std::vector<uint16_t> plain = run_once(d, dd, cfg, M, &err, /*allow_cluster=*/false);
-        const int64_t bad_plain = plain.empty() ? -1 : compare(d, plain, M, &msg);
-        if (bad_plain) {
-          ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " (plain split-K): "
-                        << (plain.empty() ? err : std::to_string(bad_plain) + " bad elements:" + msg);
-          if (++failures > 8) return;
+      // The other reduction where it differs from gemm()'s (M = 1, 13 and 31: one, two and
+      // four token tiles of TM 8): cluster split-K wherever a stripe has two CTAs, or the plain
+      // workspace split-K where gemm() takes clusters. Both must pass, deterministically.
+      if (M == 1 || M == 13 || M == 31) {
+        using mixgemm::kernels::SmallmCluster;
+        const bool auto_cl = uses_cluster(s, cfg, M, SmallmCluster::kAuto);
+        const SmallmCluster other = auto_cl ? SmallmCluster::kOff : SmallmCluster::kForce;
+        if (auto_cl || uses_cluster(s, cfg, M, SmallmCluster::kForce)) {
+          const char* what = auto_cl ? " (plain split-K)" : " (forced cluster split-K)";
+          const std::vector<uint16_t> o1 = run_once(d, dd, cfg, M, &err, other);
+          const int64_t bad_o = o1.empty() ? -1 : compare(d, o1, M, &msg);
+          if (bad_o) {
+            ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << what << ": "
+                          << (o1.empty() ? err : std::to_string(bad_o) + " bad elements:" + msg);
+            if (++failures > 8) return;
+          } else if (run_once(d, dd, cfg, M, &err, other) != o1) {
+            ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << what << ": second run differs";
+            if (++failures > 8) return;
+          }
         }
       }
     }

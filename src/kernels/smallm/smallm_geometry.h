@@ -52,10 +52,10 @@ struct Geometry {
 
 // group_size: 0 (no group scales) or the group size; has_zeros: zero points present.
 // sm_count: SMs; C (CTAs per token tile) = min(ctas_per_sm * sm_count, U), or stripes x
-// cluster in cluster split-K (allow_cluster: the launcher's fallback turns it off).
+// cluster in cluster split-K (`cluster`: SmallmCluster, smallm.h).
 inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
                               int64_t group_size, bool has_zeros, const SmallmConfig& cfg,
-                              int sm_count, bool allow_cluster = true) {
+                              int sm_count, SmallmCluster cluster = SmallmCluster::kAuto) {
   Geometry g;
   const int wbits = weight_bits(b);
   g.KB = wbits == 4 ? 64 : 32;
@@ -107,14 +107,17 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   g.counter_bytes = kWorkspaceCounterBytes;
   g.workspace_bytes = g.counter_bytes + g.MT * 2 * g.C * g.tile_bytes;
 
-  // Cluster split-K (TM 8/16): when the CTAs are at least twice the stripes, each stripe gets
-  // S = min(kMaxClusterCtas, C / stripes, KBn) CTAs, one k-part each, forming one cluster that
-  // reduces through distributed shared memory: no workspace round trips on the kernel's tail
-  // (docs/design-smallm.md, "Session 8"). C drops to stripes x S (at most S - 1 CTAs per
-  // stripe fewer). The workspace above stays sized for the plain split (an upper bound).
-  if (allow_cluster && cfg.token_tile <= 16 && g.stripes * 2 <= g.C) {
+  // Cluster split-K (TM 8/16): when the CTAs are at least twice the stripes, each stripe may
+  // get S = min(kMaxClusterCtas, C / stripes, KBn) CTAs, one k-part each, forming one cluster
+  // that reduces through distributed shared memory: no workspace round trips on the kernel's
+  // tail (docs/design-smallm.md, "Session 8"). C drops to stripes x S. kAuto takes it only
+  // where that keeps at least 70% of the CTAs: with fewer, each CTA streams more rows than the
+  // shorter tail saves (s8-cluster: Llama-3-8B down, 4096 x 14336, 8 CTAs per stripe = 256 of
+  // 528 CTAs, 6-22% slower; qkv 6144 x 4096, 384 of 528, 11% faster; gate_up 28672 x 4096,
+  // 448 of 528, 4-9% faster). The workspace above stays sized for the plain split.
+  if (cluster != SmallmCluster::kOff && cfg.token_tile <= 16 && g.stripes * 2 <= g.C) {
     const int64_t S = std::min<int64_t>({smallm::kMaxClusterCtas, g.C / g.stripes, g.KBn});
-    if (S >= 2) {
+    if (S >= 2 && (cluster == SmallmCluster::kForce || 10 * g.stripes * S >= 7 * g.C)) {
       g.cluster = S;
       g.C = g.stripes * S;
     }

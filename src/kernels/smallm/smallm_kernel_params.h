@@ -39,9 +39,12 @@ inline constexpr int stages_of(int token_tile) { return token_tile <= 16 ? MIXGE
 
 // Cluster split-K (TM 8/16): at most this many CTAs per stripe form one cluster and reduce
 // their partials through distributed shared memory (smallm_gemm.cuh, cluster_reduce; the
-// host's choice: smallm_geometry.h). 16 is the hardware's non-portable limit; 0 turns it off.
+// host's choice: smallm_geometry.h). 8 is the portable limit: clusters of up to 16 are
+// allowed on sm_90 as a non-portable size, but at 1-4 CTAs per SM too few of them are resident
+// at once on an H200 (a GPC holds 16-18 SMs), and the launcher then falls back to the plain
+// split (s8-cluster). 0 turns it off.
 #ifndef MIXGEMM_SMALLM_CLUSTER_MAX  // experiment builds only (-D)
-#define MIXGEMM_SMALLM_CLUSTER_MAX 16
+#define MIXGEMM_SMALLM_CLUSTER_MAX 8
 #endif
 inline constexpr int kMaxClusterCtas = MIXGEMM_SMALLM_CLUSTER_MAX;
 static_assert(kMaxClusterCtas >= 0 && kMaxClusterCtas <= 16, "cluster size");

@@ -98,7 +98,7 @@ int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int 
 
 }  // namespace
 
-void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream, bool allow_cluster) {
+void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream, SmallmCluster cluster) {
   if (p.M == 0) return;
   std::string why;
   if (!smallm_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, why);
@@ -107,7 +107,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
 
   const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
   sh::Geometry g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
-                                     p.has_zeros, cfg, sm_count, allow_cluster);
+                                     p.has_zeros, cfg, sm_count, cluster);
   const int threads = cfg.warps * 32;
   const int fit = resident_ctas(fn, threads, g.smem_bytes);
   if (fit < 1) throw Error(ErrorCode::kNotSupported, "smallm: " + cfg.name() + " does not fit on an SM");
@@ -117,7 +117,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
       (fit < cfg.ctas_per_sm ||
        int64_t{resident_clusters(fn, threads, g.smem_bytes, static_cast<int>(g.cluster))} < g.stripes))
     g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg, sm_count,
-                          /*allow_cluster=*/false);
+                          SmallmCluster::kOff);
   // Persistent CTAs: never more than fit at once (a second wave would idle SMs at the end).
   const int64_t C = g.cluster >= 2 ? g.C : std::min<int64_t>(g.C, int64_t{std::min(cfg.ctas_per_sm, fit)} * sm_count);
 
