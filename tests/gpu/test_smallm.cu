@@ -316,30 +316,38 @@ TEST(Smallm, GraphReplay) {
   const Data d = make_data(s, kMaxM, M);
   DevData dd(d, smallm_ws(s));
   const SmallmConfig cfg{16, 8, 1};
-  cudaStream_t st;
-  MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  MIXGEMM_CUDA_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-  mixgemm::kernels::launch_smallm(dd.params(d, M), cfg, st);
-  MIXGEMM_CUDA_OK(cudaStreamEndCapture(st, &graph));
-  cudaGraphExec_t exec;
-  MIXGEMM_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
-  std::vector<uint16_t> first;
-  for (int rep = 0; rep < 3; ++rep) {
-    MIXGEMM_CUDA_OK(mixgemm::test::poison_16bit(dd.out.p, static_cast<size_t>(kMaxM * d.ldo), st));
-    MIXGEMM_CUDA_OK(cudaGraphLaunch(exec, st));
-    MIXGEMM_CUDA_OK(cudaStreamSynchronize(st));
-    std::vector<uint16_t> h(static_cast<size_t>(kMaxM * d.ldo));
-    MIXGEMM_CUDA_OK(cudaMemcpy(h.data(), dd.out.p, h.size() * 2, cudaMemcpyDeviceToHost));
-    std::string msg;
-    EXPECT_EQ(compare(d, h, M, &msg), 0) << s.name() << " replay " << rep << msg;
-    if (rep == 0) first = h;
-    else EXPECT_TRUE(h == first) << "replay " << rep << " differs";
+  using mixgemm::kernels::SmallmCluster;
+  // Both reductions: a cluster launch (cudaLaunchKernelEx with a cluster dimension) and the
+  // plain one with its workspace counters, each captured fresh (a first cluster launch of a
+  // kernel also runs the launcher's host-side occupancy query inside the capture).
+  ASSERT_TRUE(uses_cluster(s, cfg, M, SmallmCluster::kForce));
+  for (SmallmCluster mode : {SmallmCluster::kForce, SmallmCluster::kOff}) {
+    SCOPED_TRACE(mode == SmallmCluster::kForce ? "cluster split-K" : "plain split-K");
+    cudaStream_t st;
+    MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    cudaGraph_t graph;
+    MIXGEMM_CUDA_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+    mixgemm::kernels::launch_smallm(dd.params(d, M), cfg, st, mode);
+    MIXGEMM_CUDA_OK(cudaStreamEndCapture(st, &graph));
+    cudaGraphExec_t exec;
+    MIXGEMM_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+    std::vector<uint16_t> first;
+    for (int rep = 0; rep < 3; ++rep) {
+      MIXGEMM_CUDA_OK(mixgemm::test::poison_16bit(dd.out.p, static_cast<size_t>(kMaxM * d.ldo), st));
+      MIXGEMM_CUDA_OK(cudaGraphLaunch(exec, st));
+      MIXGEMM_CUDA_OK(cudaStreamSynchronize(st));
+      std::vector<uint16_t> h(static_cast<size_t>(kMaxM * d.ldo));
+      MIXGEMM_CUDA_OK(cudaMemcpy(h.data(), dd.out.p, h.size() * 2, cudaMemcpyDeviceToHost));
+      std::string msg;
+      EXPECT_EQ(compare(d, h, M, &msg), 0) << s.name() << " replay " << rep << msg;
+      if (rep == 0) first = h;
+      else EXPECT_TRUE(h == first) << "replay " << rep << " differs";
+    }
+    EXPECT_TRUE(workspace_zero(dd));
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(st);
   }
-  EXPECT_TRUE(workspace_zero(dd));
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(st);
 }
 
 // ---- host-side checks (no GPU needed) ----------------------------------------------------

@@ -111,13 +111,17 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   // get S = min(kMaxClusterCtas, C / stripes, KBn) CTAs, one k-part each, forming one cluster
   // that reduces through distributed shared memory: no workspace round trips on the kernel's
   // tail (docs/design-smallm.md, "Session 8"). C drops to stripes x S. kAuto takes it only
-  // where that keeps at least 70% of the CTAs: with fewer, each CTA streams more rows than the
-  // shorter tail saves (s8-cluster: Llama-3-8B down, 4096 x 14336, 8 CTAs per stripe = 256 of
-  // 528 CTAs, 6-22% slower; qkv 6144 x 4096, 384 of 528, 11% faster; gate_up 28672 x 4096,
-  // 448 of 528, 4-9% faster). The workspace above stays sized for the plain split.
+  //  - where that keeps at least 70% of the CTAs: with fewer, each CTA streams more rows than
+  //    the shorter tail saves (s8-cluster: Llama-3-8B down, 4096 x 14336, 8 CTAs per stripe =
+  //    256 of 528 CTAs, 6-22% slower);
+  //  - and on stripes of at most 64 k-blocks (K <= 4096 for 4-bit weights), where the tail is
+  //    a large share of the launch: Llama-3-8B qkv (6144 x 4096) 8-15% and gate_up (28672 x
+  //    4096) 4-9% faster; on the K = 8192..28672 layers of Llama-2-70B and the seed shape it
+  //    measured 0.98-1.05x (s8-cluster2, every type at M = 1/8/16), so they keep the plain split.
+  // The workspace above stays sized for the plain split.
   if (cluster != SmallmCluster::kOff && cfg.token_tile <= 16 && g.stripes * 2 <= g.C) {
     const int64_t S = std::min<int64_t>({smallm::kMaxClusterCtas, g.C / g.stripes, g.KBn});
-    if (S >= 2 && (cluster == SmallmCluster::kForce || 10 * g.stripes * S >= 7 * g.C)) {
+    if (S >= 2 && (cluster == SmallmCluster::kForce || (10 * g.stripes * S >= 7 * g.C && g.KBn <= 64))) {
       g.cluster = S;
       g.C = g.stripes * S;
     }
