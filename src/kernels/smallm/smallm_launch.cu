@@ -1,5 +1,6 @@
 // smallm_launch.cu - host launcher of the small-M kernel family.
 #include <algorithm>
+#include <cstdio>
 #include <cuda_runtime.h>
 
 #include <map>
@@ -7,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/print_config.h"
 #include "kernels/smallm/smallm.h"
 #include "kernels/smallm/smallm_geometry.h"
 #include "kernels/smallm/smallm_gemm.cuh"
@@ -168,6 +170,12 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   k.b_unsigned = sh::is_unsigned(p.b_type);
   k.out_bf16 = p.out_type == OutType::kBF16;
 
+  // MIXGEMM_PRINT_CONFIG=1 (gemm() prints the schedule): also how this launch splits K.
+  if (core::print_config_enabled())
+    std::fprintf(stderr, "[mixgemm]   %s: %lld CTAs x %lld token tiles, %s\n", cfg.name().c_str(),
+                 static_cast<long long>(C), static_cast<long long>(g.MT),
+                 g.cluster >= 2 ? ("cluster split-K, " + std::to_string(g.cluster) + " CTAs per stripe").c_str()
+                                : "workspace split-K");
   const dim3 grid(static_cast<unsigned>(C), static_cast<unsigned>(g.MT));
   const dim3 block(static_cast<unsigned>(threads));
   void* args[] = {&k};
