@@ -13,6 +13,7 @@
 
 #include "core/check.h"
 #include "core/dispatch.h"
+#include "core/print_config.h"
 #include "core/problem.h"
 #include "mixgemm/gemm.h"
 
@@ -80,14 +81,6 @@ void require_aligned(const void* p, size_t align, const char* name) {
   MIXGEMM_REQUIRE(reinterpret_cast<uintptr_t>(p) % align == 0, kWhere,
                   name << " is not " << align << "-byte aligned; accepted: a " << align
                        << "-byte aligned address");
-}
-
-bool print_config_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("MIXGEMM_PRINT_CONFIG");
-    return v != nullptr && v[0] != '\0' && v[0] != '0';
-  }();
-  return on;
 }
 
 // Workspace of an already validated problem, sized for the current device (its SM count
@@ -194,7 +187,7 @@ void gemm(const GemmArgs& args) {
 
   const std::string schedule =
       args.schedule.empty() ? core::choose_for_call(args, dev.sm_count) : args.schedule;
-  if (print_config_enabled()) {
+  if (core::print_config_enabled()) {
     std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s%s\n",
                  static_cast<long long>(args.problem.M), static_cast<long long>(args.problem.N),
                  static_cast<long long>(args.problem.K), args.problem.types.name().c_str(),

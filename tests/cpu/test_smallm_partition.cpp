@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <algorithm>
 #include <random>
+#include <utility>
 #include <vector>
 
+#include "kernels/smallm/smallm_geometry.h"
 #include "kernels/smallm/smallm_partition.h"
 
 namespace {
@@ -60,3 +62,54 @@ TEST(SmallmPartition, LargeRowCounts) {
 }
 
 }  // namespace
+
+// Cluster split-K (smallm_geometry.h): where the geometry turns it on, C = stripes x S and
+// CTA c = stripe * S + rank must own one non-empty k-part of exactly stripe c / S (the
+// kernel's cluster_reduce relies on it: one segment per CTA, the cluster's ranks in k order),
+// S <= 8 and <= KBn, C never above the plain split's CTA count; TM 32/64 never cluster; kAuto
+// clusters only where kForce does, alike, on stripes of <= 64 k-blocks, keeping at least 70% of
+// the plain split's CTAs.
+TEST(SmallmPartition, ClusterSplitIsStripeAligned) {
+  using mixgemm::kernels::AType;
+  using mixgemm::kernels::BType;
+  using mixgemm::kernels::SmallmConfig;
+  namespace sh = mixgemm::kernels::smallm_host;
+  const std::pair<int64_t, int64_t> shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192},
+                                                {8192, 28672}, {4096, 4096},  {6144, 4096}, {28672, 4096},
+                                                {4096, 14336}, {272, 768},    {400, 1344},  {16, 64}};
+  int clustered = 0, plain = 0;
+  for (auto [N, K] : shapes)
+    for (const SmallmConfig& cfg : mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8))
+      for (int sms : {1, 78, 132}) {
+        const sh::Geometry g = sh::make_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, sms,
+                                                 mixgemm::kernels::SmallmCluster::kForce);
+        const sh::Geometry off = sh::make_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, sms,
+                                                   mixgemm::kernels::SmallmCluster::kOff);
+        const sh::Geometry aut = sh::make_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, sms);
+        ASSERT_TRUE(aut.cluster == 0 || (aut.cluster == g.cluster && aut.C == g.C && 10 * aut.C >= 7 * off.C && g.KBn <= 64));
+        ASSERT_EQ(off.cluster, 0);
+        ASSERT_EQ(g.workspace_bytes, off.workspace_bytes);
+        if (g.cluster < 2) {
+          ASSERT_EQ(g.cluster, 0);
+          ASSERT_EQ(g.C, off.C);
+          ++plain;
+          continue;
+        }
+        ++clustered;
+        const int64_t S = g.cluster;
+        ASSERT_LE(cfg.token_tile, 16);
+        ASSERT_LE(S, 8);
+        ASSERT_LE(S, g.KBn);
+        ASSERT_EQ(g.C, g.stripes * S);
+        ASSERT_LE(g.C, off.C);
+        const RowPartition p = make_row_partition(g.U, static_cast<int32_t>(g.C), static_cast<int32_t>(g.KBn));
+        for (int32_t c = 0; c < g.C; ++c) {
+          const int64_t u0 = row_start(p, c), u1 = row_start(p, c + 1);
+          ASSERT_LT(u0, u1) << N << "x" << K << " " << cfg.name() << " c=" << c;
+          ASSERT_EQ(u0 / g.KBn, c / S) << N << "x" << K << " " << cfg.name() << " c=" << c;
+          ASSERT_EQ((u1 - 1) / g.KBn, c / S) << N << "x" << K << " " << cfg.name() << " c=" << c;
+        }
+      }
+  EXPECT_GT(clustered, 0);
+  EXPECT_GT(plain, 0);
+}

@@ -303,14 +303,18 @@ TEST(GemmApi, RefusesHostPointerAndWritesNothing) {
   for (uint16_t v : c.download()) ASSERT_EQ(v, 0xFFFF) << "the refused call wrote output";
 }
 
-// Small shapes for compute-sanitizer (memcheck, racecheck): every schedule once.
+// Small shapes for compute-sanitizer (memcheck, racecheck): every schedule once, at K = 512
+// (8 k-blocks in 8 CTAs: the smallm schedules reduce through DSMEM, cluster split-K) and
+// K = 1024 (16 CTAs of which a cluster of 8 would keep half: the plain workspace split-K).
 TEST(GemmSanitize, EveryScheduleSmall) {
   MIXGEMM_SKIP_WITHOUT_GPU();
-  Case c(9, 128, 512, f16, 64, test_seed() + 800, true);
-  for (const std::string& s : supported_schedules(c.p.types)) {
-    gemm(c.args(nullptr, s));
-    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
-    EXPECT_EQ(c.check(c.download(), s.c_str()), 0) << s;
+  for (int64_t K : {512, 1024}) {
+    Case c(9, 128, K, f16, 64, test_seed() + 800, true);
+    for (const std::string& s : supported_schedules(c.p.types)) {
+      gemm(c.args(nullptr, s));
+      MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+      EXPECT_EQ(c.check(c.download(), s.c_str()), 0) << s << " K=" << K;
+    }
   }
 }
 

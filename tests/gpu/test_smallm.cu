@@ -65,10 +65,22 @@ auto smallm_ws(const Spec& s) {
 }
 
 // Runs one schedule at M tokens; returns the whole output buffer (rows x ldo).
-std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M, std::string* err) {
+// `cluster`: the split-K reduction (SmallmCluster: what gemm() runs, the plain workspace
+// split-K, or cluster split-K wherever a stripe has two CTAs).
+std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M, std::string* err,
+                               mixgemm::kernels::SmallmCluster cluster = mixgemm::kernels::SmallmCluster::kAuto) {
   return run_kernel_once(
       d, dd, M, [&](const GemmParams& p, std::string* why) { return mixgemm::kernels::smallm_can_implement(p, cfg, why); },
-      [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr); }, err);
+      [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr, cluster); }, err);
+}
+
+// Whether the geometry gives this schedule cluster split-K at M tokens on this GPU.
+bool uses_cluster(const Spec& s, const SmallmConfig& cfg, int M, mixgemm::kernels::SmallmCluster mode) {
+  int dev = 0, sms = 1;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  return mixgemm::kernels::smallm_host::make_geometry(M, s.N, s.K, s.a, s.b, s.group_size, s.zeros, cfg, sms, mode)
+             .cluster >= 2;
 }
 
 // The workspace counter area (kernels/workspace_layout.h: the first kWorkspaceCounterBytes)
@@ -125,6 +137,27 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
         if (again != out) {
           ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << ": second run differs (" << err << ")";
           if (++failures > 8) return;
+        }
+      }
+      // The other reduction where it differs from gemm()'s (M = 1, 13 and 31: one, two and
+      // four token tiles of TM 8): cluster split-K wherever a stripe has two CTAs, or the plain
+      // workspace split-K where gemm() takes clusters. Both must pass, deterministically.
+      if (M == 1 || M == 13 || M == 31) {
+        using mixgemm::kernels::SmallmCluster;
+        const bool auto_cl = uses_cluster(s, cfg, M, SmallmCluster::kAuto);
+        const SmallmCluster other = auto_cl ? SmallmCluster::kOff : SmallmCluster::kForce;
+        if (auto_cl || uses_cluster(s, cfg, M, SmallmCluster::kForce)) {
+          const char* what = auto_cl ? " (plain split-K)" : " (forced cluster split-K)";
+          const std::vector<uint16_t> o1 = run_once(d, dd, cfg, M, &err, other);
+          const int64_t bad_o = o1.empty() ? -1 : compare(d, o1, M, &msg);
+          if (bad_o) {
+            ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << what << ": "
+                          << (o1.empty() ? err : std::to_string(bad_o) + " bad elements:" + msg);
+            if (++failures > 8) return;
+          } else if (run_once(d, dd, cfg, M, &err, other) != o1) {
+            ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << what << ": second run differs";
+            if (++failures > 8) return;
+          }
         }
       }
     }
@@ -283,30 +316,38 @@ TEST(Smallm, GraphReplay) {
   const Data d = make_data(s, kMaxM, M);
   DevData dd(d, smallm_ws(s));
   const SmallmConfig cfg{16, 8, 1};
-  cudaStream_t st;
-  MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  MIXGEMM_CUDA_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-  mixgemm::kernels::launch_smallm(dd.params(d, M), cfg, st);
-  MIXGEMM_CUDA_OK(cudaStreamEndCapture(st, &graph));
-  cudaGraphExec_t exec;
-  MIXGEMM_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
-  std::vector<uint16_t> first;
-  for (int rep = 0; rep < 3; ++rep) {
-    MIXGEMM_CUDA_OK(mixgemm::test::poison_16bit(dd.out.p, static_cast<size_t>(kMaxM * d.ldo), st));
-    MIXGEMM_CUDA_OK(cudaGraphLaunch(exec, st));
-    MIXGEMM_CUDA_OK(cudaStreamSynchronize(st));
-    std::vector<uint16_t> h(static_cast<size_t>(kMaxM * d.ldo));
-    MIXGEMM_CUDA_OK(cudaMemcpy(h.data(), dd.out.p, h.size() * 2, cudaMemcpyDeviceToHost));
-    std::string msg;
-    EXPECT_EQ(compare(d, h, M, &msg), 0) << s.name() << " replay " << rep << msg;
-    if (rep == 0) first = h;
-    else EXPECT_TRUE(h == first) << "replay " << rep << " differs";
+  using mixgemm::kernels::SmallmCluster;
+  // Both reductions: a cluster launch (cudaLaunchKernelEx with a cluster dimension) and the
+  // plain one with its workspace counters, each captured fresh (a first cluster launch of a
+  // kernel also runs the launcher's host-side occupancy query inside the capture).
+  ASSERT_TRUE(uses_cluster(s, cfg, M, SmallmCluster::kForce));
+  for (SmallmCluster mode : {SmallmCluster::kForce, SmallmCluster::kOff}) {
+    SCOPED_TRACE(mode == SmallmCluster::kForce ? "cluster split-K" : "plain split-K");
+    cudaStream_t st;
+    MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    cudaGraph_t graph;
+    MIXGEMM_CUDA_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+    mixgemm::kernels::launch_smallm(dd.params(d, M), cfg, st, mode);
+    MIXGEMM_CUDA_OK(cudaStreamEndCapture(st, &graph));
+    cudaGraphExec_t exec;
+    MIXGEMM_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+    std::vector<uint16_t> first;
+    for (int rep = 0; rep < 3; ++rep) {
+      MIXGEMM_CUDA_OK(mixgemm::test::poison_16bit(dd.out.p, static_cast<size_t>(kMaxM * d.ldo), st));
+      MIXGEMM_CUDA_OK(cudaGraphLaunch(exec, st));
+      MIXGEMM_CUDA_OK(cudaStreamSynchronize(st));
+      std::vector<uint16_t> h(static_cast<size_t>(kMaxM * d.ldo));
+      MIXGEMM_CUDA_OK(cudaMemcpy(h.data(), dd.out.p, h.size() * 2, cudaMemcpyDeviceToHost));
+      std::string msg;
+      EXPECT_EQ(compare(d, h, M, &msg), 0) << s.name() << " replay " << rep << msg;
+      if (rep == 0) first = h;
+      else EXPECT_TRUE(h == first) << "replay " << rep << " differs";
+    }
+    EXPECT_TRUE(workspace_zero(dd));
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(st);
   }
-  EXPECT_TRUE(workspace_zero(dd));
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(st);
 }
 
 // ---- host-side checks (no GPU needed) ----------------------------------------------------

@@ -1,6 +1,7 @@
 // sm90.cuh - wrappers for the Hopper-only instructions of the sm90 wgmma kernels:
 // TMA tensor loads, wgmma fences / commit / wait, shared-memory matrix descriptors,
-// setmaxnreg and named barriers. One function per PTX instruction (as ptx.cuh).
+// setmaxnreg and named barriers; and the cluster / distributed-shared-memory instructions of
+// smallm's cluster split-K. One function per PTX instruction (as ptx.cuh).
 // The register-A wgmma itself is generated (kernels/ptx/wgmma_rs.cuh in the build tree:
 // one instruction with 4 + TN/2 register operands per token tile).
 #pragma once
@@ -112,6 +113,42 @@ __device__ __forceinline__ uint32_t lds16(uint32_t addr) {
   uint16_t v;
   asm volatile("ld.shared.u16 %0, [%1];\n" : "=h"(v) : "r"(addr));
   return v;
+}
+
+// ---- thread-block clusters and distributed shared memory ------------------------------------
+// This CTA's rank in its cluster (0 .. cluster size - 1; for a 1-D cluster of S CTAs along x
+// it is blockIdx.x % S).
+__device__ __forceinline__ uint32_t cluster_ctarank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+// Cluster-wide barrier, every thread of every CTA of the cluster: shared-memory writes before
+// it (release) are visible to the peers' reads after it (acquire), locally and through DSMEM.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n"
+               "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+// The shared::cluster address of the byte at shared-window address `addr` in CTA `rank`.
+__device__ __forceinline__ uint32_t mapa_shared(uint32_t addr, uint32_t rank) {
+  uint32_t r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(addr), "r"(rank));
+  return r;
+}
+// 16-byte load from a peer's (or this CTA's) shared memory by shared::cluster address.
+__device__ __forceinline__ uint4 ld_shared_cluster128(uint32_t addr) {
+  uint4 v;
+  asm volatile("ld.shared::cluster.v4.u32 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "r"(addr)
+               : "memory");
+  return v;
+}
+// 16-byte store to this CTA's shared memory by window address.
+__device__ __forceinline__ void sts128(uint32_t addr, uint4 v) {
+  asm volatile("st.shared.v4.u32 [%0], {%1,%2,%3,%4};\n" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z),
+               "r"(v.w)
+               : "memory");
 }
 
 }  // namespace mixgemm::kernels::ptx

@@ -30,6 +30,12 @@ typedef struct CUstream_st* cudaStream_t;
 
 namespace mixgemm::kernels {
 
+// Cluster split-K (TM 8/16: the S CTAs of a stripe form one thread-block cluster and reduce
+// through distributed shared memory; smallm_geometry.h says where): kAuto = where the
+// geometry's rule takes it (what gemm() runs), kOff = the plain workspace split-K always,
+// kForce = wherever a stripe has at least two CTAs (tests: both reductions covered).
+enum class SmallmCluster { kAuto, kOff, kForce };
+
 struct SmallmConfig {
   int token_tile = 16;  // 8, 16, 32, 64
   int warps = 8;        // 4 or 8
@@ -78,7 +84,8 @@ SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count
 // Asynchronous launch on `stream` (nothing when M == 0). p.workspace must hold
 // smallm_workspace_bytes(p, cfg) bytes, zero-filled before the first call; every launch
 // leaves it zeroed. Throws mixgemm::Error (kNotSupported) when !smallm_can_implement,
-// and (kCudaError) when the launch fails (cudaGetLastError).
-void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream);
+// and (kCudaError) when the launch fails (cudaGetLastError). `cluster`: SmallmCluster.
+void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream,
+                   SmallmCluster cluster = SmallmCluster::kAuto);
 
 }  // namespace mixgemm::kernels

@@ -26,6 +26,9 @@
 //   last to arrive sums all partials of the stripe in fixed CTA (= k) order (its
 //   own from registers at its place in that order), applies the epilogue and
 //   resets the counter to 0. Deterministic, no spin-waits, graph-safe.
+//   Cluster split-K (p.cluster = S >= 2, small layers): the S CTAs of a stripe are one
+//   thread-block cluster and sum their partials through distributed shared memory,
+//   each CTA a slice of the tile, in the same order (cluster_reduce).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -38,6 +41,7 @@
 #include "kernels/convert/convert_8bit.cuh"
 #include "kernels/gemm_params.h"
 #include "kernels/ptx/mma.cuh"
+#include "kernels/ptx/sm90.cuh"
 #include "kernels/smallm/smallm_kernel_params.h"
 #include "kernels/smallm/smallm_partition.h"
 #include "kernels/smallm/smallm_trace.cuh"
@@ -621,6 +625,58 @@ struct SmallmCta {
     return ((x.warp * kNBW + b) * kNT + nt) * 32 + x.lane;
   }
 
+  // ---- cluster split-K: the reduction through distributed shared memory ----------------
+  // With p.cluster = S >= 2 the launcher cut the grid into one cluster of S CTAs per stripe
+  // (C = stripes x S, blockIdx.x = stripe * S + rank): rank r holds k-part r of the stripe,
+  // a single segment, and arrives here with it. Instead of the workspace round trips
+  // (partial store, fence, counter atomic, and one CTA loading all S partials), every CTA
+  // writes its partial tile into its own dead weight ring, in the workspace's fragment
+  // order (tile_index), and after one cluster barrier rank r reduces the 16-byte pieces
+  // [r P / S, (r + 1) P / S) of the tile (P = W * kNBW * kNT * 32 pieces) by reading them
+  // from ranks 0, 1, ..., S - 1 in that order: the same additions in the same order as the
+  // workspace path (ascending CTA = ascending k), so the bits are the same. A second
+  // cluster barrier keeps each CTA's shared memory alive until its peers have read it.
+  static __device__ __forceinline__ void cluster_reduce(const SmallmKernelParams& p, const Ctx& x,
+                                                        const Acc (&acc)[kNBW][kNT][4], int stripe) {
+    const uint32_t tile = x.smem_u32 + p.ring_off;  // ring_rows >= kNT rows hold the tile
+    __syncthreads();  // every warp is past its last ring read: the ring is dead
+#pragma unroll
+    for (int b = 0; b < kNBW; ++b)
+#pragma unroll
+      for (int nt = 0; nt < kNT; ++nt)
+        ptx::sts128(tile + tile_index(x, b, nt) * 16,
+                    make_uint4(acc_bits(acc[b][nt][0]), acc_bits(acc[b][nt][1]), acc_bits(acc[b][nt][2]),
+                               acc_bits(acc[b][nt][3])));
+    ptx::cluster_sync();
+    smallm_trace(kTraceReduce);
+    const int S = p.cluster;
+    const int r = static_cast<int>(ptx::cluster_ctarank());
+    const int P = x.W * kNBW * kNT * 32;
+    const int i1 = (r + 1) * P / S;
+    for (int i = r * P / S + threadIdx.x; i < i1; i += blockDim.x) {
+      uint4 w[kMaxClusterCtas > 0 ? kMaxClusterCtas : 1];
+#pragma unroll
+      for (int q = 0; q < kMaxClusterCtas; ++q)
+        if (q < S) w[q] = ptx::ld_shared_cluster128(ptx::mapa_shared(tile + i * 16, q));
+      Acc sum[4];
+#pragma unroll
+      for (int q = 0; q < kMaxClusterCtas; ++q) {
+        if (q >= S) break;
+        const Acc v[4] = {acc_from_bits(w[q].x), acc_from_bits(w[q].y), acc_from_bits(w[q].z),
+                          acc_from_bits(w[q].w)};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) sum[e] = q == 0 ? v[e] : sum[e] + v[e];
+      }
+      // Piece i = ((warp * kNBW + b) * kNT + nt) * 32 + lane (tile_index): its owner's epilogue.
+      Ctx y = x;
+      y.lane = i & 31;
+      const int f = i >> 5;
+      y.warp = f / (kNBW * kNT);
+      store_frag(p, y, stripe, (f / kNT) % kNBW, f % kNT, sum);
+    }
+    ptx::cluster_sync();
+  }
+
   // ---- end of one stripe segment: output directly, or the split-K reduction -----------
   // kRedGroup fragments x kRedBatch contributors: partial loads in flight together.
   // kFinal: the CTA's last segment, at the kernel's end (where the counter peek may apply).
@@ -633,6 +689,10 @@ struct SmallmCta {
       for (int b = 0; b < kNBW; ++b)
 #pragma unroll
         for (int nt = 0; nt < kNT; ++nt) store_frag(p, x, stripe, b, nt, acc[b][nt]);
+      return;
+    }
+    if (kFinal && p.cluster >= 2) {  // kernel-uniform: the CTA's only segment
+      cluster_reduce(p, x, acc, stripe);
       return;
     }
     const int64_t su0 = static_cast<int64_t>(stripe) * p.KBn;  // stripe's rows [su0, su0 + KBn)

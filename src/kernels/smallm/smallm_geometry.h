@@ -40,6 +40,7 @@ struct Geometry {
   // partition
   int64_t rows_per_stripe = 0;  // weight rows per stripe
   int64_t stripes = 0, U = 0, MT = 0, C = 0;
+  int64_t cluster = 0;  // >= 2: cluster split-K with this many CTAs per stripe (C = stripes x cluster)
   // shared memory
   int mode = 0;     // smallm::ScaleMode
   int64_t gs = 0;   // effective group size (K when no grouping)
@@ -50,10 +51,11 @@ struct Geometry {
 };
 
 // group_size: 0 (no group scales) or the group size; has_zeros: zero points present.
-// sm_count: SMs; C (CTAs per token tile) = min(ctas_per_sm * sm_count, U).
+// sm_count: SMs; C (CTAs per token tile) = min(ctas_per_sm * sm_count, U), or stripes x
+// cluster in cluster split-K (`cluster`: SmallmCluster, smallm.h).
 inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
                               int64_t group_size, bool has_zeros, const SmallmConfig& cfg,
-                              int sm_count) {
+                              int sm_count, SmallmCluster cluster = SmallmCluster::kAuto) {
   Geometry g;
   const int wbits = weight_bits(b);
   g.KB = wbits == 4 ? 64 : 32;
@@ -104,6 +106,26 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   g.tile_bytes = g.rows_per_stripe * cfg.token_tile * 4;
   g.counter_bytes = kWorkspaceCounterBytes;
   g.workspace_bytes = g.counter_bytes + g.MT * 2 * g.C * g.tile_bytes;
+
+  // Cluster split-K (TM 8/16): when the CTAs are at least twice the stripes, each stripe may
+  // get S = min(kMaxClusterCtas, C / stripes, KBn) CTAs, one k-part each, forming one cluster
+  // that reduces through distributed shared memory: no workspace round trips on the kernel's
+  // tail (docs/design-smallm.md, "Session 8"). C drops to stripes x S. kAuto takes it only
+  //  - where that keeps at least 70% of the CTAs: with fewer, each CTA streams more rows than
+  //    the shorter tail saves (s8-cluster: Llama-3-8B down, 4096 x 14336, 8 CTAs per stripe =
+  //    256 of 528 CTAs, 6-22% slower);
+  //  - and on stripes of at most 64 k-blocks (K <= 4096 for 4-bit weights), where the tail is
+  //    a large share of the launch: Llama-3-8B qkv (6144 x 4096) 8-15% and gate_up (28672 x
+  //    4096) 4-9% faster; on the K = 8192..28672 layers of Llama-2-70B and the seed shape it
+  //    measured 0.98-1.05x (s8-cluster2, every type at M = 1/8/16), so they keep the plain split.
+  // The workspace above stays sized for the plain split.
+  if (cluster != SmallmCluster::kOff && cfg.token_tile <= 16 && g.stripes * 2 <= g.C) {
+    const int64_t S = std::min<int64_t>({smallm::kMaxClusterCtas, g.C / g.stripes, g.KBn});
+    if (S >= 2 && (cluster == SmallmCluster::kForce || (10 * g.stripes * S >= 7 * g.C && g.KBn <= 64))) {
+      g.cluster = S;
+      g.C = g.stripes * S;
+    }
+  }
   return g;
 }
 

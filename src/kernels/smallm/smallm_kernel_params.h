@@ -37,6 +37,18 @@ inline constexpr int kNBW = MIXGEMM_SMALLM_NBW;
 inline constexpr int chunk_rows_of(int token_tile) { return token_tile <= 16 ? 8 : 4; }
 inline constexpr int stages_of(int token_tile) { return token_tile <= 16 ? MIXGEMM_SMALLM_STAGES_CK8 : 3; }
 
+// Cluster split-K (TM 8/16): at most this many CTAs per stripe form one cluster and reduce
+// their partials through distributed shared memory (smallm_gemm.cuh, cluster_reduce; the
+// host's choice: smallm_geometry.h). 8 is the portable limit: clusters of up to 16 are
+// allowed on sm_90 as a non-portable size, but at 1-4 CTAs per SM too few of them are resident
+// at once on an H200 (a GPC holds 16-18 SMs), and the launcher then falls back to the plain
+// split (s8-cluster). 0 turns it off.
+#ifndef MIXGEMM_SMALLM_CLUSTER_MAX  // experiment builds only (-D)
+#define MIXGEMM_SMALLM_CLUSTER_MAX 8
+#endif
+inline constexpr int kMaxClusterCtas = MIXGEMM_SMALLM_CLUSTER_MAX;
+static_assert(kMaxClusterCtas >= 0 && kMaxClusterCtas <= 16, "cluster size");
+
 // How the group scales / zero points are looked up (kernel-uniform).
 enum ScaleMode : int32_t {
   kScaleNone = 0,   // no group scales and no zero points
@@ -77,6 +89,8 @@ struct SmallmKernelParams {
   int32_t ring_rows;       // CTA rows in the shared weight ring (>= kCK)
   int32_t ring_off;        // byte offset of the weight ring in dynamic shared memory (128-aligned)
   int32_t bar_off;         // byte offset of the ring's ring_rows mbarriers (8-aligned)
+  int32_t cluster;         // >= 2: cluster split-K, S CTAs per stripe = one cluster (C = stripes x S;
+                           // the reduction runs through DSMEM, no workspace); 0: off
   uint8_t has_scales;
   uint8_t has_zeros;
   uint8_t b_unsigned;      // u4/u8 (value q) vs u4b8/u8b128 (value q - bias)

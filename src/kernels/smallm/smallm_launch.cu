@@ -1,5 +1,6 @@
 // smallm_launch.cu - host launcher of the small-M kernel family.
 #include <algorithm>
+#include <cstdio>
 #include <cuda_runtime.h>
 
 #include <map>
@@ -7,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/print_config.h"
 #include "kernels/smallm/smallm.h"
 #include "kernels/smallm/smallm_geometry.h"
 #include "kernels/smallm/smallm_gemm.cuh"
@@ -59,9 +61,46 @@ int resident_ctas(smallm::SmallmKernelFn fn, int threads, int64_t smem) {
   return n;
 }
 
+// Clusters of `cluster` CTAs of `fn` that fit on the device at once (per device, cached),
+// after allowing the non-portable sizes (> 8) for the kernel. Host-side queries only.
+int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int cluster) {
+  static std::mutex mu;
+  static std::map<std::tuple<const void*, int, int, int64_t, int>, int> cache;
+  int dev = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e != cudaSuccess) cuda_fail("cudaGetDevice", e);
+  const auto key = std::make_tuple(reinterpret_cast<const void*>(fn), dev, threads, smem, cluster);
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  if (cluster > 8) {
+    e = cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    if (e != cudaSuccess) cuda_fail("cudaFuncSetAttribute(NonPortableClusterSizeAllowed)", e);
+  }
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = static_cast<unsigned>(cluster);
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>(cluster), 1, 1);
+  cfg.blockDim = dim3(static_cast<unsigned>(threads), 1, 1);
+  cfg.dynamicSmemBytes = static_cast<size_t>(smem);
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  int n = 0;
+  e = cudaOccupancyMaxActiveClusters(&n, reinterpret_cast<const void*>(fn), &cfg);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky: a size the device refuses means no clusters
+    n = 0;
+  }
+  cache.emplace(key, n);
+  return n;
+}
+
 }  // namespace
 
-void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream) {
+void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream, SmallmCluster cluster) {
   if (p.M == 0) return;
   std::string why;
   if (!smallm_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, why);
@@ -69,13 +108,20 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   if (!fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
 
   const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
-  const sh::Geometry g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
-                                           p.has_zeros, cfg, sm_count);
+  sh::Geometry g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
+                                     p.has_zeros, cfg, sm_count, cluster);
   const int threads = cfg.warps * 32;
   const int fit = resident_ctas(fn, threads, g.smem_bytes);
   if (fit < 1) throw Error(ErrorCode::kNotSupported, "smallm: " + cfg.name() + " does not fit on an SM");
+  // Cluster split-K only where all the clusters are resident at once (one wave, as the
+  // plain split); otherwise the plain split (the same sums in the same order).
+  if (g.cluster >= 2 &&
+      (fit < cfg.ctas_per_sm ||
+       int64_t{resident_clusters(fn, threads, g.smem_bytes, static_cast<int>(g.cluster))} < g.stripes))
+    g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg, sm_count,
+                          SmallmCluster::kOff);
   // Persistent CTAs: never more than fit at once (a second wave would idle SMs at the end).
-  const int64_t C = std::min<int64_t>(g.C, int64_t{std::min(cfg.ctas_per_sm, fit)} * sm_count);
+  const int64_t C = g.cluster >= 2 ? g.C : std::min<int64_t>(g.C, int64_t{std::min(cfg.ctas_per_sm, fit)} * sm_count);
 
   smallm::SmallmKernelParams k{};
   k.a = static_cast<const uint8_t*>(p.a);
@@ -118,16 +164,40 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   k.ring_rows = static_cast<int32_t>(g.ring_rows);
   k.ring_off = static_cast<int32_t>(g.ring_off);
   k.bar_off = static_cast<int32_t>(g.bar_off);
+  k.cluster = static_cast<int32_t>(g.cluster);
   k.has_scales = p.group_size > 0;
   k.has_zeros = p.has_zeros;
   k.b_unsigned = sh::is_unsigned(p.b_type);
   k.out_bf16 = p.out_type == OutType::kBF16;
 
+  // MIXGEMM_PRINT_CONFIG=1 (gemm() prints the schedule): also how this launch splits K.
+  if (core::print_config_enabled())
+    std::fprintf(stderr, "[mixgemm]   %s: %lld CTAs x %lld token tiles, %s\n", cfg.name().c_str(),
+                 static_cast<long long>(C), static_cast<long long>(g.MT),
+                 g.cluster >= 2 ? ("cluster split-K, " + std::to_string(g.cluster) + " CTAs per stripe").c_str()
+                                : "workspace split-K");
   const dim3 grid(static_cast<unsigned>(C), static_cast<unsigned>(g.MT));
   const dim3 block(static_cast<unsigned>(threads));
   void* args[] = {&k};
-  cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(fn), grid, block, args,
-                                   static_cast<size_t>(g.smem_bytes), stream);
+  cudaError_t e;
+  if (g.cluster >= 2) {  // grid.x = stripes x cluster: one cluster per stripe and token tile
+    cudaLaunchAttribute attr{};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = static_cast<unsigned>(g.cluster);
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cudaLaunchConfig_t lc{};
+    lc.gridDim = grid;
+    lc.blockDim = block;
+    lc.dynamicSmemBytes = static_cast<size_t>(g.smem_bytes);
+    lc.stream = stream;
+    lc.attrs = &attr;
+    lc.numAttrs = 1;
+    e = cudaLaunchKernelExC(&lc, reinterpret_cast<const void*>(fn), args);
+  } else {
+    e = cudaLaunchKernel(reinterpret_cast<const void*>(fn), grid, block, args, static_cast<size_t>(g.smem_bytes),
+                         stream);
+  }
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) cuda_fail("kernel launch", e);
 }
