@@ -177,6 +177,10 @@ def main(argv):
             for s in SCHEDULE_CONFIGS
             if (bits, s[0], s[1]) not in EXCLUDED]
     reg.append("};\nconst int kSm90AllTileCount = sizeof(kSm90AllTiles) / sizeof(kSm90AllTiles[0]);\n\n")
+    # Whether --types / --schedules left instances out (then the GPU tests skip, visibly, the
+    # type configs without one; in a full build a missing instance is a failure).
+    restricted = bool(args.types) or bool(args.schedules)
+    reg.append(f"const bool kSm90InstanceSetRestricted = {'true' if restricted else 'false'};\n\n")
     reg.append("}  // namespace mixgemm::kernels::sm90\n")
     files["sm90_registry.cpp"] = "".join(reg)
     files["sm90_instances.txt"] = "".join(

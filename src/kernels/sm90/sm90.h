@@ -43,6 +43,10 @@ bool sm90_parse_name(std::string_view name, Sm90Config* cfg);
 // instance table); empty for pairs the family does not run (8-bit activations).
 std::vector<Sm90Config> sm90_configs(AType a, BType b);
 
+// Whether this build compiled a restricted instance set (-DMIXGEMM_SM90_TYPES / _SCHEDULES):
+// the GPU tests then skip, visibly, the type configs that have no instance.
+bool sm90_instance_set_restricted();
+
 // Every schedule of the generator's full list for (a, b), whether compiled or not
 // (what the heuristic is written against; tests use it).
 std::vector<Sm90Config> sm90_all_configs(AType a, BType b);

@@ -73,6 +73,8 @@ std::vector<Sm90Config> sm90_all_configs(AType a, BType b) {
   return v;
 }
 
+bool sm90_instance_set_restricted() { return sm90::kSm90InstanceSetRestricted; }
+
 std::vector<Sm90Config> sm90_configs(AType a, BType b) {
   std::vector<Sm90Config> v;
   for (const Sm90Config& c : sm90_all_configs(a, b)) {

@@ -33,5 +33,7 @@ extern const Sm90Instance kSm90Instances[];
 extern const int kSm90InstanceCount;
 extern const Sm90Tile kSm90AllTiles[];
 extern const int kSm90AllTileCount;
+// True when the build restricted the instance set (-DMIXGEMM_SM90_TYPES / _SCHEDULES).
+extern const bool kSm90InstanceSetRestricted;
 
 }  // namespace mixgemm::kernels::sm90
