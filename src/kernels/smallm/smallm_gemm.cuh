@@ -691,9 +691,11 @@ struct SmallmCta {
         for (int nt = 0; nt < kNT; ++nt) store_frag(p, x, stripe, b, nt, acc[b][nt]);
       return;
     }
-    if (kFinal && p.cluster >= 2) {  // kernel-uniform: the CTA's only segment
-      cluster_reduce(p, x, acc, stripe);
-      return;
+    if constexpr (kFinal && kTM <= 16) {  // TM 32/64 never cluster (smallm_geometry.h)
+      if (p.cluster >= 2) {  // kernel-uniform: the CTA's only segment
+        cluster_reduce(p, x, acc, stripe);
+        return;
+      }
     }
     const int64_t su0 = static_cast<int64_t>(stripe) * p.KBn;  // stripe's rows [su0, su0 + KBn)
     const int c_first = cta_of_row(p.part, su0);
