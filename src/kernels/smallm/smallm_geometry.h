@@ -115,8 +115,9 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   //    the shorter tail saves (s8-cluster: Llama-3-8B down, 4096 x 14336, 8 CTAs per stripe =
   //    256 of 528 CTAs, 6-22% slower);
   //  - and on stripes of at most 64 k-blocks (K <= 4096 for 4-bit weights), where the tail is
-  //    a large share of the launch: Llama-3-8B qkv (6144 x 4096) 8-15% and gate_up (28672 x
-  //    4096) 4-9% faster; on the K = 8192..28672 layers of Llama-2-70B and the seed shape it
+  //    a large share of the launch: Llama-3-8B qkv (6144 x 4096) and gate_up (28672 x 4096)
+  //    at M = 1/8/16 take 0.77-1.01x the time (f16: 0.85-0.91x and 0.91-0.95x); on the
+  //    K = 8192..28672 layers of Llama-2-70B and the seed shape it
   //    measured 0.98-1.05x (s8-cluster2, every type at M = 1/8/16), so they keep the plain split.
   // The workspace above stays sized for the plain split.
   if (cluster != SmallmCluster::kOff && cfg.token_tile <= 16 && g.stripes * 2 <= g.C) {
