@@ -61,6 +61,16 @@ int resident_ctas(smallm::SmallmKernelFn fn, int threads, int64_t smem) {
   return n;
 }
 
+// The launch attribute of a 1-D cluster of `cluster` CTAs along x.
+cudaLaunchAttribute cluster_dim_attr(int cluster) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = static_cast<unsigned>(cluster);
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  return attr;
+}
+
 // Clusters of `cluster` CTAs of `fn` that fit on the device at once (per device, cached),
 // after allowing the non-portable sizes (> 8) for the kernel. Host-side queries only.
 int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int cluster) {
@@ -77,11 +87,7 @@ int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int 
     e = cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     if (e != cudaSuccess) cuda_fail("cudaFuncSetAttribute(NonPortableClusterSizeAllowed)", e);
   }
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = static_cast<unsigned>(cluster);
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
+  cudaLaunchAttribute attr = cluster_dim_attr(cluster);
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(static_cast<unsigned>(cluster), 1, 1);
   cfg.blockDim = dim3(static_cast<unsigned>(threads), 1, 1);
@@ -181,11 +187,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   void* args[] = {&k};
   cudaError_t e;
   if (g.cluster >= 2) {  // grid.x = stripes x cluster: one cluster per stripe and token tile
-    cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = static_cast<unsigned>(g.cluster);
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
+    cudaLaunchAttribute attr = cluster_dim_attr(static_cast<int>(g.cluster));
     cudaLaunchConfig_t lc{};
     lc.gridDim = grid;
     lc.blockDim = block;
