@@ -120,7 +120,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   const int fit = resident_ctas(fn, threads, g.smem_bytes);
   if (fit < 1) throw Error(ErrorCode::kNotSupported, "smallm: " + cfg.name() + " does not fit on an SM");
   // Cluster split-K only where all the clusters are resident at once (one wave, as the
-  // plain split); otherwise the plain split (the same sums in the same order).
+  // plain split); otherwise the plain split (its own k-parts, summed in the same k order).
   if (g.cluster >= 2 &&
       (fit < cfg.ctas_per_sm ||
        int64_t{resident_clusters(fn, threads, g.smem_bytes, static_cast<int>(g.cluster))} < g.stripes))
