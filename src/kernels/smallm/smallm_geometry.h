@@ -120,7 +120,7 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   //    K = 8192..28672 layers of Llama-2-70B and the seed shape it
   //    measured 0.98-1.05x (s8-cluster2, every type at M = 1/8/16), so they keep the plain split.
   // The workspace above stays sized for the plain split.
-  if (cluster != SmallmCluster::kOff && cfg.token_tile <= 16 && g.stripes * 2 <= g.C) {
+  if (cluster != SmallmCluster::kOff && cfg.token_tile <= 16) {  // S >= 2 needs C >= 2 stripes
     const int64_t S = std::min<int64_t>({smallm::kMaxClusterCtas, g.C / g.stripes, g.KBn});
     if (S >= 2 && (cluster == SmallmCluster::kForce || (10 * g.stripes * S >= 7 * g.C && g.KBn <= 64))) {
       g.cluster = S;
