@@ -22,7 +22,7 @@ cp "$(dirname "$PATCH")/commit.txt" "$R/commit.txt" 2>/dev/null || git rev-parse
 cp "$PATCH" "$R/cand.patch"
 rm -rf /tmp/cand && mkdir -p /tmp/cand && tar cf - --exclude='./build*' --exclude='./.git' . | tar xf - -C /tmp/cand &&
   (cd /tmp/cand && patch -p1 < "$R/cand.patch") > "$R/patch.log" 2>&1 || echo "PATCH FAILED"
-T=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DMIXGEMM_SM90_TYPES=f16.u4;s8.u4" -DCMAKE_CUDA_FLAGS=-Xptxas=-v)
+T=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,s8.u4 -DCMAKE_CUDA_FLAGS=-Xptxas=-v)
 b() { local s=$1 d=$2 l=$3; ( cmake -S "$s" -B "$d" "${T[@]}" && cmake --build "$d" -j 16 --target mixgemm_gpu_tests mixgemm-bench ) > "$l" 2>&1 || echo "BUILD $l FAILED"; }
 b . build-ab-base "$R/build-base.log" &
 b /tmp/cand /tmp/cand/build "$R/build-cand.log" &
@@ -37,9 +37,9 @@ for tool in memcheck racecheck; do
   timeout 100 compute-sanitizer --tool $tool /tmp/cand/build/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' > "$R/cand-$tool.log" 2>&1
   echo "cand $tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/cand-$tool.log" | tail -1)"
 done
-bench() {  # $1 build, $2 stem, $3 extra flags
+bench() {  # $1 build, $2 stem, $3 extra flags (optional)
   timeout 120 "$1/tools/mixgemm-bench" --shapes seed,llama2-70b --m ${AB_MS:-64,128,256,1024,8192} \
-    --types f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch --baselines cublas_fp16 --lt-algos 4 --iters 20 --warmup 3 $3 \
+    --types f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch --baselines cublas_fp16 --lt-algos 4 --iters 20 --warmup 3 ${3:-} \
     --csv "$R/$2.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/$2.txt" 2>&1
   echo "bench $2 rc=$? at $((SECONDS-T0)) s"
 }
