@@ -131,8 +131,7 @@ def instance_tu(t, s):
         + '#include "kernels/sm90/sm90_instances.h"\n\n'
         + "namespace mixgemm::kernels::sm90 {\n\n"
         + f"Sm90KernelInfo {sym}() {{\n"
-        + f"  return {{sm90_kernel<AType::{atype}, {wbits}, {rows}, {toks}>,\n"
-        + f"          Sm90Traits<AType::{atype}, {wbits}, {rows}, {toks}>::kSmemBytes}};\n}}\n\n"
+        + f"  return sm90_info<AType::{atype}, {wbits}, {rows}, {toks}>();\n}}\n\n"
         + "}  // namespace mixgemm::kernels::sm90\n")
 
 

@@ -47,6 +47,7 @@
 #include "kernels/ptx/mma.cuh"
 #include "kernels/ptx/sm90.cuh"
 #include "kernels/ptx/wgmma_rs.cuh"
+#include "kernels/sm90/sm90_instances.h"
 #include "kernels/sm90/sm90_kernel_params.h"
 #include "mixgemm/layout.h"
 
@@ -152,9 +153,19 @@ struct Sm90Cta {
   }
 
   // ---- producer: one thread fills the stage ring --------------------------------------------
+  // Per 64-k block: wait for the stage to be free, then the activation tile (TMA), the tile's
+  // weight blocks (bulk) and its group-scale / zero-point rows (bulk), all completing on the
+  // stage's `full` barrier. The narrow tiles consume a block in ~1000 cycles, and this single
+  // thread is on their critical path: ncu (bench/results/2026-11-30-h200/s9-profile/) found
+  // it never waiting for a free stage at M = 64..256 while the consumers waited for data, so
+  // the loop carries its addresses forward instead of recomputing them (the group row was a
+  // 32-bit division per block, ~25 dependent instructions with MUFU/I2F latency).
   static __device__ __forceinline__ void produce(const Sm90KernelParams& p, uint32_t base,
                                                  uint32_t full0, uint32_t empty0) {
     const uint64_t policy = ptx::policy_evict_normal();
+    const int64_t wstep = p.b_kstride * Tr::kLayoutKb;                // weight bytes per 64-k block
+    const int64_t gstep = static_cast<int64_t>(p.N) * Tr::kSB;       // bytes per group row
+    const bool grouped = p.mode != kSm90ScaleNone;
     int stage = 0;
     uint32_t phase = 0;
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
@@ -167,6 +178,19 @@ struct Sm90Cta {
       uint32_t tx = Tr::kActBytes + wbytes * Tr::kLayoutKb;
       if (p.has_scales) tx += sbytes * p.srows;
       if (p.has_zeros) tx += sbytes * p.srows;
+      // Weights of block kb at b + kb * wstep + nb0 * 512 (+ l * b_kstride for the second
+      // layout block of 8-bit weights).
+      const uint8_t* wsrc = p.b + x.kb0 * wstep + static_cast<int64_t>(nb0) * layout::kBlockBytes;
+      // Group rows: g = k / gs for the block's first k, gk = k % gs, carried from block to
+      // block (one division per unit); soff = byte offset of row g, column n0.
+      int gk = 0;
+      int64_t soff = 0;
+      if (grouped) {
+        const int k0 = x.kb0 * kKBlock;
+        const int g = k0 / p.gs;
+        gk = k0 - g * p.gs;
+        soff = g * gstep + static_cast<int64_t>(n0) * Tr::kSB;
+      }
       for (int kb = x.kb0; kb < x.kb1; ++kb) {
         ptx::mbar_wait_parity(empty0 + stage * 8, phase ^ 1u);
         const uint32_t st = base + stage * Tr::kStageBytes;
@@ -174,19 +198,22 @@ struct Sm90Cta {
         ptx::mbar_arrive_expect_tx(full, tx);
         ptx::tma_load_2d(st, &p.act_map, kb * kKBlock, x.tt * kTileT, full);
 #pragma unroll
-        for (int l = 0; l < Tr::kLayoutKb; ++l) {
-          const uint8_t* src = p.b + static_cast<int64_t>(kb * Tr::kLayoutKb + l) * p.b_kstride +
-                               static_cast<int64_t>(nb0) * layout::kBlockBytes;
-          ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, src, wbytes, full, policy);
-        }
-        if (p.mode != kSm90ScaleNone) {
-          const int g0 = kb * kKBlock / p.gs;
+        for (int l = 0; l < Tr::kLayoutKb; ++l)
+          ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, wsrc + l * p.b_kstride, wbytes,
+                        full, policy);
+        wsrc += wstep;
+        if (grouped) {
           for (int r = 0; r < p.srows; ++r) {
-            const int64_t off = (static_cast<int64_t>(g0 + r) * p.N + n0) * Tr::kSB;
+            const int64_t off = soff + r * gstep;
             if (p.has_scales)
               ptx::bulk_g2s(st + Tr::kOffS + r * Tr::kSRowBytes, p.scales + off, sbytes, full, policy);
             if (p.has_zeros)
               ptx::bulk_g2s(st + Tr::kOffZ + r * Tr::kSRowBytes, p.zeros + off, sbytes, full, policy);
+          }
+          gk += kKBlock;
+          while (gk >= p.gs) {  // 64 / gs times for groups of 16 / 32, at most once otherwise
+            gk -= p.gs;
+            soff += gstep;
           }
         }
         if (++stage == kStages) {
@@ -602,12 +629,19 @@ struct Sm90Cta {
           }
           if (s < Tr::kSteps - 1) {
             dequant_step<kUns, kMode>(p, c, st, r, s + 1, F[(s + 1) & 1]);
+            if (s == Tr::kSteps - 2 && i + 1 < nk) {
+              // The block's registers are dead once its last step is converted: load the
+              // next block's weights and scales now, a step early, so that their
+              // shared-memory latency runs under this block's last wgmma (ncu, M = 8192: the
+              // first conversion of the next block waited on this load, 5.5% of the stall
+              // samples). The stage stays held until that wgmma is known done (prev).
+              prev = stage;
+              advance(stage, phase);
+              ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
+              st = c.base + stage * Tr::kStageBytes;
+              load_block<kUns, kMode>(p, c, st, r);
+            }
           } else if (i + 1 < nk) {
-            prev = stage;
-            advance(stage, phase);
-            ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
-            st = c.base + stage * Tr::kStageBytes;
-            load_block<kUns, kMode>(p, c, st, r);
             dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
           }
         }
@@ -745,6 +779,9 @@ struct Sm90Cta {
     }
   }
 
+  // kGptq: the variant is known (biased weights, kSm90ScaleBlock); only the wide 16-bit
+  // tile has such a kernel (sm90_info).
+  template <bool kGptq>
   static __device__ __forceinline__ void run(const Sm90KernelParams& p) {
     extern __shared__ uint8_t smem_raw[];
     __shared__ int s_flag;
@@ -777,7 +814,12 @@ struct Sm90Cta {
     // Kernel-uniform variant: one compiled consumer per (weight bias, scale mode), each with
     // its own accumulators (a switch per unit with shared accumulators made ptxas move them
     // between the variants' register assignments and serialize every wgmma: C7515).
-    if constexpr (!Tr::kBlockIssue && !Tr::kA8) {
+    if constexpr (kGptq) {
+      // The wide 16-bit tile's second kernel (sm90_info): biased weights, one group row per
+      // 64-k block, flags known at compile time.
+      consume<false, kSm90ScaleBlock>(c, p, &s_flag);
+      return;
+    } else if constexpr (!Tr::kBlockIssue && !Tr::kA8) {
       consume<false, kSm90ScaleAny>(c, p, &s_flag);
       return;
     } else if constexpr (Tr::kA8Wide) {
@@ -796,11 +838,25 @@ struct Sm90Cta {
   }
 };
 
-template <AType A, int kWBits, int kTileN, int kTileT>
+template <AType A, int kWBits, int kTileN, int kTileT, bool kGptq = false>
 __global__ void __launch_bounds__(kThreads, 1) sm90_kernel(const __grid_constant__ Sm90KernelParams p) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  Sm90Cta<A, kWBits, kTileN, kTileT>::run(p);
+  Sm90Cta<A, kWBits, kTileN, kTileT>::template run<kGptq>(p);
 #endif
+}
+
+// The kernels of one generated instance. The wide 16-bit tile (128 x 256) reads the weight
+// bias and the scale mode at run time: one copy of its mainloop fits 168 registers, two
+// spill (172 bytes). So the variant GPTQ checkpoints use (u4b8 with group scales, one group
+// row per 64-k block) gets a kernel of its own with compile-time flags: at M = 8192 the
+// run-time flags cost ~12 of ~45 warp instructions per k16 step (ncu, s9-profile) and the
+// tensor pipe ran at 82% against cuBLAS's 94%. The launcher picks fn_gptq for that variant.
+template <AType A, int kWBits, int kTileN, int kTileT>
+Sm90KernelInfo sm90_info() {
+  using Tr = Sm90Traits<A, kWBits, kTileN, kTileT>;
+  Sm90KernelInfo info{sm90_kernel<A, kWBits, kTileN, kTileT>, Tr::kSmemBytes, nullptr};
+  if constexpr (!Tr::kBlockIssue && !Tr::kA8) info.fn_gptq = sm90_kernel<A, kWBits, kTileN, kTileT, true>;
+  return info;
 }
 
 }  // namespace mixgemm::kernels::sm90

@@ -72,7 +72,10 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   std::string why;
   if (!sm90_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, "sm90: " + why);
   const sm90::Sm90KernelInfo info = find_instance(p.a_type, p.b_type, cfg);
-  const sm90::Sm90KernelFn fn = info.fn;
+  // GPTQ's variant (biased weights, one group row per 64-k block) has its own kernel on the
+  // tiles that otherwise read the variant at run time (sm90_info).
+  const bool gptq_variant = p.group_size > 0 && p.group_size % 64 == 0 && !p.has_zeros && !is_unsigned(p.b_type);
+  const sm90::Sm90KernelFn fn = gptq_variant && info.fn_gptq ? info.fn_gptq : info.fn;
   const int smem = info.smem_bytes;
   {
     // Raise the dynamic shared-memory limit once per (kernel, device).
