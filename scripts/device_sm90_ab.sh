@@ -4,11 +4,11 @@
 #   usage (device): bash scripts/device_sm90_ab.sh .sN/cand.patch   (carry the .sN folder)
 #   make the patch: git diff HEAD > .sN/cand.patch; git stash (the tree sent is the base);
 #   git rev-parse HEAD > .sN/commit.txt
-# (1) builds base and cand (sm90 f16.u4 and s8.u4, every schedule; smallm as usual);
+# (1) builds base and cand (sm90 f16.u4 and s8.u4, every schedule, or $AB_SM90_TYPES; smallm as usual);
 # (2) cand: the Sm90 and Gemm GPU suites, memcheck and racecheck of the sanitizer suite, and
 #     the register / spill report of every sm90 kernel (ptxas);
 # (3) bench base / cand / cand / base: seed + Llama-2-70B, M = 64, 128, 256, 1024, 8192, f16 and s8 x u4b8
-#     g128 and f16 per-channel, heuristic picks, cuBLAS fp16 (the first base and cand runs
+#     g128 and f16 per-channel (or $AB_TYPES; M: $AB_MS), heuristic picks, cuBLAS fp16 (the first base and cand runs
 #     verified against the CPU reference). Everything in $OUT/ab.tar.gz; the cand/base
 #     geomeans per type and M, and the per-point table, are printed last.
 set -uo pipefail
@@ -22,7 +22,7 @@ cp "$(dirname "$PATCH")/commit.txt" "$R/commit.txt" 2>/dev/null || git rev-parse
 cp "$PATCH" "$R/cand.patch"
 rm -rf /tmp/cand && mkdir -p /tmp/cand && tar cf - --exclude='./build*' --exclude='./.git' . | tar xf - -C /tmp/cand &&
   (cd /tmp/cand && patch -p1 < "$R/cand.patch") > "$R/patch.log" 2>&1 || echo "PATCH FAILED"
-T=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,s8.u4 -DCMAKE_CUDA_FLAGS=-Xptxas=-v)
+T=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=${AB_SM90_TYPES:-f16.u4,s8.u4} -DCMAKE_CUDA_FLAGS=-Xptxas=-v)
 b() { local s=$1 d=$2 l=$3; ( cmake -S "$s" -B "$d" "${T[@]}" && cmake --build "$d" -j 16 --target mixgemm_gpu_tests mixgemm-bench ) > "$l" 2>&1 || echo "BUILD $l FAILED"; }
 b . build-ab-base "$R/build-base.log" &
 b /tmp/cand /tmp/cand/build "$R/build-cand.log" &
@@ -39,7 +39,7 @@ for tool in memcheck racecheck; do
 done
 bench() {  # $1 build, $2 stem, $3 extra flags (optional)
   timeout 120 "$1/tools/mixgemm-bench" --shapes seed,llama2-70b --m ${AB_MS:-64,128,256,1024,8192} \
-    --types f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch --baselines cublas_fp16 --lt-algos 4 --iters 20 --warmup 3 ${3:-} \
+    --types ${AB_TYPES:-f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch} --baselines cublas_fp16 --lt-algos 4 --iters 20 --warmup 3 ${3:-} \
     --csv "$R/$2.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/$2.txt" 2>&1
   echo "bench $2 rc=$? at $((SECONDS-T0)) s"
 }
