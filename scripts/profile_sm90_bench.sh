@@ -4,7 +4,8 @@
 # L2); plus the SM clock and power while each runs back to back. For the sm90 work of
 # docs/design-sm90.md ("What remains"). Run on the GPU machine:
 #   OUT=<dir> bash scripts/profile_sm90_bench.sh        (device tool: $OUT is set)
-# PROFILES="name:NxK:M:schedule ..." overrides the list (schedule `cublas` = cuBLAS fp16).
+# PROFILES="name:NxK:M:schedule ..." overrides the list (schedule `cublas` = cuBLAS fp16);
+# CLOCKS=0 skips the clock runs.
 # Everything goes into $OUT/prof.tar.gz; a summary table is printed last. ~6 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +47,8 @@ for p in $PROFILES; do
 done
 
 # Clock and power while the kernel runs back to back (no profiler): ours vs cuBLAS fp16.
-for p in "ours:8192x21760:8192" "ours:57344x8192:8192" "ours:8192x21760:1024"; do
+# CLOCKS=0 skips this part.
+[ "${CLOCKS:-1}" = 0 ] || for p in "ours:8192x21760:8192" "ours:57344x8192:8192" "ours:8192x21760:1024"; do
   IFS=: read -r who shape m <<< "$p"
   nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader -lms 20 \
     > "$L/clk_${shape}_${m}.csv" 2>&1 &
