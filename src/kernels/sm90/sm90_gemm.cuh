@@ -461,7 +461,10 @@ struct Sm90Cta {
         // 32): staged row (32 s) / gs, this step's.
         uint32_t s0, s1, z0 = 0, z1 = 0;
         if (A != AType::kS8 || p.mode == kSm90ScaleStep) {
-          const int row = s * 32 / p.gs;
+          // Only groups of 32 span two rows of a block; in kSm90ScaleBlock the block's group
+          // is row 0 (a division here for every mode, as from session 5 to 9, is an integer
+          // division per k32 step in e4m3's hot loop).
+          const int row = p.mode == kSm90ScaleStep ? s * 32 / p.gs : 0;
           if (uns) load_sz<true>(p, st, block_of(c, mw), g, row, s0, s1, z0, z1);
           else load_sz<false>(p, st, block_of(c, mw), g, row, s0, s1, z0, z1);
         } else {
