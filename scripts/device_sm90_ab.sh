@@ -14,14 +14,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PATCH=${1:?usage: device_sm90_ab.sh PATCH}
-export PATH=/usr/local/cuda/bin:$PATH
-OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
-T0=$SECONDS
-R=/tmp/ab; rm -rf "$R"; mkdir -p "$R"
-cp "$(dirname "$PATCH")/commit.txt" "$R/commit.txt" 2>/dev/null || git rev-parse HEAD > "$R/commit.txt"
-cp "$PATCH" "$R/cand.patch"
-rm -rf /tmp/cand && mkdir -p /tmp/cand && tar cf - --exclude='./build*' --exclude='./.git' . | tar xf - -C /tmp/cand &&
-  (cd /tmp/cand && patch -p1 < "$R/cand.patch") > "$R/patch.log" 2>&1 || echo "PATCH FAILED"
+source scripts/ab_setup.sh
 T=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=${AB_SM90_TYPES:-f16.u4,s8.u4} -DCMAKE_CUDA_FLAGS=-Xptxas=-v)
 b() { local s=$1 d=$2 l=$3; ( cmake -S "$s" -B "$d" "${T[@]}" && cmake --build "$d" -j 16 --target mixgemm_gpu_tests mixgemm-bench ) > "$l" 2>&1 || echo "BUILD $l FAILED"; }
 b . build-ab-base "$R/build-base.log" &
