@@ -24,12 +24,7 @@ echo "builds done at $((SECONDS-T0)) s"
 for l in base cand; do
   echo "$l sm90 kernels: $(grep -A2 'Function properties for .*sm90_kernel' "$R/build-$l.log" | grep -c 'Used') compiled, spills: $(grep -A2 'Function properties for .*sm90_kernel' "$R/build-$l.log" | grep -E 'spill stores' | grep -vc ' 0 bytes spill stores')"
 done
-timeout 200 /tmp/cand/build/tests/mixgemm_gpu_tests --gtest_filter='Sm90*:Gemm*:-Sm90Timing.*:GemmSanitize*' > "$R/tests-cand.log" 2>&1
-echo "tests cand rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$R/tests-cand.log" | tr '\n' ' ') at $((SECONDS-T0)) s"
-for tool in memcheck racecheck; do
-  timeout 100 compute-sanitizer --tool $tool /tmp/cand/build/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' > "$R/cand-$tool.log" 2>&1
-  echo "cand $tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/cand-$tool.log" | tail -1)"
-done
+ab_check_cand 'Sm90*:Gemm*:-Sm90Timing.*:GemmSanitize*' 200
 bench() {  # $1 build, $2 stem, $3 extra flags (optional)
   timeout 120 "$1/tools/mixgemm-bench" --shapes seed,llama2-70b --m ${AB_MS:-64,128,256,1024,8192} \
     --types ${AB_TYPES:-f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch} --baselines cublas_fp16 --lt-algos 4 --iters 20 --warmup 3 ${3:-} \

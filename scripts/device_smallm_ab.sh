@@ -22,12 +22,7 @@ b /tmp/cand /tmp/cand/build-tr "$R/build-cand-tr.log" -DCMAKE_CUDA_FLAGS=-DMIXGE
 wait
 echo "builds done at $((SECONDS-T0)) s"
 grep -h "spill" "$R"/build-*.log | grep -v " 0 bytes spill" | sort | uniq -c | head -5
-timeout 150 /tmp/cand/build/tests/mixgemm_gpu_tests --gtest_filter='Smallm.*:GemmApi.*:-SmallmTiming.*' > "$R/tests-cand.log" 2>&1
-echo "tests cand rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$R/tests-cand.log" | tr '\n' ' ') at $((SECONDS-T0)) s"
-for tool in memcheck racecheck; do
-  timeout 100 compute-sanitizer --tool $tool /tmp/cand/build/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' > "$R/cand-$tool.log" 2>&1
-  echo "cand $tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/cand-$tool.log" | tail -1)"
-done
+ab_check_cand 'Smallm.*:GemmApi.*:-SmallmTiming.*' 150
 bench() {  # $1 build, $2 stem
   timeout 120 "$1/tools/mixgemm-bench" --shapes llama3-8b,seed,llama2-70b --m 1,8,16 \
     --types f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 --baselines cublas_fp16 --iters 30 --warmup 5 --verify \
