@@ -623,7 +623,8 @@ struct Sm90Cta {
       // (below), except for e4m3, whose per-step scale lookups make that conversion long:
       // there the early wait for the next stage delayed the last wgmma (measured in one run,
       // s9-e4m3ab: without it e4m3 g128 0.93-0.98x the time at M = 256..8192, s8 unchanged).
-      constexpr bool kEarlyLoad = A != AType::kE4M3;
+      // The step after whose conversion the next block's weights and scales are loaded.
+      constexpr int kLoadStep = A != AType::kE4M3 ? Tr::kSteps - 2 : Tr::kSteps - 1;
       dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
       for (int i = 0; i < nk; ++i) {
         const uint64_t desc = ptx::smem_desc_swizzled<Tr::kRowBytes>(st);  // the stage's activation tile
@@ -635,30 +636,22 @@ struct Sm90Cta {
             release(c, prev);
             prev = -1;
           }
-          if (s < Tr::kSteps - 1) {
-            dequant_step<kUns, kMode>(p, c, st, r, s + 1, F[(s + 1) & 1]);
-            if (kEarlyLoad && s == Tr::kSteps - 2 && i + 1 < nk) {
-              // The block's registers are dead once its last step is converted: load the
-              // next block's weights and scales now, a step early, so that their
-              // shared-memory latency runs under this block's last wgmma (ncu, M = 8192: the
-              // first conversion of the next block waited on this load, 5.5% of the stall
-              // samples). The stage stays held until that wgmma is known done (prev).
-              prev = stage;
-              advance(stage, phase);
-              ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
-              st = c.base + stage * Tr::kStageBytes;
-              load_block<kUns, kMode>(p, c, st, r);
-            }
-          } else if (i + 1 < nk) {
-            if constexpr (!kEarlyLoad) {
-              prev = stage;
-              advance(stage, phase);
-              ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
-              st = c.base + stage * Tr::kStageBytes;
-              load_block<kUns, kMode>(p, c, st, r);
-            }
-            dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
+          if (s < Tr::kSteps - 1) dequant_step<kUns, kMode>(p, c, st, r, s + 1, F[(s + 1) & 1]);
+          if (s == kLoadStep && i + 1 < nk) {
+            // The block's registers are dead once its last step is converted, so (kLoadStep =
+            // kSteps - 2) the next block is loaded a step early and its shared-memory latency
+            // runs under this block's last wgmma (ncu, M = 8192: the next block's first
+            // conversion waited on this load, 5.5% of the stall samples). Not for e4m3
+            // (kLoadStep = kSteps - 1): its per-step scale lookups make the conversion long,
+            // and the early wait for the next stage delayed the last wgmma (s9-e4m3ab: 2-7%).
+            // The stage stays held until this block's last wgmma is known done (prev).
+            prev = stage;
+            advance(stage, phase);
+            ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
+            st = c.base + stage * Tr::kStageBytes;
+            load_block<kUns, kMode>(p, c, st, r);
           }
+          if (s == Tr::kSteps - 1 && i + 1 < nk) dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
         }
       }
       ptx::wgmma_wait<0>();
