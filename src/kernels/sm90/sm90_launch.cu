@@ -71,10 +71,17 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   if (p.M == 0) return;
   std::string why;
   if (!sm90_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, "sm90: " + why);
+  // How the group scales / zero points are staged. Group rows: group_size 0 with zero points
+  // is one row per column (G = 1, gs = K).
+  const bool grouped = p.group_size > 0;
+  const int gs = grouped ? p.group_size : p.K;
+  const sm90::Sm90ScaleMode mode = !grouped && !p.has_zeros ? sm90::kSm90ScaleNone
+                                   : gs % 64 == 0           ? sm90::kSm90ScaleBlock
+                                                            : sm90::kSm90ScaleStep;
   const sm90::Sm90KernelInfo info = find_instance(p.a_type, p.b_type, cfg);
   // GPTQ's variant (biased weights, one group row per 64-k block) has its own kernel on the
   // tiles that otherwise read the variant at run time (sm90_info).
-  const bool gptq_variant = p.group_size > 0 && p.group_size % 64 == 0 && !p.has_zeros && !is_unsigned(p.b_type);
+  const bool gptq_variant = mode == sm90::kSm90ScaleBlock && !p.has_zeros && !is_unsigned(p.b_type);
   const sm90::Sm90KernelFn fn = gptq_variant && info.fn_gptq ? info.fn_gptq : info.fn;
   const int smem = info.smem_bytes;
   {
@@ -128,7 +135,6 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   const int64_t units = tiles * splits;
   if (units > INT32_MAX) throw Error(ErrorCode::kNotSupported, "sm90: too many tiles");
   k.b = static_cast<const uint8_t*>(p.b);
-  const bool grouped = p.group_size > 0;
   k.scales = grouped ? static_cast<const uint8_t*>(p.group_scales) : nullptr;
   k.zeros = p.has_zeros ? static_cast<const uint8_t*>(p.group_zeros) : nullptr;
   k.ch = p.channel_scales;
@@ -154,21 +160,11 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.tiles = static_cast<int32_t>(tiles);
   k.splits = splits;
   k.units = static_cast<int32_t>(units);
-  // Group rows: group_size 0 with zero points is one row per column (G = 1, gs = K).
-  const int gs = grouped ? p.group_size : p.K;
   k.gs = gs;
   k.has_scales = grouped;
   k.has_zeros = p.has_zeros;
-  if (!grouped && !p.has_zeros) {
-    k.mode = sm90::kSm90ScaleNone;
-    k.srows = 0;
-  } else if (gs % 64 == 0) {
-    k.mode = sm90::kSm90ScaleBlock;
-    k.srows = 1;
-  } else {
-    k.mode = sm90::kSm90ScaleStep;
-    k.srows = 64 / gs;
-  }
+  k.mode = mode;
+  k.srows = mode == sm90::kSm90ScaleNone ? 0 : mode == sm90::kSm90ScaleBlock ? 1 : 64 / gs;
   k.b_unsigned = is_unsigned(p.b_type);
   k.out_bf16 = p.out_type == OutType::kBF16;
 
