@@ -58,7 +58,7 @@ std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const Sm90Confi
 
 // The counters (the first bytes of the workspace, one int per tile) are zero again.
 bool counters_zero(const DevData& dd, const Spec& s, int M, const Sm90Config& cfg) {
-  if (mixgemm::kernels::sm90_splits(M, s.N, s.K, cfg, dd.sm_count) <= 1) return true;
+  if (mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, dd.sm_count).splits <= 1) return true;
   const size_t tiles = static_cast<size_t>((s.N + cfg.tile_n - 1) / cfg.tile_n) * ((M + cfg.tile_t - 1) / cfg.tile_t);
   std::vector<int32_t> h(tiles);
   cudaMemcpy(h.data(), dd.ws.p, tiles * 4, cudaMemcpyDeviceToHost);
@@ -108,7 +108,7 @@ void check_all(const Spec& s, const std::vector<int>& ms, int* not_built = nullp
       const int64_t bad = compare(d, out, M, &msg);
       if (bad) {
         ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " splits="
-                      << mixgemm::kernels::sm90_splits(M, s.N, s.K, cfg, dd.sm_count) << ": " << bad
+                      << mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, dd.sm_count).splits << ": " << bad
                       << " bad elements:" << msg;
         if (++failures > 8) return;
       }
@@ -216,6 +216,82 @@ TEST(Sm90, RealShapes) {
   check_all(llama, {127});
 }
 
+// The tail split (sm90_split, sm90_partition.h): tiles >= SMs with a partial last wave, whose
+// tiles run in k-parts while the whole waves run whole tiles. A pretend SM count (the grid is
+// then that many CTAs) makes small shapes take it: for every compiled schedule and M, the
+// smallest count at which the model splits the tail. Both parts of the workspace protocol
+// (counters per split tile, partials) and the whole tiles' direct path run in one launch;
+// a second launch must repeat the bits.
+void check_tail_split(const Spec& s) {
+  SCOPED_TRACE(s.name());
+  const std::vector<int> ms = {64, 257, 1024};
+  const auto cfgs = mixgemm::kernels::sm90_configs(s.a, s.b);
+  if (cfgs.empty()) GTEST_SKIP() << "no sm90 instance for " << s.name() << " in this build";
+  // (schedule, M) -> the pretend SM count, 0 when no count in [2, 64] splits the tail.
+  auto tail_sm = [&](const Sm90Config& c, int M) {
+    for (int sm = 2; sm <= 64; ++sm) {
+      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, c, sm);
+      if (sp.splits > 1 && sp.whole > 0) return sm;
+    }
+    return 0;
+  };
+  Data d = make_data(s, 1024, 1024);
+  DevData dd(d, [&](int) {
+    size_t bytes = 0;
+    for (const Sm90Config& c : cfgs)
+      for (int M : ms)
+        if (const int sm = tail_sm(c, M))
+          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm));
+    return bytes;
+  });
+  int ran = 0;
+  for (const Sm90Config& cfg : cfgs)
+    for (int M : ms) {
+      const int sm = tail_sm(cfg, M);
+      if (!sm) continue;
+      dd.sm_count = sm;
+      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm);
+      std::string err;
+      const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err);
+      ASSERT_FALSE(out.empty()) << cfg.name() << " M=" << M << " sm=" << sm << ": " << err;
+      std::string msg;
+      const int64_t bad = compare(d, out, M, &msg);
+      EXPECT_EQ(bad, 0) << cfg.name() << " M=" << M << " pretend sm_count=" << sm << " whole=" << sp.whole
+                        << " splits=" << sp.splits << ":" << msg;
+      EXPECT_EQ(run_once(d, dd, cfg, M, &err), out) << cfg.name() << " M=" << M << ": second run differs";
+      EXPECT_TRUE(counters_zero(dd, s, M, cfg)) << cfg.name() << " M=" << M << ": workspace counters not reset";
+      ++ran;
+    }
+  std::printf("[ tail split ] %s: %d (schedule, M) points\n", s.name().c_str(), ran);
+  EXPECT_GT(ran, 0) << "no schedule splits a tail on this shape";
+}
+
+TEST(Sm90, TailSplit) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Spec f16;  // integer data: bit-exact, whatever the split
+  f16.group_size = 128;
+  f16.N = 1040;  // 8 weight tiles of 128 + one of 16 rows
+  f16.K = 4096;
+  f16.integer = true;
+  f16.bias = f16.ch = true;
+  f16.seed = base_seed() + 31;
+  if (!mixgemm::kernels::sm90_configs(f16.a, f16.b).empty()) check_tail_split(f16);
+  Spec s8;  // QQQ: s32 partials, u4 + zero points, per-group integer scales
+  s8.a = AType::kS8;
+  s8.b = BType::kU4;
+  s8.zeros = true;
+  s8.group_size = 64;
+  s8.N = 1040;
+  s8.K = 4096;
+  s8.tok = s8.ch = true;
+  s8.out = OutType::kBF16;
+  s8.seed = base_seed() + 32;
+  s8.fp8_promotion_k = 0;
+  if (!mixgemm::kernels::sm90_configs(s8.a, s8.b).empty()) check_tail_split(s8);
+  if (mixgemm::kernels::sm90_configs(f16.a, f16.b).empty() && mixgemm::kernels::sm90_configs(s8.a, s8.b).empty())
+    GTEST_SKIP() << "neither f16.u4 nor s8.u4 is compiled in this build";
+}
+
 // ---- timing report ---------------------------------------------------------------------------
 __device__ __forceinline__ uint32_t hash32(uint64_t x) {
   x ^= x >> 33;
@@ -306,8 +382,9 @@ TEST(Sm90Timing, Report) {
         std::sort(t.begin(), t.end());
         const double us = t[t.size() / 2];
         const double tflops = 2.0 * M * N * static_cast<double>(K) / us * 1e-6;
-        std::printf("SM90_TIME N=%d K=%d M=%d %s splits=%d us=%.1f tflops=%.1f predicted_us=%.1f\n", N, K, M,
-                    c.name().c_str(), mixgemm::kernels::sm90_splits(M, N, K, c, sm), us, tflops,
+        const mixgemm::kernels::Sm90Split sp = mixgemm::kernels::sm90_split(M, N, K, c, sm);
+        std::printf("SM90_TIME N=%d K=%d M=%d %s splits=%d whole=%lld us=%.1f tflops=%.1f predicted_us=%.1f\n", N, K,
+                    M, c.name().c_str(), sp.splits, static_cast<long long>(sp.whole), us, tflops,
                     mixgemm::kernels::sm90_predicted_us(M, N, K, sm, AType::kF16, BType::kU4B8, c));
       }
   cudaEventDestroy(e0);

@@ -8,7 +8,9 @@
 //   1x1x1  cluster shape (no multicast yet)
 //   coop   two consumer warpgroups share each tile (cooperative), one producer warpgroup
 //   splitk persistent grid; when the tiles do not fill the SMs, each tile's K is split
-//          over several CTAs (sm90_splits), reduced in a fixed order in the workspace
+//          over several CTAs, and when they fill them in a fractional number of waves,
+//          the tiles of the last wave may be (sm90_split); reduced in a fixed order in
+//          the workspace
 //
 // Everything except launch_sm90 is pure host arithmetic (no CUDA call): the heuristic is
 // unit-tested on the CPU.
@@ -60,10 +62,22 @@ bool sm90_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t gr
 // workspace when a split is needed; the compiled instance.
 bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string* why);
 
-// The K split of each tile: 1 when the tiles fill the SMs; else the s <= 16 (and <= K/256)
-// that maximizes the fraction of busy SM-time (tiles*s over whole waves of sm_count), each
-// further split costing 3% (the partial tiles' traffic). Pure.
-int sm90_splits(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count);
+// How a launch's tiles are split over K (pure; kernels/sm90/sm90_partition.h maps unit
+// numbers to tiles and k-ranges from it):
+//   tiles < sm_count: every tile in `splits` k-parts (whole = 0): the s <= 16 (and <= K/256)
+//     that maximizes the fraction of busy SM-time (tiles*s over whole waves of sm_count),
+//     each further split costing 3% (the partial tiles' traffic);
+//   tiles >= sm_count: the first `whole` tiles (whole waves of sm_count) run whole, and the
+//     r = tiles % sm_count tiles of the last, partial wave run in `splits` k-parts each
+//     (splits <= sm_count / r) when the time model predicts that faster than a wave of r
+//     whole tiles ("tail split"); splits = 1 otherwise.
+// Either way units = whole + (tiles - whole) * splits, and the split tiles are reduced in
+// the workspace in a fixed order (deterministic).
+struct Sm90Split {
+  int64_t whole = 0;  // tiles run whole, units [0, whole)
+  int splits = 1;     // k-parts of each of the other tiles (1: no split)
+};
+Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count);
 
 // Workspace bytes (counters + partial tiles) for this shape; 0 without a split.
 size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count);

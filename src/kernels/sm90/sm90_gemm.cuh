@@ -26,8 +26,8 @@
 // so the conversion of block i+1 runs while the tensor cores work on block i. (The
 // 128 x 256 tile has registers for one k16 step of fragments ahead only: mainloop.)
 // Persistent: the grid is at most one CTA per SM; CTA c runs units c, c+C, ... (a unit is
-// a tile, or one k-range of a tile when the tiles do not fill the SMs: split-K). Splits
-// write f32 partial tiles to the workspace; the last to arrive (atomic counter) sums all
+// a tile, or one k-range of a tile: split-K when the tiles do not fill the SMs, and for the
+// tiles of a partial last wave: sm90_partition.h). Splits write f32 partial tiles to the workspace; the last to arrive (atomic counter) sums all
 // of them in split order (fixed: deterministic), applies the epilogue and re-zeroes the
 // counter. No spin-waits, no allocation: graph-safe.
 // Epilogue: out = RN_out(fma(acc, RN_f32(tok[m] * ch[n]), bias[n])) (docs/semantics.md),
@@ -46,6 +46,7 @@
 #include "kernels/gemm_params.h"
 #include "kernels/ptx/mma.cuh"
 #include "kernels/ptx/sm90.cuh"
+#include "kernels/sm90/sm90_partition.h"
 #include "kernels/ptx/wgmma_rs.cuh"
 #include "kernels/sm90/sm90_instances.h"
 #include "kernels/sm90/sm90_kernel_params.h"
@@ -139,16 +140,18 @@ struct Sm90Cta {
   }
 
   struct Unit {
-    int tile, split, nt, tt, kb0, kb1;
+    int tile, split, part, nt, tt, kb0, kb1;  // sm90_partition.h; part < 0: a whole tile
   };
   static __device__ __forceinline__ Unit unit_of(const Sm90KernelParams& p, int u) {
+    const Sm90UnitPos q = sm90_unit_pos(u, p.whole, p.splits, p.KB64);
     Unit x;
-    x.tile = u / p.splits;
-    x.split = u - x.tile * p.splits;
+    x.tile = q.tile;
+    x.split = q.split;
+    x.part = q.part;
     x.nt = x.tile % p.n_tiles;  // weight-row tiles fastest: concurrent CTAs share the activations
     x.tt = x.tile / p.n_tiles;
-    x.kb0 = static_cast<int>(static_cast<int64_t>(x.split) * p.KB64 / p.splits);
-    x.kb1 = static_cast<int>(static_cast<int64_t>(x.split + 1) * p.KB64 / p.splits);
+    x.kb0 = q.kb0;
+    x.kb1 = q.kb1;
     return x;
   }
 
@@ -683,12 +686,12 @@ struct Sm90Cta {
                                                   Acc (&acc)[kMW][kAcc], int* s_flag) {
     const int g = c.lane() >> 2, t = c.lane() & 3;
     const int n0 = x.nt * kTileN, m0 = x.tt * kTileT;
-    if (p.splits > 1) {
-      // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
+    if (x.part >= 0) {
+      // A split tile (sm90_partition.h). Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
       // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
       constexpr int kJ = kTileT / 8;
       constexpr int64_t kTileFloats = int64_t{kTileN} * kTileT;
-      float4* mine = reinterpret_cast<float4*>(p.partials + (static_cast<int64_t>(x.tile) * p.splits + x.split) * kTileFloats);
+      float4* mine = reinterpret_cast<float4*>(p.partials + (static_cast<int64_t>(x.part) * p.splits + x.split) * kTileFloats);
 #pragma unroll
       for (int mw = 0; mw < kMW; ++mw)
 #pragma unroll
@@ -699,15 +702,15 @@ struct Sm90Cta {
       __threadfence();  // release: the partial is visible device-wide before the counter moves
       ptx::named_barrier_sync(1, 256);
       if (c.ctid == 0) {
-        const int old = atomicAdd(p.counters + x.tile, 1);
+        const int old = atomicAdd(p.counters + x.part, 1);
         const int last = old == p.splits - 1;
-        if (last) atomicExch(p.counters + x.tile, 0);  // leave the workspace zeroed
+        if (last) atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
         *s_flag = last;
       }
       ptx::named_barrier_sync(1, 256);
       if (!*s_flag) return;
       __threadfence();  // acquire: every split's partial is visible
-      const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.tile) * p.splits * kTileFloats);
+      const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.part) * p.splits * kTileFloats);
       // Sum in split order 0, 1, ..., whoever arrives last: deterministic.
 #pragma unroll
       for (int mw = 0; mw < kMW; ++mw)
@@ -777,11 +780,7 @@ struct Sm90Cta {
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
       // Only the block count stays live through the mainloop; the epilogue recomputes the
       // unit's coordinates (registers are scarce with 128 accumulators).
-      int nk;
-      {
-        const Unit x = unit_of(p, u);
-        nk = x.kb1 - x.kb0;
-      }
+      const int nk = sm90_unit_blocks(u, p.whole, p.splits, p.KB64);
       mainloop<kUns, kMode>(c, p, nk, acc, stage, phase);
       epilogue(c, p, unit_of(p, u), acc, s_flag);
     }

@@ -112,32 +112,82 @@ bool sm90_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t gr
   return true;
 }
 
-int sm90_splits(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count) {
+namespace {
+
+// The model's time of one unit of kb 64-k blocks (one of s k-parts of its tile), in ns:
+// the blocks, the fixed cost (pipeline fill + epilogue) and, for a split tile, the partial
+// traffic (write its own partial, the last part reads all s).
+// 256 x 64 (two m64 atoms per consumer warpgroup): a 64-k block of the 256-row tile costs
+// 1.25x the 128-row one, not 2x: the narrow tile is latency-bound, and the second atom's
+// conversion and wgmma overlap the first's; its split-K partials cost 0.75x their bytes
+// (fitted to bench/results/2026-11-30-h200/s4-round1/w16-256x64.csv, 5 shapes x M =
+// 64/128/256, and s4-round2/xover.csv, 9 shapes x M = 24/32/48: -8..+10%).
+double unit_ns(const Sm90Config& cfg, double kb, int s) {
+  const double blk = cfg.tile_n == 256 ? kTwoAtomBlockFactor * block_ns(cfg.tile_t) : block_ns(cfg.tile_t);
+  const double reduce = s > 1 ? cfg.tile_n * cfg.tile_t * 4.0 * (s + 1) / kPartialBytesPerNs *
+                                    (cfg.tile_n == 256 ? kTwoAtomReduceFactor : 1.0)
+                              : 0.0;
+  return kb * blk + kUnitOverheadNs + reduce;
+}
+
+// The persistent grid's compute time for a split, in ns: whole tiles in waves of P CTAs,
+// then the split tiles' units in waves of P.
+double compute_ns(int64_t tiles, int64_t K, int64_t P, const Sm90Config& cfg, const Sm90Split& sp) {
+  const double kb = static_cast<double>(K / 64);
+  if (sp.splits <= 1) return static_cast<double>(ceil_div(tiles, P)) * unit_ns(cfg, kb, 1);
+  const int64_t rest = tiles - sp.whole;
+  return static_cast<double>(ceil_div(sp.whole, P)) * unit_ns(cfg, kb, 1) +
+         static_cast<double>(ceil_div(rest * sp.splits, P)) * unit_ns(cfg, kb / sp.splits, sp.splits);
+}
+
+// A tail split must beat the unsplit wave by this margin in the model (whose constants are
+// 0.6-1.3x off at single points): a near-tie is left unsplit (no workspace traffic).
+constexpr double kTailSplitMargin = 0.97;
+
+}  // namespace
+
+Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count) {
   const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
   const int64_t P = std::max(sm_count, 1);
-  if (tiles >= P) return 1;
   const int64_t max_s = std::max<int64_t>(1, std::min<int64_t>(16, K / 256));
-  int best = 1;
-  double best_score = -1;
-  for (int64_t s = 1; s <= max_s; ++s) {
-    const int64_t units = tiles * s;
-    const double busy = static_cast<double>(units) / static_cast<double>(ceil_div(units, P) * P);
-    const double score = busy * (1.0 - 0.03 * static_cast<double>(s - 1));
-    if (score > best_score + 1e-12) {
-      best_score = score;
-      best = static_cast<int>(s);
+  Sm90Split best{tiles, 1};
+  if (tiles < P) {
+    best.whole = 0;
+    double best_score = -1;
+    for (int64_t s = 1; s <= max_s; ++s) {
+      const int64_t units = tiles * s;
+      const double busy = static_cast<double>(units) / static_cast<double>(ceil_div(units, P) * P);
+      const double score = busy * (1.0 - 0.03 * static_cast<double>(s - 1));
+      if (score > best_score + 1e-12) {
+        best_score = score;
+        best.splits = static_cast<int>(s);
+      }
+    }
+    if (best.splits == 1) best.whole = tiles;
+    return best;
+  }
+  const int64_t r = tiles % P;
+  if (r == 0) return best;
+  // The r tiles of the partial last wave, in s <= P / r parts each (one wave of units).
+  double best_ns = kTailSplitMargin * compute_ns(tiles, K, P, cfg, best);
+  for (int64_t s = 2; s <= std::min(max_s, P / r); ++s) {
+    const Sm90Split cand{tiles - r, static_cast<int>(s)};
+    const double t = compute_ns(tiles, K, P, cfg, cand);
+    if (t < best_ns) {
+      best_ns = t;
+      best = cand;
     }
   }
   return best;
 }
 
 size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count) {
-  const int s = sm90_splits(M, N, K, cfg, sm_count);
-  if (s <= 1) return 0;
-  const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
-  // kernels/workspace_layout.h: counters in the shared counter area, partials behind it
-  // (tiles < sm_count when s > 1, so the counters fit).
-  return static_cast<size_t>(kWorkspaceCounterBytes + tiles * s * int64_t{cfg.tile_n} * cfg.tile_t * 4);
+  const Sm90Split sp = sm90_split(M, N, K, cfg, sm_count);
+  if (sp.splits <= 1) return 0;
+  const int64_t split_tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t) - sp.whole;
+  // kernels/workspace_layout.h: counters (one per split tile: fewer than sm_count) in the
+  // shared counter area, partials behind it.
+  return static_cast<size_t>(kWorkspaceCounterBytes + split_tiles * sp.splits * int64_t{cfg.tile_n} * cfg.tile_t * 4);
 }
 
 double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
@@ -145,23 +195,10 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
   (void)a;
   const int bits = weight_bits(b);
   const int64_t P = std::max(sm_count, 1);
-  const int s = sm90_splits(M, N, K, cfg, sm_count);
   const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
-  const int64_t units = tiles * s;
-  const double waves = static_cast<double>(ceil_div(units, P));
-  const double kb = static_cast<double>(K / 64) / s;
-  const double reduce = s > 1 ? cfg.tile_n * cfg.tile_t * 4.0 * (s + 1) / kPartialBytesPerNs *
-                                   (cfg.tile_n == 256 ? kTwoAtomReduceFactor : 1.0)
-                             : 0.0;
-  // 256 x 64 (two m64 atoms per consumer warpgroup): a 64-k block of the 256-row tile costs
-  // 1.25x the 128-row one, not 2x: the narrow tile is latency-bound, and the second atom's
-  // conversion and wgmma overlap the first's; its split-K partials cost 0.75x their bytes
-  // (fitted to bench/results/2026-11-30-h200/s4-round1/w16-256x64.csv, 5 shapes x M =
-  // 64/128/256, and s4-round2/xover.csv, 9 shapes x M = 24/32/48: -8..+10%).
-  const double blk = cfg.tile_n == 256 ? kTwoAtomBlockFactor * block_ns(cfg.tile_t) : block_ns(cfg.tile_t);
-  const double unit_ns = kb * blk + kUnitOverheadNs + reduce;
+  const double ns = compute_ns(tiles, K, P, cfg, sm90_split(M, N, K, cfg, sm_count));
   const double dram_bytes = static_cast<double>(N) * K * bits / 8.0 + 2.0 * M * K + 2.0 * M * N;
-  return kLaunchUs + std::max(waves * unit_ns * 1e-3, dram_bytes / kDramBytesPerUs);
+  return kLaunchUs + std::max(ns * 1e-3, dram_bytes / kDramBytesPerUs);
 }
 
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,

@@ -5,9 +5,11 @@
 #include <cudaTypedefs.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <string>
 
+#include "core/print_config.h"
 #include "kernels/sm90/sm90.h"
 #include "kernels/sm90/sm90_gemm.cuh"
 #include "kernels/sm90/sm90_instances.h"
@@ -128,11 +130,11 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     if (r != CUDA_SUCCESS)
       throw Error(ErrorCode::kCudaError, "mixgemm sm90: cuTensorMapEncodeTiled failed (" + std::to_string(r) + ")");
   }
-  const int splits = sm90_splits(p.M, p.N, p.K, cfg, sm_count);
+  const Sm90Split split = sm90_split(p.M, p.N, p.K, cfg, sm_count);
   const int64_t n_tiles = (p.N + cfg.tile_n - 1) / cfg.tile_n;
   const int64_t t_tiles = (p.M + cfg.tile_t - 1) / cfg.tile_t;
   const int64_t tiles = n_tiles * t_tiles;
-  const int64_t units = tiles * splits;
+  const int64_t units = split.whole + (tiles - split.whole) * split.splits;
   if (units > INT32_MAX) throw Error(ErrorCode::kNotSupported, "sm90: too many tiles");
   k.b = static_cast<const uint8_t*>(p.b);
   k.scales = grouped ? static_cast<const uint8_t*>(p.group_scales) : nullptr;
@@ -141,10 +143,10 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.tok = p.token_scales;
   k.bias = static_cast<const uint8_t*>(p.bias);
   k.out = static_cast<uint8_t*>(p.out);
-  if (splits > 1) {
-    // The shared workspace layout (kernels/workspace_layout.h): counters at 0, which the
-    // kernel leaves zero, partials behind the whole counter area.
-    if (tiles > kWorkspaceMaxCounters) throw Error(ErrorCode::kNotSupported, "sm90: too many split tiles");
+  if (split.splits > 1) {
+    // The shared workspace layout (kernels/workspace_layout.h): counters at 0 (one per split
+    // tile), which the kernel leaves zero, partials behind the whole counter area.
+    if (tiles - split.whole > kWorkspaceMaxCounters) throw Error(ErrorCode::kNotSupported, "sm90: too many split tiles");
     k.counters = static_cast<int32_t*>(p.workspace);
     k.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(p.workspace) + kWorkspaceCounterBytes);
   }
@@ -158,7 +160,8 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.n_tiles = static_cast<int32_t>(n_tiles);
   k.t_tiles = static_cast<int32_t>(t_tiles);
   k.tiles = static_cast<int32_t>(tiles);
-  k.splits = splits;
+  k.splits = split.splits;
+  k.whole = static_cast<int32_t>(split.whole);
   k.units = static_cast<int32_t>(units);
   k.gs = gs;
   k.has_scales = grouped;
@@ -174,6 +177,11 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
                                    static_cast<size_t>(smem), stream);
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) cuda_fail("kernel launch", e);
+  // MIXGEMM_PRINT_CONFIG=1 (gemm() prints the schedule): also how this launch splits K.
+  if (core::print_config_enabled())
+    std::fprintf(stderr, "[mixgemm]   %s: %u CTAs, %lld tiles: %lld whole, %lld in %d k-parts\n", cfg.name().c_str(),
+                 grid, static_cast<long long>(tiles), static_cast<long long>(split.whole),
+                 static_cast<long long>(tiles - split.whole), split.splits);
 }
 
 }  // namespace mixgemm::kernels
