@@ -1,5 +1,5 @@
 // print_config.h - the MIXGEMM_PRINT_CONFIG debug switch, read once per process: set (and not
-// "0"), gemm() prints each call's schedule and the smallm launcher how it splits K.
+// "0"), gemm() prints each call's schedule and the smallm / sm90 launchers how they split K.
 #pragma once
 
 #include <cstdlib>
