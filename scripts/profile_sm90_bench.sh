@@ -4,8 +4,9 @@
 # L2); plus the SM clock and power while each runs back to back. For the sm90 work of
 # docs/design-sm90.md ("What remains"). Run on the GPU machine:
 #   OUT=<dir> bash scripts/profile_sm90_bench.sh        (device tool: $OUT is set)
-# PROFILES="name:NxK:M:schedule ..." overrides the list (schedule `cublas` = cuBLAS fp16);
-# CLOCKS=0 skips the clock runs.
+# PROFILES="name:NxK:M:schedule[:type_spec] ..." overrides the list (schedule `cublas` = cuBLAS
+# fp16, `cublaslt_fp8` = cuBLASLt fp8 row-wise; type_spec default f16.u4b8.g128);
+# PROF_SM90_TYPES (default f16.u4) the sm90 type configs built; CLOCKS=0 skips the clock runs.
 # Everything goes into $OUT/prof.tar.gz; a summary table is printed last. ~6 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ L=/tmp/mixgemm-prof
 rm -rf "$L"; mkdir -p "$L" "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH
 t0=$(date +%s)
-cmake -S . -B build-prof -G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4 \
+cmake -S . -B build-prof -G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=${PROF_SM90_TYPES:-f16.u4} \
   -DMIXGEMM_BUILD_TESTS=OFF > "$L/build.log" 2>&1 &&
   cmake --build build-prof -j "$(nproc)" --target mixgemm-bench >> "$L/build.log" 2>&1 || {
   tail -30 "$L/build.log"; tar czf "$OUT/prof.tar.gz" -C /tmp mixgemm-prof; exit 1; }
@@ -30,11 +31,12 @@ cublas_m64:8192x21760:64:cublas"}
 SECTIONS="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
   --section SchedulerStats --section WarpStateStats --section SourceCounters --section LaunchStats"
 for p in $PROFILES; do
-  IFS=: read -r name shape m sched <<< "$p"
-  if [ "$sched" = cublas ]; then
-    args=(--baselines-only --baselines cublas_fp16 --lt-algos 1); kn="regex:nvjet|gemm|xmma|cutlass"
+  IFS=: read -r name shape m sched ts <<< "$p"
+  if [ "$sched" = cublas ] || [ "$sched" = cublaslt_fp8 ]; then
+    bl=$([ "$sched" = cublas ] && echo cublas_fp16 || echo cublaslt_fp8)
+    args=(--baselines-only --baselines "$bl" --lt-algos 1); kn="regex:nvjet|gemm|xmma|cutlass|sm90_xmma"
   else
-    args=(--no-baselines --types f16.u4b8.g128 --schedule "$sched"); kn="regex:sm90_kernel"
+    args=(--no-baselines --types "${ts:-f16.u4b8.g128}" --schedule "$sched"); kn="regex:sm90_kernel"
   fi
   # skip the first launches (cold instruction caches), profile one at the real clocks
   timeout 240 ncu --clock-control none --kernel-name "$kn" --launch-skip 3 --launch-count 1 $SECTIONS \
