@@ -8,7 +8,8 @@
 # (2) cand: the Sm90 and Gemm GPU suites, memcheck and racecheck of the sanitizer suite, and
 #     the register / spill report of every sm90 kernel (ptxas);
 # (3) bench base / cand / cand / base: seed + Llama-2-70B, M = 64, 128, 256, 1024, 8192, f16 and s8 x u4b8
-#     g128 and f16 per-channel (or $AB_TYPES; M: $AB_MS), heuristic picks, cuBLAS fp16 (the first base and cand runs
+#     g128 and f16 per-channel (or $AB_TYPES; M: $AB_MS), heuristic picks, cuBLAS fp16 (or
+#     $AB_BASELINES; the table shows x_cublas_fp8 when cublaslt_fp8 is among them) (the first base and cand runs
 #     verified against the CPU reference). Everything in $OUT/ab.tar.gz; the cand/base
 #     geomeans per type and M, and the per-point table, are printed last.
 set -uo pipefail
@@ -27,7 +28,7 @@ done
 ab_check_cand 'Sm90*:Gemm*:-Sm90Timing.*:GemmSanitize*' 200
 bench() {  # $1 build, $2 stem, $3 extra flags (optional)
   timeout 120 "$1/tools/mixgemm-bench" --shapes seed,llama2-70b --m ${AB_MS:-64,128,256,1024,8192} \
-    --types ${AB_TYPES:-f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch} --baselines cublas_fp16 --lt-algos 4 --iters 20 --warmup 3 ${3:-} \
+    --types ${AB_TYPES:-f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch} --baselines ${AB_BASELINES:-cublas_fp16} --lt-algos 4 --iters 20 --warmup 3 ${3:-} \
     --csv "$R/$2.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/$2.txt" 2>&1
   echo "bench $2 rc=$? at $((SECONDS-T0)) s"
 }
@@ -39,7 +40,8 @@ R = sys.argv[1]
 def load(s):
     p = os.path.join(R, s + ".csv")
     if not os.path.exists(p): return {}
-    return {(r["shape"], r["type_spec"], int(r["M"])): (float(r["us_median"]), r["schedule"], r["x_cublas_fp16"])
+    col = "x_cublas_fp8" if "cublaslt_fp8" in os.environ.get("AB_BASELINES", "") else "x_cublas_fp16"
+    return {(r["shape"], r["type_spec"], int(r["M"])): (float(r["us_median"]), r["schedule"], r[col])
             for r in csv.DictReader(open(p)) if r["kernel"] == "mixgemm" and r["us_median"]}
 b1, b2, c1, c2 = load("base"), load("base2"), load("cand"), load("cand2")
 keys = [k for k in b1 if k in b2 and k in c1 and k in c2]
@@ -49,6 +51,6 @@ for t in sorted({k[1] for k in keys}):
         l = [math.log(r[k]) for k in keys if k[1] == t and k[2] == m]
         if l: print(f"cand/base geomean {t:16s} M={m:5d}: {math.exp(sum(l) / len(l)):.4f} over {len(l)}")
 for k in sorted(keys):
-    print(f"{k[0]:20s} {k[1]:16s} M={k[2]:5d} {c1[k][1]:34s} base {(b1[k][0] + b2[k][0]) / 2:9.1f} cand {(c1[k][0] + c2[k][0]) / 2:9.1f} ({r[k]:.3f}) x_fp16 {b1[k][2]} -> {c1[k][2]}")
+    print(f"{k[0]:20s} {k[1]:16s} M={k[2]:5d} {c1[k][1]:34s} base {(b1[k][0] + b2[k][0]) / 2:9.1f} cand {(c1[k][0] + c2[k][0]) / 2:9.1f} ({r[k]:.3f}) x_base {b1[k][2]} -> {c1[k][2]}")
 PY
 echo "total $((SECONDS-T0)) s"
