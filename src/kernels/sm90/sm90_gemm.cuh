@@ -627,6 +627,9 @@ struct Sm90Cta {
       // there the early wait for the next stage delayed the last wgmma (measured in one run,
       // s9-e4m3ab: without it e4m3 g128 0.93-0.98x the time at M = 256..8192, s8 unchanged).
       // The step after whose conversion the next block's weights and scales are loaded.
+      // e4m3 per-channel too: ncu put 12% of its stall samples on the next block's first
+      // conversion waiting for this load (s10-profile), but loading early did not make it
+      // faster (s10-e4m3ab: 0.83-1.11x the time, geomean ~1.02 at M >= 1024).
       constexpr int kLoadStep = A != AType::kE4M3 ? Tr::kSteps - 2 : Tr::kSteps - 1;
       dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
       for (int i = 0; i < nk; ++i) {
@@ -822,8 +825,8 @@ struct Sm90Cta {
     // its own accumulators (a switch per unit with shared accumulators made ptxas move them
     // between the variants' register assignments and serialize every wgmma: C7515).
     if constexpr (kGptq) {
-      // The wide 16-bit tile's second kernel (sm90_info): biased weights, one group row per
-      // 64-k block, flags known at compile time.
+      // The wide tile's second kernel (sm90_info; 16-bit and e4m3 activations): biased
+      // weights, one group row per 64-k block, flags known at compile time.
       consume<false, kSm90ScaleBlock>(c, p, &s_flag);
       return;
     } else if constexpr (!Tr::kBlockIssue && !Tr::kA8) {
@@ -858,11 +861,15 @@ __global__ void __launch_bounds__(kThreads, 1) sm90_kernel(const __grid_constant
 // row per 64-k block) gets a kernel of its own with compile-time flags: at M = 8192 the
 // run-time flags cost ~12 of ~45 warp instructions per k16 step (ncu, s9-profile) and the
 // tensor pipe ran at 82% against cuBLAS's 94%. The launcher picks fn_gptq for that variant.
+// e4m3's wide tile gets one too (its run-time-flag consumer branched on the weight bias, the
+// zero points and the scale mode per k32 step: 15% of its warp instructions were branches,
+// ncu s10-profile); s8's does not (compiled, it spills 4 bytes; its run-time consumer already
+// hoists the block's scales).
 template <AType A, int kWBits, int kTileN, int kTileT>
 Sm90KernelInfo sm90_info() {
   using Tr = Sm90Traits<A, kWBits, kTileN, kTileT>;
   Sm90KernelInfo info{sm90_kernel<A, kWBits, kTileN, kTileT>, Tr::kSmemBytes, nullptr};
-  if constexpr (!Tr::kBlockIssue && !Tr::kA8) info.fn_gptq = sm90_kernel<A, kWBits, kTileN, kTileT, true>;
+  if constexpr (!Tr::kBlockIssue && A != AType::kS8) info.fn_gptq = sm90_kernel<A, kWBits, kTileN, kTileT, true>;
   return info;
 }
 

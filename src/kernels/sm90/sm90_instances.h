@@ -15,7 +15,7 @@ struct Sm90KernelInfo {
   int smem_bytes;  // dynamic shared memory of the instance (its Sm90Traits)
   // The same tile compiled for biased weights with one group row per 64-k block (u4b8 /
   // u8b128, group size a multiple of 64 or K: GPTQ's checkpoints), or null where `fn` is
-  // already compiled per variant (sm90_info in sm90_gemm.cuh).
+  // already compiled per variant or none is built (sm90_info in sm90_gemm.cuh).
   Sm90KernelFn fn_gptq;
 };
 
