@@ -789,9 +789,9 @@ struct Sm90Cta {
     }
   }
 
-  // kGptq: the variant is known (biased weights, kSm90ScaleBlock); only the wide 16-bit
-  // tile has such a kernel (sm90_info).
-  template <bool kGptq>
+  // kVariant (Sm90Variant): kSm90VariantAny reads the variant from the parameters; the wide
+  // tile's extra kernels fix it at compile time (sm90_info).
+  template <int kVariant>
   static __device__ __forceinline__ void run(const Sm90KernelParams& p) {
     extern __shared__ uint8_t smem_raw[];
     __shared__ int s_flag;
@@ -824,10 +824,14 @@ struct Sm90Cta {
     // Kernel-uniform variant: one compiled consumer per (weight bias, scale mode), each with
     // its own accumulators (a switch per unit with shared accumulators made ptxas move them
     // between the variants' register assignments and serialize every wgmma: C7515).
-    if constexpr (kGptq) {
-      // The wide tile's second kernel (sm90_info; 16-bit and e4m3 activations): biased
-      // weights, one group row per 64-k block, flags known at compile time.
+    if constexpr (kVariant == kSm90VariantGptq) {
+      // The wide tile's GPTQ kernel (sm90_info): biased weights, one group row per 64-k
+      // block, flags known at compile time.
       consume<false, kSm90ScaleBlock>(c, p, &s_flag);
+      return;
+    } else if constexpr (kVariant == kSm90VariantPlain) {
+      // The wide tile's per-channel kernel (sm90_info): biased weights, no group scales.
+      consume<false, kSm90ScaleNone>(c, p, &s_flag);
       return;
     } else if constexpr (!Tr::kBlockIssue && !Tr::kA8) {
       consume<false, kSm90ScaleAny>(c, p, &s_flag);
@@ -848,10 +852,10 @@ struct Sm90Cta {
   }
 };
 
-template <AType A, int kWBits, int kTileN, int kTileT, bool kGptq = false>
+template <AType A, int kWBits, int kTileN, int kTileT, int kVariant = kSm90VariantAny>
 __global__ void __launch_bounds__(kThreads, 1) sm90_kernel(const __grid_constant__ Sm90KernelParams p) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  Sm90Cta<A, kWBits, kTileN, kTileT>::template run<kGptq>(p);
+  Sm90Cta<A, kWBits, kTileN, kTileT>::template run<kVariant>(p);
 #endif
 }
 
@@ -864,12 +868,16 @@ __global__ void __launch_bounds__(kThreads, 1) sm90_kernel(const __grid_constant
 // e4m3's wide tile gets one too (its run-time-flag consumer branched on the weight bias, the
 // zero points and the scale mode per k32 step: 15% of its warp instructions were branches,
 // ncu s10-profile); s8's does not (compiled, it spills 4 bytes; its run-time consumer already
-// hoists the block's scales).
+// hoists the block's scales). The 8-bit-activation wide tiles also get a per-channel kernel
+// (biased weights, no group scales: QQQ's per-channel W4A8): 0.92-0.98x the time for e4m3,
+// 0.93-1.01x for s8 (s10-plainab); the 16-bit one measured 0.93-1.07x (no gain), so it has none.
 template <AType A, int kWBits, int kTileN, int kTileT>
 Sm90KernelInfo sm90_info() {
   using Tr = Sm90Traits<A, kWBits, kTileN, kTileT>;
-  Sm90KernelInfo info{sm90_kernel<A, kWBits, kTileN, kTileT>, Tr::kSmemBytes, nullptr};
-  if constexpr (!Tr::kBlockIssue && A != AType::kS8) info.fn_gptq = sm90_kernel<A, kWBits, kTileN, kTileT, true>;
+  Sm90KernelInfo info{sm90_kernel<A, kWBits, kTileN, kTileT>, Tr::kSmemBytes, nullptr, nullptr};
+  if constexpr (!Tr::kBlockIssue && A != AType::kS8)
+    info.fn_gptq = sm90_kernel<A, kWBits, kTileN, kTileT, kSm90VariantGptq>;
+  if constexpr (Tr::kA8Wide) info.fn_plain = sm90_kernel<A, kWBits, kTileN, kTileT, kSm90VariantPlain>;
   return info;
 }
 

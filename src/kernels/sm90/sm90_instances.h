@@ -17,6 +17,9 @@ struct Sm90KernelInfo {
   // u8b128, group size a multiple of 64 or K: GPTQ's checkpoints), or null where `fn` is
   // already compiled per variant or none is built (sm90_info in sm90_gemm.cuh).
   Sm90KernelFn fn_gptq;
+  // The same tile compiled for biased weights without group scales or zero points
+  // (kSm90ScaleNone: per-channel), or null.
+  Sm90KernelFn fn_plain;
 };
 
 struct Sm90Instance {

@@ -23,6 +23,14 @@ enum Sm90ScaleMode : int32_t {
   kSm90ScaleAny = -1,   // kernel-internal: the mode is read from the parameters at run time
 };
 
+// Which variant a kernel is compiled for: Any reads the weight bias and the scale mode from
+// the parameters; the wide tile (128 x 256) has extra kernels with them fixed (sm90_info).
+enum Sm90Variant : int32_t {
+  kSm90VariantAny = 0,
+  kSm90VariantGptq = 1,   // biased weights (u4b8 / u8b128), kSm90ScaleBlock, no zero points
+  kSm90VariantPlain = 2,  // biased weights, kSm90ScaleNone (per-channel: channel scales only), 8-bit activations
+};
+
 struct Sm90KernelParams {
   CUtensorMap act_map;    // activations [M][lda] 16-bit, box 64 k x kTileT tokens, 128B swizzle
   const uint8_t* b;       // prepacked weights

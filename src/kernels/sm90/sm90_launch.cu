@@ -33,7 +33,7 @@ sm90::Sm90KernelInfo find_instance(AType a, BType b, const Sm90Config& cfg) {
     if (in.a == a && in.wbits == weight_bits(b) && in.tile_n == cfg.tile_n && in.tile_t == cfg.tile_t)
       return in.info();
   }
-  return {nullptr, 0};
+  return {nullptr, 0, nullptr, nullptr};
 }
 
 PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
@@ -81,10 +81,15 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
                                    : gs % 64 == 0           ? sm90::kSm90ScaleBlock
                                                             : sm90::kSm90ScaleStep;
   const sm90::Sm90KernelInfo info = find_instance(p.a_type, p.b_type, cfg);
-  // GPTQ's variant (biased weights, one group row per 64-k block) has its own kernel on the
-  // tiles that otherwise read the variant at run time (sm90_info).
-  const bool gptq_variant = mode == sm90::kSm90ScaleBlock && !p.has_zeros && !is_unsigned(p.b_type);
-  const sm90::Sm90KernelFn fn = gptq_variant && info.fn_gptq ? info.fn_gptq : info.fn;
+  // GPTQ's variant (biased weights, one group row per 64-k block) and the per-channel one
+  // (biased weights, no group scales or zero points) have kernels of their own on the tiles
+  // that otherwise read the variant at run time (sm90_info).
+  const bool biased = !is_unsigned(p.b_type);
+  const bool gptq_variant = mode == sm90::kSm90ScaleBlock && !p.has_zeros && biased;
+  const bool plain_variant = mode == sm90::kSm90ScaleNone && biased;
+  const sm90::Sm90KernelFn fn = gptq_variant && info.fn_gptq     ? info.fn_gptq
+                                : plain_variant && info.fn_plain ? info.fn_plain
+                                                                 : info.fn;
   const int smem = info.smem_bytes;
   {
     // Raise the dynamic shared-memory limit once per (kernel, device).
