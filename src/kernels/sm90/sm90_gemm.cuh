@@ -27,8 +27,8 @@
 // 128 x 256 tile has registers for one k16 step of fragments ahead only: mainloop.)
 // Persistent: the grid is at most one CTA per SM; CTA c runs units c, c+C, ... (a unit is
 // a tile, or one k-range of a tile: split-K when the tiles do not fill the SMs, and for the
-// tiles of a partial last wave: sm90_partition.h). Splits write f32 partial tiles to the workspace; the last to arrive (atomic counter) sums all
-// of them in split order (fixed: deterministic), applies the epilogue and re-zeroes the
+// tiles of a partial last wave: sm90_partition.h). Splits write f32 partial tiles to the
+// workspace; the last to arrive (atomic counter) sums all of them in split order (fixed: deterministic), applies the epilogue and re-zeroes the
 // counter. No spin-waits, no allocation: graph-safe.
 // Epilogue: out = RN_out(fma(acc, RN_f32(tok[m] * ch[n]), bias[n])) (docs/semantics.md),
 // staged through shared memory ([token][weight row], padded rows) so that the global
@@ -46,10 +46,10 @@
 #include "kernels/gemm_params.h"
 #include "kernels/ptx/mma.cuh"
 #include "kernels/ptx/sm90.cuh"
-#include "kernels/sm90/sm90_partition.h"
 #include "kernels/ptx/wgmma_rs.cuh"
 #include "kernels/sm90/sm90_instances.h"
 #include "kernels/sm90/sm90_kernel_params.h"
+#include "kernels/sm90/sm90_partition.h"
 #include "mixgemm/layout.h"
 
 namespace mixgemm::kernels::sm90 {
@@ -140,16 +140,15 @@ struct Sm90Cta {
   }
 
   struct Unit {
-    int tile, split, part, nt, tt, kb0, kb1;  // sm90_partition.h; part < 0: a whole tile
+    int split, part, nt, tt, kb0, kb1;  // sm90_partition.h; part < 0: a whole tile
   };
   static __device__ __forceinline__ Unit unit_of(const Sm90KernelParams& p, int u) {
     const Sm90UnitPos q = sm90_unit_pos(u, p.whole, p.splits, p.KB64);
     Unit x;
-    x.tile = q.tile;
     x.split = q.split;
     x.part = q.part;
-    x.nt = x.tile % p.n_tiles;  // weight-row tiles fastest: concurrent CTAs share the activations
-    x.tt = x.tile / p.n_tiles;
+    x.nt = q.tile % p.n_tiles;  // weight-row tiles fastest: concurrent CTAs share the activations
+    x.tt = q.tile / p.n_tiles;
     x.kb0 = q.kb0;
     x.kb1 = q.kb1;
     return x;
@@ -690,8 +689,9 @@ struct Sm90Cta {
     const int g = c.lane() >> 2, t = c.lane() & 3;
     const int n0 = x.nt * kTileN, m0 = x.tt * kTileT;
     if (x.part >= 0) {
-      // A split tile (sm90_partition.h). Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
-      // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
+      // A split tile (sm90_partition.h). Partial tile in fragment order: float4 (mw, j) of
+      // consumer thread ctid at ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a
+      // coalesced 4 KB row.
       constexpr int kJ = kTileT / 8;
       constexpr int64_t kTileFloats = int64_t{kTileN} * kTileT;
       float4* mine = reinterpret_cast<float4*>(p.partials + (static_cast<int64_t>(x.part) * p.splits + x.split) * kTileFloats);

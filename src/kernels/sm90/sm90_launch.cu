@@ -139,7 +139,7 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   const int64_t n_tiles = (p.N + cfg.tile_n - 1) / cfg.tile_n;
   const int64_t t_tiles = (p.M + cfg.tile_t - 1) / cfg.tile_t;
   const int64_t tiles = n_tiles * t_tiles;
-  const int64_t units = split.whole + (tiles - split.whole) * split.splits;
+  const int64_t units = sm90::sm90_unit_count(tiles, split.whole, split.splits);
   if (units > INT32_MAX) throw Error(ErrorCode::kNotSupported, "sm90: too many tiles");
   k.b = static_cast<const uint8_t*>(p.b);
   k.scales = grouped ? static_cast<const uint8_t*>(p.group_scales) : nullptr;

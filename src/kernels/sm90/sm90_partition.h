@@ -30,7 +30,7 @@ struct Sm90UnitPos {
   int kb0, kb1;  // 64-k blocks [kb0, kb1)
 };
 
-MIXGEMM_SM90_HD int sm90_unit_count(int tiles, int whole, int splits) { return whole + (tiles - whole) * splits; }
+MIXGEMM_SM90_HD int64_t sm90_unit_count(int64_t tiles, int64_t whole, int splits) { return whole + (tiles - whole) * splits; }
 
 // kb64 = K / 64.
 MIXGEMM_SM90_HD Sm90UnitPos sm90_unit_pos(int u, int whole, int splits, int kb64) {
