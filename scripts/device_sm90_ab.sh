@@ -7,7 +7,7 @@
 # (1) builds base and cand (sm90 f16.u4 and s8.u4, every schedule, or $AB_SM90_TYPES; smallm as usual);
 # (2) cand: the Sm90 and Gemm GPU suites, memcheck and racecheck of the sanitizer suite, and
 #     the register / spill report of every sm90 kernel (ptxas);
-# (3) bench base / cand / cand / base: seed + Llama-2-70B, M = 64, 128, 256, 1024, 8192, f16 and s8 x u4b8
+# (3) bench base / cand / cand / base: seed + Llama-2-70B (or $AB_SHAPES), M = 64, 128, 256, 1024, 8192, f16 and s8 x u4b8
 #     g128 and f16 per-channel (or $AB_TYPES; M: $AB_MS), heuristic picks, cuBLAS fp16 (or
 #     $AB_BASELINES; the table shows x_cublas_fp8 when cublaslt_fp8 is among them) (the first base and cand runs
 #     verified against the CPU reference). Everything in $OUT/ab.tar.gz; the cand/base
@@ -27,7 +27,7 @@ for l in base cand; do
 done
 ab_check_cand 'Sm90*:Gemm*:-Sm90Timing.*:GemmSanitize*' 200
 bench() {  # $1 build, $2 stem, $3 extra flags (optional)
-  timeout 120 "$1/tools/mixgemm-bench" --shapes seed,llama2-70b --m ${AB_MS:-64,128,256,1024,8192} \
+  timeout 150 "$1/tools/mixgemm-bench" --shapes ${AB_SHAPES:-seed,llama2-70b} --m ${AB_MS:-64,128,256,1024,8192} \
     --types ${AB_TYPES:-f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch} --baselines ${AB_BASELINES:-cublas_fp16} --lt-algos 4 --iters 20 --warmup 3 ${3:-} \
     --csv "$R/$2.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/$2.txt" 2>&1
   echo "bench $2 rc=$? at $((SECONDS-T0)) s"
