@@ -48,14 +48,14 @@ TEST(Sm90Heuristic, EightBitWideTileTakesEveryMode) {
 TEST(Sm90Heuristic, WorkspaceKeepsTheSharedCounterArea) {
   for (const Sm90Config& c : sm90_all_configs(AType::kF16, BType::kU4B8)) {
     const int64_t M = 128, N = 512, K = 4096;
-    const int s = sm90_split(M, N, K, c, 132).splits;
+    const int s = sm90_split(M, N, K, c, 132, Sm90SplitMode::kSplitK).splits;
     ASSERT_GT(s, 1) << c.name();
     const int64_t tiles = ((N + c.tile_n - 1) / c.tile_n) * ((M + c.tile_t - 1) / c.tile_t);
-    EXPECT_EQ(sm90_workspace_bytes(M, N, K, c, 132),
+    EXPECT_EQ(sm90_workspace_bytes(M, N, K, c, 132, Sm90SplitMode::kSplitK),
               static_cast<size_t>(kWorkspaceCounterBytes + tiles * s * c.tile_n * c.tile_t * 4))
         << c.name();
   }
-  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, Sm90Config{128, 256}, 132), 0u);  // no split
+  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, Sm90Config{128, 256}, 132, Sm90SplitMode::kSplitK), 0u);  // no split
 }
 
 TEST(Sm90Heuristic, ShapeRulesNameTheArgument) {
@@ -77,16 +77,16 @@ TEST(Sm90Heuristic, ShapeRulesNameTheArgument) {
 
 TEST(Sm90Heuristic, SplitOnlyWhenTheTilesDoNotFillTheSms) {
   // 64 x 32 tiles of 128 x 256 at M = N = 8192: many waves, no split, no workspace.
-  EXPECT_EQ(sm90_split(8192, 8192, 8192, {128, 256}, 132).splits, 1);
-  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, {128, 256}, 132), 0u);
+  EXPECT_EQ(sm90_split(8192, 8192, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK).splits, 1);
+  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK), 0u);
   // M = 128, N = 8192, 128 x 128 tiles: 64 tiles on 132 SMs -> 2 splits fill 128 of them.
-  EXPECT_EQ(sm90_split(128, 8192, 8192, {128, 128}, 132).splits, 2);
-  EXPECT_EQ(sm90_split(128, 8192, 8192, {128, 128}, 132).whole, 0);
-  EXPECT_GT(sm90_workspace_bytes(128, 8192, 8192, {128, 128}, 132), 64u * 2 * 128 * 128 * 4);
+  EXPECT_EQ(sm90_split(128, 8192, 8192, {128, 128}, 132, Sm90SplitMode::kSplitK).splits, 2);
+  EXPECT_EQ(sm90_split(128, 8192, 8192, {128, 128}, 132, Sm90SplitMode::kSplitK).whole, 0);
+  EXPECT_GT(sm90_workspace_bytes(128, 8192, 8192, {128, 128}, 132, Sm90SplitMode::kSplitK), 64u * 2 * 128 * 128 * 4);
   // Never more splits than K / 256 (each split keeps >= 4 k-blocks) nor 16.
   for (int64_t K : {256, 1024, 8192, 65536})
     for (int64_t N : {128, 1024, 8192}) {
-      const int s = sm90_split(1, N, K, {128, 64}, 132).splits;
+      const int s = sm90_split(1, N, K, {128, 64}, 132, Sm90SplitMode::kSplitK).splits;
       EXPECT_GE(s, 1);
       EXPECT_LE(s, 16);
       EXPECT_LE(s, std::max<int64_t>(1, K / 256));
@@ -96,27 +96,27 @@ TEST(Sm90Heuristic, SplitOnlyWhenTheTilesDoNotFillTheSms) {
 // The tail split: whole waves run whole tiles, the partial last wave's tiles in k-parts.
 TEST(Sm90Heuristic, TailSplitOnlyForAPartialLastWave) {
   // 10240 x 8192 at M = 1024, 128 x 256: 80 x 4 = 320 tiles = 2 waves + 56 -> the 56 in 2 parts.
-  const Sm90Split q = sm90_split(1024, 10240, 8192, {128, 256}, 132);
+  const Sm90Split q = sm90_split(1024, 10240, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK);
   EXPECT_EQ(q.whole, 264);
   EXPECT_EQ(q.splits, 2);
   // The model then predicts it faster than the unsplit third wave.
   EXPECT_LT(sm90_predicted_us(1024, 10240, 8192, 132, AType::kF16, BType::kU4B8, {128, 256}),
             2.0 + 3 * (128 * 682.0 + 3000) * 1e-3);
-  EXPECT_EQ(sm90_workspace_bytes(1024, 10240, 8192, {128, 256}, 132),
+  EXPECT_EQ(sm90_workspace_bytes(1024, 10240, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK),
             static_cast<size_t>(kWorkspaceCounterBytes + 56 * 2 * 128 * 256 * 4));
   // Whole waves only: no split. A nearly full last wave (r = 124 of 132): parts would not fit.
-  EXPECT_EQ(sm90_split(8192, 8192, 8192, {128, 256}, 132).splits, 1);  // 2048 tiles, r = 68: s <= 1
-  const Sm90Split o = sm90_split(1024, 8192, 8192, {128, 256}, 132);     // 256 tiles, r = 124
+  EXPECT_EQ(sm90_split(8192, 8192, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK).splits, 1);  // 2048 tiles, r = 68: s <= 1
+  const Sm90Split o = sm90_split(1024, 8192, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK);     // 256 tiles, r = 124
   EXPECT_EQ(o.splits, 1);
   EXPECT_EQ(o.whole, 256);
-  EXPECT_EQ(sm90_workspace_bytes(1024, 8192, 8192, {128, 256}, 132), 0u);
+  EXPECT_EQ(sm90_workspace_bytes(1024, 8192, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK), 0u);
   // Every split, at every shape: parts <= sm_count / r (one wave of units), <= 16, <= K / 256.
   for (const Sm90Config& c : sm90_all_configs(AType::kF16, BType::kU4B8))
     for (int64_t M : {1, 64, 257, 1024, 4096})
       for (int64_t N : {1040, 8192, 10240, 57344})
         for (int64_t K : {1024, 8192, 28672})
           for (int sm : {7, 132}) {
-            const Sm90Split sp = sm90_split(M, N, K, c, sm);
+            const Sm90Split sp = sm90_split(M, N, K, c, sm, Sm90SplitMode::kSplitK);
             const int64_t tiles = ((N + c.tile_n - 1) / c.tile_n) * ((M + c.tile_t - 1) / c.tile_t);
             ASSERT_GE(sp.splits, 1);
             EXPECT_LE(sp.splits, std::max<int64_t>(1, std::min<int64_t>(16, K / 256)));
@@ -135,18 +135,21 @@ TEST(Sm90Heuristic, TailSplitOnlyForAPartialLastWave) {
 // sm90_partition.h: the units cover every tile's k-blocks exactly once, whole tiles first, the
 // parts of a split tile on neighbouring units, counters / partials indexed by part.
 TEST(Sm90Heuristic, UnitsCoverEveryTileOnce) {
+  using mixgemm::kernels::sm90::sm90_partial_slot;
   using mixgemm::kernels::sm90::sm90_unit_count;
   using mixgemm::kernels::sm90::sm90_unit_pos;
+  using mixgemm::kernels::sm90::Sm90Part;
   using mixgemm::kernels::sm90::Sm90UnitPos;
   for (int tiles : {1, 5, 132, 320})
     for (int whole : {0, 1, 264})
       for (int splits : {1, 2, 3, 16})
         for (int kb64 : {4, 17, 340}) {
           if (whole > tiles || (splits == 1 && whole != tiles && whole != 0)) continue;
+          const Sm90Part q{whole, splits, kb64, 0, 0};
           std::vector<int> covered(static_cast<size_t>(tiles) * kb64, 0);
-          const int units = sm90_unit_count(tiles, whole, splits);
+          const int units = static_cast<int>(sm90_unit_count(tiles, q));
           for (int u = 0; u < units; ++u) {
-            const Sm90UnitPos x = sm90_unit_pos(u, whole, splits, kb64);
+            const Sm90UnitPos x = sm90_unit_pos(u, q);
             ASSERT_GE(x.tile, 0);
             ASSERT_LT(x.tile, tiles);
             if (u < whole) {
@@ -155,12 +158,97 @@ TEST(Sm90Heuristic, UnitsCoverEveryTileOnce) {
             } else {
               EXPECT_EQ(x.part, x.tile - whole);
               EXPECT_EQ(x.split, (u - whole) % splits);
+              EXPECT_EQ(x.nsplit, splits);
+              EXPECT_EQ(x.slot, x.part * splits + x.split);
+              for (int s = 0; s < splits; ++s) EXPECT_EQ(sm90_partial_slot(x, s), x.part * splits + s);
             }
             for (int kb = x.kb0; kb < x.kb1; ++kb) ++covered[static_cast<size_t>(x.tile) * kb64 + kb];
           }
           EXPECT_TRUE(std::all_of(covered.begin(), covered.end(), [](int v) { return v == 1; }))
               << "tiles=" << tiles << " whole=" << whole << " splits=" << splits << " kb64=" << kb64;
         }
+}
+
+// Stream-K (sm90_partition.h): CTA c of C runs units c, c + C, ...; every k-block of every
+// tile is covered exactly once; CTA c's blocks are one contiguous range of the streamed
+// blocks, of the size T / C +-1; a streamed tile's parts are its contributing CTAs in
+// ascending k, each with a unique partial slot that sm90_partial_slot finds from any part;
+// the units past a CTA's range are empty.
+TEST(Sm90Heuristic, StreamUnitsCoverEveryTileOnce) {
+  using mixgemm::kernels::sm90::sm90_partial_slot;
+  using mixgemm::kernels::sm90::sm90_stream_begin;
+  using mixgemm::kernels::sm90::sm90_stream_owner;
+  using mixgemm::kernels::sm90::sm90_unit_count;
+  using mixgemm::kernels::sm90::sm90_unit_pos;
+  using mixgemm::kernels::sm90::Sm90Part;
+  using mixgemm::kernels::sm90::Sm90UnitPos;
+  int checked = 0;
+  for (int C : {1, 3, 7, 132})
+    for (int tiles : {1, 5, 64, 80, 131, 133, 320})
+      for (int waves : {0, 1, 2})
+        for (int kb64 : {1, 4, 17, 128, 340}) {
+          const int whole = waves * C;
+          if (whole >= tiles) continue;
+          const int64_t T = static_cast<int64_t>(tiles - whole) * kb64;
+          if (T < C) continue;  // sm90_split never streams fewer blocks than CTAs
+          const Sm90Part q{whole, 1, kb64, C, static_cast<uint32_t>(T)};
+          // The owner formula against a scan of the ranges.
+          for (uint32_t c = 0; c < static_cast<uint32_t>(C); ++c)
+            for (uint32_t b = sm90_stream_begin(c, T, C); b < sm90_stream_begin(c + 1, T, C); ++b)
+              ASSERT_EQ(sm90_stream_owner(b, T, C), c) << "b=" << b << " T=" << T << " C=" << C;
+          const int units = static_cast<int>(sm90_unit_count(tiles, q));
+          ASSERT_EQ((units - whole) % C, 0);
+          std::vector<int> covered(static_cast<size_t>(tiles) * kb64, 0), per_cta(C, 0);
+          std::vector<int> slot_used(2 * static_cast<size_t>(C), 0);
+          std::vector<std::vector<std::pair<int, int>>> parts(tiles);  // tile -> (split, slot)
+          std::vector<int> nsplit(tiles, 0);
+          for (int u = 0; u < units; ++u) {
+            const Sm90UnitPos x = sm90_unit_pos(u, q);
+            ASSERT_GE(x.tile, 0);
+            ASSERT_LT(x.tile, tiles);
+            if (u < whole) {
+              EXPECT_EQ(x.part, -1);
+              EXPECT_EQ(x.kb1 - x.kb0, kb64);
+            } else {
+              const int c = (u - whole) % C;
+              per_cta[c] += x.kb1 - x.kb0;
+              if (x.kb0 == x.kb1) continue;  // empty: past the range
+              if (x.part < 0) {
+                EXPECT_EQ(x.kb1 - x.kb0, kb64) << "a tile of one CTA is whole";
+              } else {
+                EXPECT_EQ(x.part, x.tile - whole);
+                ASSERT_LT(x.slot, 2 * C);
+                EXPECT_EQ(slot_used[x.slot]++, 0) << "slot " << x.slot << " used twice";
+                parts[x.tile].push_back({x.split, x.slot});
+                if (nsplit[x.tile] == 0) nsplit[x.tile] = x.nsplit;
+                EXPECT_EQ(nsplit[x.tile], x.nsplit);
+                for (int s = 0; s < x.nsplit; ++s) EXPECT_GE(sm90_partial_slot(x, s), 0);
+              }
+            }
+            for (int kb = x.kb0; kb < x.kb1; ++kb) ++covered[static_cast<size_t>(x.tile) * kb64 + kb];
+          }
+          EXPECT_TRUE(std::all_of(covered.begin(), covered.end(), [](int v) { return v == 1; }))
+              << "C=" << C << " tiles=" << tiles << " whole=" << whole << " kb64=" << kb64;
+          for (int c = 0; c < C; ++c) {
+            EXPECT_GE(per_cta[c], T / C);
+            EXPECT_LE(per_cta[c], (T + C - 1) / C);
+          }
+          // Every split tile: parts 0 .. n-1 once each, in ascending k (ascending CTA), and
+          // every part finds every other part's slot.
+          for (int u = whole; u < units; ++u) {
+            const Sm90UnitPos x = sm90_unit_pos(u, q);
+            if (x.kb0 == x.kb1 || x.part < 0) continue;
+            auto ps = parts[x.tile];
+            ASSERT_EQ(static_cast<int>(ps.size()), x.nsplit);
+            std::sort(ps.begin(), ps.end());
+            for (int s = 0; s < x.nsplit; ++s) {
+              EXPECT_EQ(ps[s].first, s);
+              EXPECT_EQ(sm90_partial_slot(x, s), ps[s].second) << "tile " << x.tile << " part " << s;
+            }
+          }
+          ++checked;
+        }
+  EXPECT_GT(checked, 100);
 }
 
 TEST(Sm90Heuristic, PicksTheWideTileForLargeMAndALegalOneAlways) {
@@ -188,7 +276,7 @@ struct TimedPoint {
 // were measured before it existed, so their time for it is not what it runs now.
 bool tail_split_at(const TimedPoint& r, const Sm90Config& c) {
   const Sm90Split sp = sm90_split(r.M, r.N, r.K, c, 132);
-  return sp.whole > 0 && sp.splits > 1;
+  return (sp.whole > 0 && sp.splits > 1) || sp.stream > 0;
 }
 
 // At every point the heuristic's tile (among the timed ones) is within `tol` of the fastest.

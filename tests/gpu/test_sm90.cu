@@ -32,6 +32,7 @@ namespace {
 
 using namespace mixgemm::test;
 using mixgemm::kernels::Sm90Config;
+using mixgemm::kernels::Sm90SplitMode;
 
 const int kMs[] = {1, 2, 3, 7, 8, 13, 16, 31, 64, 127, 257, 1024};
 
@@ -50,15 +51,21 @@ auto sm90_ws(const Spec& s, const std::vector<int>& ms) {
 }
 
 // Runs one schedule at M tokens; returns the whole output buffer (rows x ldo).
-std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const Sm90Config& cfg, int M, std::string* err) {
+// `mode` forces split-K or stream-K (Sm90SplitMode).
+std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const Sm90Config& cfg, int M, std::string* err,
+                               Sm90SplitMode mode = Sm90SplitMode::kAuto) {
   return run_kernel_once(
-      d, dd, M, [&](const GemmParams& p, std::string* why) { return mixgemm::kernels::sm90_can_implement(p, cfg, why); },
-      [&](const GemmParams& p) { mixgemm::kernels::launch_sm90(p, cfg, nullptr); }, err);
+      d, dd, M,
+      [&](const GemmParams& p, std::string* why) { return mixgemm::kernels::sm90_can_implement(p, cfg, why, mode); },
+      [&](const GemmParams& p) { mixgemm::kernels::launch_sm90(p, cfg, nullptr, mode); }, err);
 }
 
-// The counters (the first bytes of the workspace, one int per tile) are zero again.
-bool counters_zero(const DevData& dd, const Spec& s, int M, const Sm90Config& cfg) {
-  if (mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, dd.sm_count).splits <= 1) return true;
+// The counters (the first bytes of the workspace, one int per split or streamed tile) are
+// zero again.
+bool counters_zero(const DevData& dd, const Spec& s, int M, const Sm90Config& cfg,
+                   Sm90SplitMode mode = Sm90SplitMode::kAuto) {
+  const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, dd.sm_count, mode);
+  if (sp.splits <= 1 && sp.stream == 0) return true;
   const size_t tiles = static_cast<size_t>((s.N + cfg.tile_n - 1) / cfg.tile_n) * ((M + cfg.tile_t - 1) / cfg.tile_t);
   std::vector<int32_t> h(tiles);
   cudaMemcpy(h.data(), dd.ws.p, tiles * 4, cudaMemcpyDeviceToHost);
@@ -222,6 +229,7 @@ TEST(Sm90, RealShapes) {
 // smallest count at which the model splits the tail. Both parts of the workspace protocol
 // (counters per split tile, partials) and the whole tiles' direct path run in one launch;
 // a second launch must repeat the bits.
+// The tail split, forced (split-K only: kAuto may stream these points instead).
 void check_tail_split(const Spec& s) {
   SCOPED_TRACE(s.name());
   const std::vector<int> ms = {64, 257, 1024};
@@ -230,7 +238,7 @@ void check_tail_split(const Spec& s) {
   // (schedule, M) -> the pretend SM count, 0 when no count in [2, 64] splits the tail.
   auto tail_sm = [&](const Sm90Config& c, int M) {
     for (int sm = 2; sm <= 64; ++sm) {
-      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, c, sm);
+      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, c, sm, Sm90SplitMode::kSplitK);
       if (sp.splits > 1 && sp.whole > 0) return sm;
     }
     return 0;
@@ -241,7 +249,7 @@ void check_tail_split(const Spec& s) {
     for (const Sm90Config& c : cfgs)
       for (int M : ms)
         if (const int sm = tail_sm(c, M))
-          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm));
+          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm, Sm90SplitMode::kSplitK));
     return bytes;
   });
   int ran = 0;
@@ -250,16 +258,16 @@ void check_tail_split(const Spec& s) {
       const int sm = tail_sm(cfg, M);
       if (!sm) continue;
       dd.sm_count = sm;
-      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm);
+      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, Sm90SplitMode::kSplitK);
       std::string err;
-      const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err);
+      const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK);
       ASSERT_FALSE(out.empty()) << cfg.name() << " M=" << M << " sm=" << sm << ": " << err;
       std::string msg;
       const int64_t bad = compare(d, out, M, &msg);
       EXPECT_EQ(bad, 0) << cfg.name() << " M=" << M << " pretend sm_count=" << sm << " whole=" << sp.whole
                         << " splits=" << sp.splits << ":" << msg;
-      EXPECT_EQ(run_once(d, dd, cfg, M, &err), out) << cfg.name() << " M=" << M << ": second run differs";
-      EXPECT_TRUE(counters_zero(dd, s, M, cfg)) << cfg.name() << " M=" << M << ": workspace counters not reset";
+      EXPECT_EQ(run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK), out) << cfg.name() << " M=" << M << ": second run differs";
+      EXPECT_TRUE(counters_zero(dd, s, M, cfg, Sm90SplitMode::kSplitK)) << cfg.name() << " M=" << M << ": workspace counters not reset";
       ++ran;
     }
   std::printf("[ tail split ] %s: %d (schedule, M) points\n", s.name().c_str(), ran);
@@ -290,6 +298,107 @@ TEST(Sm90, TailSplit) {
   if (!mixgemm::kernels::sm90_configs(s8.a, s8.b).empty()) check_tail_split(s8);
   if (mixgemm::kernels::sm90_configs(f16.a, f16.b).empty() && mixgemm::kernels::sm90_configs(s8.a, s8.b).empty())
     GTEST_SKIP() << "neither f16.u4 nor s8.u4 is compiled in this build";
+}
+
+// Stream-K, forced (mode) on every schedule, at pretend SM counts that make
+// the CTAs' k-ranges start and end inside tiles in many ways (3 and 7: many contributors per
+// tile, whole waves before the streamed tiles; the real count), bit-exact against the CPU
+// reference (integer data), deterministic, counters zero afterwards.
+void check_forced(const Spec& s, const std::vector<int>& ms, std::vector<int> sms, Sm90SplitMode mode) {
+  SCOPED_TRACE(s.name());
+  const auto cfgs = mixgemm::kernels::sm90_configs(s.a, s.b);
+  const int rows = *std::max_element(ms.begin(), ms.end());
+  Data d = make_data(s, rows, rows);
+  int real_sm = 0;
+  cudaDeviceGetAttribute(&real_sm, cudaDevAttrMultiProcessorCount, 0);
+  for (int& sm : sms)
+    if (sm == 0) sm = real_sm;
+  DevData dd(d, [&](int) {
+    size_t bytes = 0;
+    for (const Sm90Config& c : cfgs)
+      for (int M : ms)
+        for (int sm : sms)
+          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm, mode));
+    return bytes;
+  });
+  int ran = 0, with_whole = 0;
+  for (const Sm90Config& cfg : cfgs)
+    for (int M : ms)
+      for (int sm : sms) {
+        const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, mode);
+        if (mode == Sm90SplitMode::kStream && sp.stream == 0) continue;  // too few k-blocks for the CTAs
+        dd.sm_count = sm;
+        std::string err;
+        const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err, mode);
+        ASSERT_FALSE(out.empty()) << cfg.name() << " M=" << M << " sm=" << sm << ": " << err;
+        std::string msg;
+        const int64_t bad = compare(d, out, M, &msg);
+        EXPECT_EQ(bad, 0) << cfg.name() << " M=" << M << " pretend sm_count=" << sm << " whole=" << sp.whole
+                          << " stream=" << sp.stream << ":" << msg;
+        EXPECT_EQ(run_once(d, dd, cfg, M, &err, mode), out)
+            << cfg.name() << " M=" << M << " sm=" << sm << ": second run differs";
+        EXPECT_TRUE(counters_zero(dd, s, M, cfg, mode))
+            << cfg.name() << " M=" << M << " sm=" << sm << ": workspace counters not reset";
+        ++ran;
+        with_whole += sp.whole > 0;
+      }
+  std::printf("[ %s ] %s: %d (schedule, M, SM count) points, %d with whole tiles first\n",
+              mode == Sm90SplitMode::kStream ? "stream-K" : "split-K", s.name().c_str(), ran, with_whole);
+  EXPECT_GT(ran, 0);
+}
+
+TEST(Sm90, StreamK) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Spec f16;  // integer data: bit-exact, whatever the split
+  f16.group_size = 128;
+  f16.N = 1040;  // 8 weight tiles of 128 + one of 16 rows
+  f16.K = 4096;
+  f16.integer = true;
+  f16.bias = f16.ch = true;
+  f16.seed = base_seed() + 33;
+  if (!mixgemm::kernels::sm90_configs(f16.a, f16.b).empty()) check_forced(f16, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream);
+  Spec s8;  // QQQ: s32 partials, u4 + zero points, per-group integer scales
+  s8.a = AType::kS8;
+  s8.b = BType::kU4;
+  s8.zeros = true;
+  s8.group_size = 64;
+  s8.N = 1040;
+  s8.K = 4096;
+  s8.tok = s8.ch = true;
+  s8.out = OutType::kBF16;
+  s8.seed = base_seed() + 34;
+  s8.fp8_promotion_k = 0;
+  if (!mixgemm::kernels::sm90_configs(s8.a, s8.b).empty()) check_forced(s8, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream);
+  if (mixgemm::kernels::sm90_configs(f16.a, f16.b).empty() && mixgemm::kernels::sm90_configs(s8.a, s8.b).empty())
+    GTEST_SKIP() << "neither f16.u4 nor s8.u4 is compiled in this build";
+}
+
+// A small stream-K case for compute-sanitizer (memcheck, racecheck: '*Sanitize*'): every
+// schedule, 3 weight tiles of 128 rows (N = 272: a partial one), K = 1024, 7 pretend SMs.
+TEST(Sm90Sanitize, StreamKSmall) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Spec f16;
+  f16.group_size = 64;
+  f16.N = 272;
+  f16.K = 1024;
+  f16.integer = true;
+  f16.seed = base_seed() + 35;
+  if (mixgemm::kernels::sm90_configs(f16.a, f16.b).empty()) GTEST_SKIP() << "f16.u4 is not compiled in this build";
+  check_forced(f16, {13, 130}, {7}, Sm90SplitMode::kStream);
+}
+
+// The same with split-K on 2 pretend SMs: several whole and split units per CTA, K = 1024 (16
+// k-blocks per tile, more than a ring of stages): the ring wraps within and across units.
+TEST(Sm90Sanitize, SplitKWrapSmall) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Spec f16;
+  f16.group_size = 64;
+  f16.N = 272;
+  f16.K = 1024;
+  f16.integer = true;
+  f16.seed = base_seed() + 36;
+  if (mixgemm::kernels::sm90_configs(f16.a, f16.b).empty()) GTEST_SKIP() << "f16.u4 is not compiled in this build";
+  check_forced(f16, {13, 130}, {2}, Sm90SplitMode::kSplitK);
 }
 
 // ---- timing report ---------------------------------------------------------------------------
@@ -383,8 +492,8 @@ TEST(Sm90Timing, Report) {
         const double us = t[t.size() / 2];
         const double tflops = 2.0 * M * N * static_cast<double>(K) / us * 1e-6;
         const mixgemm::kernels::Sm90Split sp = mixgemm::kernels::sm90_split(M, N, K, c, sm);
-        std::printf("SM90_TIME N=%d K=%d M=%d %s splits=%d whole=%lld us=%.1f tflops=%.1f predicted_us=%.1f\n", N, K,
-                    M, c.name().c_str(), sp.splits, static_cast<long long>(sp.whole), us, tflops,
+        std::printf("SM90_TIME N=%d K=%d M=%d %s splits=%d whole=%lld stream=%d us=%.1f tflops=%.1f predicted_us=%.1f\n",
+                    N, K, M, c.name().c_str(), sp.splits, static_cast<long long>(sp.whole), sp.stream, us, tflops,
                     mixgemm::kernels::sm90_predicted_us(M, N, K, sm, AType::kF16, BType::kU4B8, c));
       }
   cudaEventDestroy(e0);

@@ -38,6 +38,10 @@ struct Sm90Config {
   }
 };
 
+// How sm90_split chooses (below): kAuto, the heuristic; kSplitK: split-K only; kStream:
+// stream-K wherever it can run (the tests force both reductions on any shape).
+enum class Sm90SplitMode { kAuto, kSplitK, kStream };
+
 // Inverse of Sm90Config::name(); false (cfg untouched) for any other string.
 bool sm90_parse_name(std::string_view name, Sm90Config* cfg);
 
@@ -60,10 +64,11 @@ bool sm90_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t gr
 
 // sm90_shape_ok plus pointers: 16-byte alignment of a, b, out, scales, zeros; the
 // workspace when a split is needed; the compiled instance.
-bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string* why);
+bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string* why,
+                        Sm90SplitMode mode = Sm90SplitMode::kAuto);
 
 // How a launch's tiles are split over K (pure; kernels/sm90/sm90_partition.h maps unit
-// numbers to tiles and k-ranges from it):
+// numbers to tiles and k-ranges from it). Split-K first:
 //   tiles < sm_count: every tile in `splits` k-parts (whole = 0): the s <= 16 (and <= K/256)
 //     that maximizes the fraction of busy SM-time (tiles*s over whole waves of sm_count),
 //     each further split costing 3% (the partial tiles' traffic);
@@ -71,16 +76,23 @@ bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string*
 //     r = tiles % sm_count tiles of the last, partial wave run in `splits` k-parts each
 //     (splits <= sm_count / r) when the time model predicts that faster than a wave of r
 //     whole tiles ("tail split"); splits = 1 otherwise.
-// Either way units = whole + (tiles - whole) * splits, and the split tiles are reduced in
-// the workspace in a fixed order (deterministic).
+// Then stream-K (`stream` = sm_count): the k-blocks of every tile (tiles < sm_count), of the
+// last partial wave's tiles, or of those and one whole wave before them, spread evenly over
+// the sm_count CTAs, where the time model predicts it at least 3% faster than the split-K
+// above (the wave quantization of split-K: e.g. 80 tiles of 10240 x 8192 on 132 SMs).
+// Either way the split / streamed tiles are reduced in the workspace in a fixed order
+// (ascending k: deterministic).
 struct Sm90Split {
   int64_t whole = 0;  // tiles run whole, units [0, whole)
-  int splits = 1;     // k-parts of each of the other tiles (1: no split)
+  int splits = 1;     // split-K: k-parts of each of the other tiles (1: no split)
+  int stream = 0;     // stream-K: the CTAs the other tiles' k-blocks are spread over (0: split-K)
 };
-Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count);
+Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count,
+                     Sm90SplitMode mode = Sm90SplitMode::kAuto);
 
-// Workspace bytes (counters + partial tiles) for this shape; 0 without a split.
-size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count);
+// Workspace bytes (counters + partial tiles) for this shape and split mode; 0 without a split.
+size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count,
+                            Sm90SplitMode mode = Sm90SplitMode::kAuto);
 
 // The heuristic's time model for one launch, in microseconds (H200 constants).
 double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
@@ -92,6 +104,8 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
 
 // Asynchronous launch on `stream`. Throws mixgemm::Error (kNotSupported) when
 // !sm90_can_implement, (kCudaError) when the tensor map or the launch fails.
-void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream);
+// `mode` forces split-K or stream-K (tests); gemm() runs kAuto.
+void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream,
+                 Sm90SplitMode mode = Sm90SplitMode::kAuto);
 
 }  // namespace mixgemm::kernels

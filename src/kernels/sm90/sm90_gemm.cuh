@@ -27,9 +27,11 @@
 // 128 x 256 tile has registers for one k16 step of fragments ahead only: mainloop.)
 // Persistent: the grid is at most one CTA per SM; CTA c runs units c, c+C, ... (a unit is
 // a tile, or one k-range of a tile: split-K when the tiles do not fill the SMs, and for the
-// tiles of a partial last wave: sm90_partition.h). Splits write f32 partial tiles to the
-// workspace; the last to arrive (atomic counter) sums all of them in split order (fixed: deterministic), applies the epilogue and re-zeroes the
-// counter. No spin-waits, no allocation: graph-safe.
+// tiles of a partial last wave; or stream-K, one contiguous range of k-blocks per CTA across
+// tiles: sm90_partition.h). The k-parts of a tile write f32 partial tiles to the workspace;
+// the last to arrive (atomic counter) sums all of them in ascending k (fixed:
+// deterministic), applies the epilogue and re-zeroes the counter. No spin-waits, no
+// allocation: graph-safe.
 // Epilogue: out = RN_out(fma(acc, RN_f32(tok[m] * ch[n]), bias[n])) (docs/semantics.md),
 // staged through shared memory ([token][weight row], padded rows) so that the global
 // stores are coalesced 16-byte rows of out.
@@ -140,13 +142,21 @@ struct Sm90Cta {
   }
 
   struct Unit {
-    int split, part, nt, tt, kb0, kb1;  // sm90_partition.h; part < 0: a whole tile
+    int split, nsplit, part, slot, s0, step, skip, nt, tt, kb0, kb1;  // sm90_partition.h; part < 0: a whole tile
   };
+  static __device__ __forceinline__ Sm90Part part_of(const Sm90KernelParams& p) {
+    return Sm90Part{p.whole, p.splits, p.KB64, p.stream, p.stream_blocks};
+  }
   static __device__ __forceinline__ Unit unit_of(const Sm90KernelParams& p, int u) {
-    const Sm90UnitPos q = sm90_unit_pos(u, p.whole, p.splits, p.KB64);
+    const Sm90UnitPos q = sm90_unit_pos(u, part_of(p));
     Unit x;
     x.split = q.split;
+    x.nsplit = q.nsplit;
     x.part = q.part;
+    x.slot = q.slot;
+    x.s0 = q.slot0;
+    x.step = q.slot_step;
+    x.skip = q.slot_skip;
     x.nt = q.tile % p.n_tiles;  // weight-row tiles fastest: concurrent CTAs share the activations
     x.tt = q.tile / p.n_tiles;
     x.kb0 = q.kb0;
@@ -694,7 +704,7 @@ struct Sm90Cta {
       // coalesced 4 KB row.
       constexpr int kJ = kTileT / 8;
       constexpr int64_t kTileFloats = int64_t{kTileN} * kTileT;
-      float4* mine = reinterpret_cast<float4*>(p.partials + (static_cast<int64_t>(x.part) * p.splits + x.split) * kTileFloats);
+      float4* mine = reinterpret_cast<float4*>(p.partials + static_cast<int64_t>(x.slot) * kTileFloats);
 #pragma unroll
       for (int mw = 0; mw < kMW; ++mw)
 #pragma unroll
@@ -706,15 +716,18 @@ struct Sm90Cta {
       ptx::named_barrier_sync(1, 256);
       if (c.ctid == 0) {
         const int old = atomicAdd(p.counters + x.part, 1);
-        const int last = old == p.splits - 1;
+        const int last = old == x.nsplit - 1;
         if (last) atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
         *s_flag = last;
       }
       ptx::named_barrier_sync(1, 256);
       if (!*s_flag) return;
       __threadfence();  // acquire: every split's partial is visible
-      const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.part) * p.splits * kTileFloats);
-      // Sum in split order 0, 1, ..., whoever arrives last: deterministic.
+      // Sum in split order 0, 1, ... (ascending k), whoever arrives last: deterministic.
+      // Part sp's partial is at slot s0 + sp * step, less `skip` for sp >= 1 (Unit): 32-bit
+      // float4 offsets from part 0's (registers are scarce here).
+      constexpr int kTile4 = static_cast<int>(kTileFloats / 4);
+      const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.s0) * kTileFloats);
 #pragma unroll
       for (int mw = 0; mw < kMW; ++mw)
 #pragma unroll
@@ -722,12 +735,16 @@ struct Sm90Cta {
           const int idx = (mw * kJ + j) * 256 + c.ctid;
           const float4 v0 = __ldcg(tiles + idx);
           Acc s4[4] = {unbits(v0.x), unbits(v0.y), unbits(v0.z), unbits(v0.w)};
-          for (int sp = 1; sp < p.splits; ++sp) {
-            const float4 v = __ldcg(tiles + sp * (kTileFloats / 4) + idx);
+          // Unrolled 4x, as nvcc did by itself while the count was a kernel parameter
+          // (p.splits); from a register it unrolled 16x, the kernel grew 2.4x and split-K
+          // launches measured up to 18% slower (s11-streamk).
+#pragma unroll 4
+          for (int sp = 1; sp < x.nsplit; ++sp) {
+            const float4 v = __ldcg(tiles + (sp * x.step - x.skip) * kTile4 + idx);
             s4[0] += unbits(v.x); s4[1] += unbits(v.y); s4[2] += unbits(v.z); s4[3] += unbits(v.w);
           }
 #pragma unroll
-          for (int q = 0; q < 4; ++q) acc[mw][4 * j + q] = s4[q];
+          for (int e = 0; e < 4; ++e) acc[mw][4 * j + e] = s4[e];
         }
     }
 
@@ -783,7 +800,8 @@ struct Sm90Cta {
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
       // Only the block count stays live through the mainloop; the epilogue recomputes the
       // unit's coordinates (registers are scarce with 128 accumulators).
-      const int nk = sm90_unit_blocks(u, p.whole, p.splits, p.KB64);
+      const int nk = sm90_unit_blocks(u, part_of(p));
+      if (nk == 0) continue;  // stream-K: past this CTA's range
       mainloop<kUns, kMode>(c, p, nk, acc, stage, phase);
       epilogue(c, p, unit_of(p, u), acc, s_flag);
     }

@@ -131,9 +131,22 @@ double unit_ns(const Sm90Config& cfg, double kb, int s) {
 }
 
 // The persistent grid's compute time for a split, in ns: whole tiles in waves of P CTAs,
-// then the split tiles' units in waves of P.
+// then the split tiles' units in waves of P, or the streamed tiles' k-blocks spread evenly
+// over the P CTAs (stream-K: each CTA pays the fixed cost once per tile it touches; at the
+// end every CTA stores its last partial tile and, being the last to arrive at that tile,
+// reads all of the tile's partials: a tile of kb blocks has about kb / per + 1 parts, and
+// all P CTAs move that traffic at once, as the split-K term assumes).
 double compute_ns(int64_t tiles, int64_t K, int64_t P, const Sm90Config& cfg, const Sm90Split& sp) {
   const double kb = static_cast<double>(K / 64);
+  if (sp.stream > 0) {
+    const double per = static_cast<double>(ceil_div((tiles - sp.whole) * (K / 64), P));
+    const double blk = cfg.tile_n == 256 ? kTwoAtomBlockFactor * block_ns(cfg.tile_t) : block_ns(cfg.tile_t);
+    const double parts = std::ceil(kb / per) + 1.0;
+    const double reduce = cfg.tile_n * cfg.tile_t * 4.0 * (parts + 1.0) / kPartialBytesPerNs *
+                          (cfg.tile_n == 256 ? kTwoAtomReduceFactor : 1.0);
+    return static_cast<double>(sp.whole / P) * unit_ns(cfg, kb, 1) + per * blk +
+           (per / kb + 1.0) * kUnitOverheadNs + reduce;
+  }
   if (sp.splits <= 1) return static_cast<double>(ceil_div(tiles, P)) * unit_ns(cfg, kb, 1);
   const int64_t rest = tiles - sp.whole;
   return static_cast<double>(ceil_div(sp.whole, P)) * unit_ns(cfg, kb, 1) +
@@ -143,12 +156,19 @@ double compute_ns(int64_t tiles, int64_t K, int64_t P, const Sm90Config& cfg, co
 // A tail split must beat the unsplit wave by this margin in the model (whose constants are
 // 0.6-1.3x off at single points): a near-tie is left unsplit (no workspace traffic).
 constexpr double kTailSplitMargin = 0.97;
+// Stream-K must beat the best split-K by this margin in the model (its reduction term is
+// the least certain part: s11-streamk).
+constexpr double kStreamMargin = 0.9;
 
-}  // namespace
+// Whether stream-K over the tiles past `whole` can run: every CTA gets at least one k-block,
+// the counters fit the workspace's counter area, and the kernel's 32-bit range arithmetic
+// (sm90_partition.h) cannot overflow.
+bool stream_ok(int64_t tiles, int64_t whole, int64_t K, int64_t P) {
+  const int64_t T = (tiles - whole) * (K / 64);
+  return whole % P == 0 && T >= P && tiles - whole <= kWorkspaceMaxCounters && P * (T + 1) < (int64_t{1} << 31);
+}
 
-Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count) {
-  const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
-  const int64_t P = std::max(sm_count, 1);
+Sm90Split split_k(int64_t tiles, int64_t K, int64_t P, const Sm90Config& cfg) {
   const int64_t max_s = std::max<int64_t>(1, std::min<int64_t>(16, K / 256));
   Sm90Split best{tiles, 1};
   if (tiles < P) {
@@ -181,33 +201,73 @@ Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int
   return best;
 }
 
-size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count) {
-  const Sm90Split sp = sm90_split(M, N, K, cfg, sm_count);
-  if (sp.splits <= 1) return 0;
-  const int64_t split_tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t) - sp.whole;
-  // kernels/workspace_layout.h: counters (one per split tile: fewer than sm_count) in the
-  // shared counter area, partials behind it.
-  return static_cast<size_t>(kWorkspaceCounterBytes + split_tiles * sp.splits * int64_t{cfg.tile_n} * cfg.tile_t * 4);
+}  // namespace
+
+Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count, Sm90SplitMode mode) {
+  const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
+  const int64_t P = std::max(sm_count, 1);
+  const Sm90Split sk = split_k(tiles, K, P, cfg);
+  if (mode == Sm90SplitMode::kSplitK) return sk;
+  // Stream-K candidates: every tile (when they do not fill the SMs), or the tiles of the
+  // partial last wave, or those and one whole wave before them.
+  Sm90Split best = sk;
+  double best_ns = mode == Sm90SplitMode::kStream ? 1e300 : kStreamMargin * compute_ns(tiles, K, P, cfg, sk);
+  const int64_t r = tiles % P;
+  for (const int64_t whole : {tiles < P ? int64_t{0} : tiles - r, tiles - r - P}) {
+    if (whole < 0 || whole == tiles || !stream_ok(tiles, whole, K, P)) continue;
+    Sm90Split cand{whole, 1, static_cast<int>(P)};
+    const double t = compute_ns(tiles, K, P, cfg, cand);
+    if (t < best_ns) {
+      best_ns = t;
+      best = cand;
+    }
+  }
+  return best;
 }
 
-double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
-                         const Sm90Config& cfg) {
-  (void)a;
+size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count,
+                            Sm90SplitMode mode) {
+  const Sm90Split sp = sm90_split(M, N, K, cfg, sm_count, mode);
+  const int64_t tile_bytes = int64_t{cfg.tile_n} * cfg.tile_t * 4;
+  // kernels/workspace_layout.h: counters (one per split or streamed tile) in the shared
+  // counter area, partials behind it (stream-K: two slots per CTA).
+  if (sp.stream > 0) return static_cast<size_t>(kWorkspaceCounterBytes + 2 * int64_t{sp.stream} * tile_bytes);
+  if (sp.splits <= 1) return 0;
+  const int64_t split_tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t) - sp.whole;
+  return static_cast<size_t>(kWorkspaceCounterBytes + split_tiles * sp.splits * tile_bytes);
+}
+
+namespace {
+
+double predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, BType b, const Sm90Config& cfg,
+                    Sm90SplitMode mode) {
   const int bits = weight_bits(b);
   const int64_t P = std::max(sm_count, 1);
   const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
-  const double ns = compute_ns(tiles, K, P, cfg, sm90_split(M, N, K, cfg, sm_count));
+  const double ns = compute_ns(tiles, K, P, cfg, sm90_split(M, N, K, cfg, sm_count, mode));
   const double dram_bytes = static_cast<double>(N) * K * bits / 8.0 + 2.0 * M * K + 2.0 * M * N;
   return kLaunchUs + std::max(ns * 1e-3, dram_bytes / kDramBytesPerUs);
 }
 
+}  // namespace
+
+double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
+                         const Sm90Config& cfg) {
+  (void)a;
+  return predicted_us(M, N, K, sm_count, b, cfg, Sm90SplitMode::kAuto);
+}
+
+// The tile is chosen on the split-K model; stream-K then refines that tile's split
+// (sm90_split, kAuto) but never changes the tile: its part of the model is the least
+// certain one (s11-streamk: the model's stream-K picks that changed the tile measured up to
+// 1.5x slower).
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
                const std::vector<Sm90Config>& candidates, Sm90Config* out) {
   bool found = false;
   double best = 0;
   for (const Sm90Config& c : candidates) {
     if (!sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
-    const double t = sm90_predicted_us(M, N, K, sm_count, a, b, c);
+    const double t = predicted_us(M, N, K, sm_count, b, c, Sm90SplitMode::kSplitK);
     if (!found || t < best) {
       best = t;
       *out = c;

@@ -3,9 +3,10 @@
 //
 // Work decomposition (docs/design.md, "sm90 family"):
 //   tile   = kTileN weight rows x kTileT tokens of the output (transposed problem)
-//   unit   = a whole tile, or one k-range of a split tile (sm90_partition.h): the first
-//            `whole` tiles run whole, each other tile in `splits` k-parts, split-minor, so
-//            the parts of a tile run on neighbouring CTAs at the same time
+//   unit   = a whole tile, or one k-range of a split or streamed tile (sm90_partition.h):
+//            the first `whole` tiles run whole, each other tile in `splits` k-parts,
+//            split-minor, so the parts of a tile run on neighbouring CTAs at the same time;
+//            or (stream-K) the other tiles' k-blocks in one contiguous range per CTA
 //   CTA c of a persistent grid of C runs units c, c + C, c + 2C, ...
 #pragma once
 
@@ -40,8 +41,8 @@ struct Sm90KernelParams {
   const float* tok;       // [M] or null
   const uint8_t* bias;    // [N] out type, or null
   uint8_t* out;           // [M][ldo] out type
-  int32_t* counters;      // workspace: [tiles - whole] arrival counters (zero between calls), splits > 1
-  float* partials;        // workspace: [tiles - whole][splits][kTileN * kTileT] f32, splits > 1
+  int32_t* counters;      // workspace: [tiles - whole] arrival counters (zero between calls), splits > 1 or stream-K
+  float* partials;        // workspace: split-K [tiles - whole][splits], stream-K [2 * stream] tiles of kTileN * kTileT f32
 
   int64_t ldo;            // output row stride in elements
   int64_t b_kstride;      // bytes between layout k-blocks: N/16 * 512
@@ -50,7 +51,9 @@ struct Sm90KernelParams {
   int32_t NB;             // N / 16
   int32_t KB64;           // K / 64: pipeline k-blocks
   int32_t n_tiles, t_tiles, tiles, splits, units;
-  int32_t whole;          // tiles run whole (units [0, whole)); the rest in `splits` parts
+  int32_t whole;          // tiles run whole (units [0, whole)); the rest in `splits` parts, or streamed
+  int32_t stream;         // stream-K: CTAs (= the grid) sharing the streamed tiles; 0: split-K
+  uint32_t stream_blocks; // stream-K: (tiles - whole) * KB64
   int32_t gs;             // group size in k (K for one group per column)
   int32_t srows;          // group rows staged per k-block (1, 2 or 4), 0 in kSm90ScaleNone
   int32_t mode;           // Sm90ScaleMode

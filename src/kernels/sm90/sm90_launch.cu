@@ -51,7 +51,7 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
 
 }  // namespace
 
-bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string* why) {
+bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string* why, Sm90SplitMode mode) {
   if (!sm90_shape_ok(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, cfg, why)) return false;
   auto fail = [&](const std::string& w) {
     if (why) *why = w;
@@ -63,16 +63,16 @@ bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string*
   if (p.group_size > 0 && !aligned16(p.group_scales)) return fail("group_scales must be 16-byte aligned");
   if (p.has_zeros && !aligned16(p.group_zeros)) return fail("group_zeros must be 16-byte aligned");
   if (p.lda % 8 != 0 || p.ldo % 8 != 0) return fail("lda and ldo must be multiples of 8 elements");
-  const size_t ws = sm90_workspace_bytes(p.M, p.N, p.K, cfg, p.sm_count > 0 ? p.sm_count : 1);
+  const size_t ws = sm90_workspace_bytes(p.M, p.N, p.K, cfg, p.sm_count > 0 ? p.sm_count : 1, mode);
   if (ws > 0 && (p.workspace == nullptr || p.workspace_bytes < ws || !aligned16(p.workspace)))
     return fail("the workspace must hold " + std::to_string(ws) + " bytes (16-byte aligned)");
   return true;
 }
 
-void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream) {
+void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream, Sm90SplitMode split_mode) {
   if (p.M == 0) return;
   std::string why;
-  if (!sm90_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, "sm90: " + why);
+  if (!sm90_can_implement(p, cfg, &why, split_mode)) throw Error(ErrorCode::kNotSupported, "sm90: " + why);
   // How the group scales / zero points are staged. Group rows: group_size 0 with zero points
   // is one row per column (G = 1, gs = K).
   const bool grouped = p.group_size > 0;
@@ -135,12 +135,14 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     if (r != CUDA_SUCCESS)
       throw Error(ErrorCode::kCudaError, "mixgemm sm90: cuTensorMapEncodeTiled failed (" + std::to_string(r) + ")");
   }
-  const Sm90Split split = sm90_split(p.M, p.N, p.K, cfg, sm_count);
+  const Sm90Split split = sm90_split(p.M, p.N, p.K, cfg, sm_count, split_mode);
   const int64_t n_tiles = (p.N + cfg.tile_n - 1) / cfg.tile_n;
   const int64_t t_tiles = (p.M + cfg.tile_t - 1) / cfg.tile_t;
   const int64_t tiles = n_tiles * t_tiles;
-  const int64_t units = sm90::sm90_unit_count(tiles, split.whole, split.splits);
-  if (units > INT32_MAX) throw Error(ErrorCode::kNotSupported, "sm90: too many tiles");
+  const sm90::Sm90Part part{static_cast<int>(split.whole), split.splits, static_cast<int>(p.K / 64), split.stream,
+                            static_cast<uint32_t>(split.stream > 0 ? (tiles - split.whole) * (p.K / 64) : 0)};
+  const int64_t units = sm90::sm90_unit_count(tiles, part);
+  if (units > INT32_MAX || tiles > INT32_MAX) throw Error(ErrorCode::kNotSupported, "sm90: too many tiles");
   k.b = static_cast<const uint8_t*>(p.b);
   k.scales = grouped ? static_cast<const uint8_t*>(p.group_scales) : nullptr;
   k.zeros = p.has_zeros ? static_cast<const uint8_t*>(p.group_zeros) : nullptr;
@@ -148,9 +150,9 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.tok = p.token_scales;
   k.bias = static_cast<const uint8_t*>(p.bias);
   k.out = static_cast<uint8_t*>(p.out);
-  if (split.splits > 1) {
+  if (split.splits > 1 || split.stream > 0) {
     // The shared workspace layout (kernels/workspace_layout.h): counters at 0 (one per split
-    // tile), which the kernel leaves zero, partials behind the whole counter area.
+    // or streamed tile), which the kernel leaves zero, partials behind the whole counter area.
     if (tiles - split.whole > kWorkspaceMaxCounters) throw Error(ErrorCode::kNotSupported, "sm90: too many split tiles");
     k.counters = static_cast<int32_t*>(p.workspace);
     k.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(p.workspace) + kWorkspaceCounterBytes);
@@ -167,6 +169,8 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.tiles = static_cast<int32_t>(tiles);
   k.splits = split.splits;
   k.whole = static_cast<int32_t>(split.whole);
+  k.stream = split.stream;
+  k.stream_blocks = part.stream_blocks;
   k.units = static_cast<int32_t>(units);
   k.gs = gs;
   k.has_scales = grouped;
@@ -176,17 +180,24 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.b_unsigned = is_unsigned(p.b_type);
   k.out_bf16 = p.out_type == OutType::kBF16;
 
-  const unsigned grid = static_cast<unsigned>(std::min<int64_t>(units, sm_count));
+  // Stream-K: exactly `stream` CTAs (their ranges are what sm90_partition.h decodes).
+  const unsigned grid = static_cast<unsigned>(split.stream > 0 ? split.stream : std::min<int64_t>(units, sm_count));
   void* args[] = {&k};
   cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(fn), dim3(grid), dim3(sm90::kThreads), args,
                                    static_cast<size_t>(smem), stream);
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) cuda_fail("kernel launch", e);
   // MIXGEMM_PRINT_CONFIG=1 (gemm() prints the schedule): also how this launch splits K.
-  if (core::print_config_enabled())
-    std::fprintf(stderr, "[mixgemm]   %s: %u CTAs, %lld tiles: %lld whole, %lld in %d k-parts\n", cfg.name().c_str(),
-                 grid, static_cast<long long>(tiles), static_cast<long long>(split.whole),
-                 static_cast<long long>(tiles - split.whole), split.splits);
+  if (core::print_config_enabled()) {
+    if (split.stream > 0)
+      std::fprintf(stderr, "[mixgemm]   %s: %u CTAs, %lld tiles: %lld whole, %lld streamed (stream-K, %u k-blocks)\n",
+                   cfg.name().c_str(), grid, static_cast<long long>(tiles), static_cast<long long>(split.whole),
+                   static_cast<long long>(tiles - split.whole), part.stream_blocks);
+    else
+      std::fprintf(stderr, "[mixgemm]   %s: %u CTAs, %lld tiles: %lld whole, %lld in %d k-parts\n", cfg.name().c_str(),
+                   grid, static_cast<long long>(tiles), static_cast<long long>(split.whole),
+                   static_cast<long long>(tiles - split.whole), split.splits);
+  }
 }
 
 }  // namespace mixgemm::kernels

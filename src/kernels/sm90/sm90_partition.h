@@ -2,15 +2,27 @@
 // covers (host and device; the host side is CPU-tested in tests/cpu/test_sm90_heuristic.cpp).
 //
 // A launch has `tiles` output tiles (weight-row tiles fastest) and a split from sm90_split
-// (sm90.h): the first `whole` tiles run whole, the other tiles - whole run in `splits`
-// k-parts each. Units are numbered
+// (sm90.h): the first `whole` tiles run whole; the other tiles - whole either run in `splits`
+// k-parts each (split-K), or, with `stream` > 0, are streamed (stream-K). Units are numbered
 //
-//   u in [0, whole)                    : tile u, all of K
-//   u = whole + part * splits + split  : tile whole + part, k-part `split` of `splits`
+//   u in [0, whole)                          : tile u, all of K
+//   split-K:  u = whole + part * splits + s  : tile whole + part, k-part s of `splits`
+//   stream-K: u = whole + j * stream + c     : segment j of CTA c (below)
 //
-// so the parts of one split tile are neighbouring units, which the persistent grid (CTA c
-// runs units c, c + C, ...) starts at the same time on neighbouring CTAs. With no split
-// (splits = 1) whole = tiles; when the tiles do not fill the SMs whole = 0.
+// and CTA c of the persistent grid of C runs units c, c + C, ... Split-K: the parts of one
+// split tile are neighbouring units, which start at the same time on neighbouring CTAs. With
+// no split (splits = 1, stream = 0) whole = tiles; when the tiles do not fill the SMs whole = 0.
+//
+// Stream-K (grid C = stream, whole a multiple of C): the T = (tiles - whole) * kb64 k-blocks
+// of the streamed tiles, tile-major, are cut into C contiguous ranges, CTA c's
+// [c T / C, (c+1) T / C) (T >= C: none is empty). Segment j of CTA c is the part of its range
+// in its (j+1)-th tile: every CTA gets the same number of k-blocks +-1, whatever the tile
+// count. A tile touched by one CTA only is whole (part -1); otherwise its contributors are
+// the consecutive CTAs first .. last that touch it, in ascending k (split = c - first,
+// nsplit = last - first + 1), counter `part` = its index among the streamed tiles, and each
+// contributor's partial tile goes to slot 2c (its first segment) or 2c + 1 (its last one;
+// the segments between are whole tiles). Units past a CTA's range are empty (kb0 = kb1).
+// 32-bit arithmetic: the host takes stream-K only where C * (T + 1) < 2^31.
 #pragma once
 
 #include <cstdint>
@@ -23,35 +35,98 @@
 
 namespace mixgemm::kernels::sm90 {
 
-struct Sm90UnitPos {
-  int tile;   // output tile (nt = tile % n_tiles, tt = tile / n_tiles)
-  int split;  // k-part of the tile (0 for a whole tile)
-  int part;   // index among the split tiles (tile - whole): its counter and partials; -1 when whole
-  int kb0, kb1;  // 64-k blocks [kb0, kb1)
+// The launch's split, as the kernel sees it.
+struct Sm90Part {
+  int whole;                // tiles run whole, units [0, whole)
+  int splits;               // split-K: k-parts of each other tile (1: none); 1 with stream-K
+  int kb64;                 // K / 64
+  int stream;               // stream-K: CTAs sharing the streamed tiles (0: split-K)
+  uint32_t stream_blocks;   // stream-K: T = (tiles - whole) * kb64
 };
 
-MIXGEMM_SM90_HD int64_t sm90_unit_count(int64_t tiles, int64_t whole, int splits) { return whole + (tiles - whole) * splits; }
+struct Sm90UnitPos {
+  int tile;    // output tile (nt = tile % n_tiles, tt = tile / n_tiles)
+  int split;   // index of this k-part among its tile's (0 for a whole tile)
+  int nsplit;  // k-parts of the tile (1: whole)
+  int part;    // index among the split / streamed tiles: the counter; -1 when whole
+  int slot;    // this k-part's partial tile in the workspace
+  // Where the tile's k-parts keep their partials (what the last to arrive reads): part s at
+  // slot0 + s * slot_step, less slot_skip for s >= 1 (sm90_partial_slot).
+  int slot0, slot_step, slot_skip;
+  int kb0, kb1;  // 64-k blocks [kb0, kb1); kb0 == kb1: an empty unit (stream-K, nothing to do)
+};
 
-// kb64 = K / 64.
-MIXGEMM_SM90_HD Sm90UnitPos sm90_unit_pos(int u, int whole, int splits, int kb64) {
-  // One path for both kinds (a whole tile is a tile in one part): the sm90 wide tile's
-  // consumers have no register to spare, and two paths spilled there (ptxas, sm_90a).
-  const bool w = u < whole;
-  const int v = w ? u : u - whole;
-  const int parts = w ? 1 : splits;
+// Stream-K: the first k-block of CTA c's range, and the CTA whose range holds block b.
+MIXGEMM_SM90_HD uint32_t sm90_stream_begin(uint32_t c, uint32_t T, uint32_t C) { return c * T / C; }
+MIXGEMM_SM90_HD uint32_t sm90_stream_owner(uint32_t b, uint32_t T, uint32_t C) { return ((b + 1) * C - 1) / T; }
+
+// Units of a launch (the grid runs min(units, SMs) CTAs; stream-K: exactly `stream`).
+MIXGEMM_SM90_HD int64_t sm90_unit_count(int64_t tiles, const Sm90Part& q) {
+  if (q.stream > 0) {
+    const int64_t per = (static_cast<int64_t>(q.stream_blocks) + q.stream - 1) / q.stream;  // most blocks per CTA
+    const int64_t segs = (per + q.kb64 - 1) / q.kb64 + 1;                                   // most tiles it touches
+    return q.whole + segs * q.stream;
+  }
+  return q.whole + (tiles - q.whole) * q.splits;
+}
+
+MIXGEMM_SM90_HD Sm90UnitPos sm90_unit_pos(int u, const Sm90Part& q) {
   Sm90UnitPos x;
+  if (q.stream > 0 && u >= q.whole) {
+    const uint32_t C = static_cast<uint32_t>(q.stream), T = q.stream_blocks, KB = static_cast<uint32_t>(q.kb64);
+    const uint32_t v = static_cast<uint32_t>(u - q.whole), c = v % C, j = v / C;
+    const uint32_t b0 = sm90_stream_begin(c, T, C), b1 = sm90_stream_begin(c + 1, T, C);
+    const uint32_t t = b0 / KB + j;  // streamed tile of segment j
+    const uint32_t lo = j == 0 ? b0 : t * KB;
+    const uint32_t hi = (t + 1) * KB < b1 ? (t + 1) * KB : b1;
+    x.tile = q.whole + static_cast<int>(t);
+    if (lo >= hi) {  // past the CTA's range
+      x.tile = q.whole;
+      x.split = 0, x.nsplit = 1, x.part = -1, x.slot = 0, x.slot0 = 0, x.slot_step = 0, x.slot_skip = 0;
+      x.kb0 = 0, x.kb1 = 0;
+      return x;
+    }
+    const uint32_t first = sm90_stream_owner(t * KB, T, C), last = sm90_stream_owner((t + 1) * KB - 1, T, C);
+    x.kb0 = static_cast<int>(lo - t * KB);
+    x.kb1 = static_cast<int>(hi - t * KB);
+    x.nsplit = static_cast<int>(last - first + 1);
+    x.split = static_cast<int>(c - first);
+    x.part = x.nsplit > 1 ? static_cast<int>(t) : -1;
+    x.slot = static_cast<int>(2 * c + (j == 0 ? 0u : 1u));
+    // The tile is the first segment of every contributor but the first one, whose range
+    // began in an earlier tile unless it begins exactly at the tile.
+    x.slot_skip = sm90_stream_begin(first, T, C) < t * KB ? 1 : 0;
+    x.slot0 = static_cast<int>(2 * first) + x.slot_skip;
+    x.slot_step = 2;
+    return x;
+  }
+  // Split-K: one path for whole and split tiles (a whole tile is a tile in one part): the
+  // sm90 wide tile's consumers have no register to spare, and two paths spilled there.
+  const bool w = u < q.whole;
+  const int v = w ? u : u - q.whole;
+  const int parts = w ? 1 : q.splits;
   const int i = v / parts;
   x.split = v - i * parts;
-  x.tile = w ? u : whole + i;
+  x.nsplit = parts;
+  x.tile = w ? u : q.whole + i;
   x.part = w ? -1 : i;
-  x.kb0 = static_cast<int>(static_cast<int64_t>(x.split) * kb64 / parts);
-  x.kb1 = static_cast<int>(static_cast<int64_t>(x.split + 1) * kb64 / parts);
+  x.slot = i * parts + x.split;
+  x.slot0 = i * parts;
+  x.slot_step = 1;
+  x.slot_skip = 0;
+  x.kb0 = static_cast<int>(static_cast<int64_t>(x.split) * q.kb64 / parts);
+  x.kb1 = static_cast<int>(static_cast<int64_t>(x.split + 1) * q.kb64 / parts);
   return x;
 }
 
+// The workspace slot of k-part s of x's tile (where the last to arrive reads it).
+MIXGEMM_SM90_HD int sm90_partial_slot(const Sm90UnitPos& x, int s) {
+  return x.slot0 + s * x.slot_step - (s > 0 ? x.slot_skip : 0);
+}
+
 // kb1 - kb0 of sm90_unit_pos (what a consumer keeps through its mainloop).
-MIXGEMM_SM90_HD int sm90_unit_blocks(int u, int whole, int splits, int kb64) {
-  const Sm90UnitPos x = sm90_unit_pos(u, whole, splits, kb64);
+MIXGEMM_SM90_HD int sm90_unit_blocks(int u, const Sm90Part& q) {
+  const Sm90UnitPos x = sm90_unit_pos(u, q);
   return x.kb1 - x.kb0;
 }
 
