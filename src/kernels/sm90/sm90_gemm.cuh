@@ -554,8 +554,15 @@ struct Sm90Cta {
     }
   }
 
+  // This thread is done with the stage: every consumer thread arrives (the `empty` count is
+  // 32 per consumer warp), each arrival a release of its own shared-memory reads of the stage,
+  // so all of them happen before the producer's refill. With one arrival per warp (lane 0)
+  // racecheck reported the refill of a wrapped ring against lanes 1..31's reads (s11; their
+  // values had been consumed, no result changed); a __syncwarp before lane 0's arrival made
+  // the wide tile spill.
   static __device__ __forceinline__ void release(const Ctx& c, int stage) {
-    if (c.lane() == 0) ptx::mbar_arrive(c.empty0() + stage * 8);
+    (void)c;
+    ptx::mbar_arrive(c.empty0() + stage * 8);
   }
 
   static __device__ __forceinline__ void advance(int& stage, uint32_t& phase) {
@@ -823,7 +830,7 @@ struct Sm90Cta {
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
         ptx::mbar_init(full0 + s * 8, 1);                    // the producer's arrive + tx bytes
-        ptx::mbar_init(empty0 + s * 8, 4 * kConsumerWGs);    // one arrival per consumer warp
+        ptx::mbar_init(empty0 + s * 8, 128 * kConsumerWGs);  // one arrival per consumer thread
       }
       ptx::mbar_fence_init();
       ptx::prefetch_tensormap(&p.act_map);
