@@ -561,7 +561,6 @@ struct Sm90Cta {
   // values had been consumed, no result changed); a __syncwarp before lane 0's arrival made
   // the wide tile spill.
   static __device__ __forceinline__ void release(const Ctx& c, int stage) {
-    (void)c;
     ptx::mbar_arrive(c.empty0() + stage * 8);
   }
 
