@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -274,17 +275,19 @@ void check_tail_split(const Spec& s) {
   EXPECT_GT(ran, 0) << "no schedule splits a tail on this shape";
 }
 
-TEST(Sm90, TailSplit) {
-  MIXGEMM_SKIP_WITHOUT_GPU();
-  Spec f16;  // integer data: bit-exact, whatever the split
+// The two specs the split tests run (N = 1040: 8 weight tiles of 128 + one of 16 rows; K =
+// 4096): f16 with integer data (bit-exact, whatever the split) and QQQ s8 (s32 partials, u4 +
+// zero points, per-group integer scales, random data, bf16 out). `check` runs on each whose
+// type config this build compiled; the test skips when neither is.
+void for_split_specs(uint64_t seed, const std::function<void(const Spec&)>& check) {
+  Spec f16;
   f16.group_size = 128;
-  f16.N = 1040;  // 8 weight tiles of 128 + one of 16 rows
+  f16.N = 1040;
   f16.K = 4096;
   f16.integer = true;
   f16.bias = f16.ch = true;
-  f16.seed = base_seed() + 31;
-  if (!mixgemm::kernels::sm90_configs(f16.a, f16.b).empty()) check_tail_split(f16);
-  Spec s8;  // QQQ: s32 partials, u4 + zero points, per-group integer scales
+  f16.seed = seed;
+  Spec s8;
   s8.a = AType::kS8;
   s8.b = BType::kU4;
   s8.zeros = true;
@@ -293,11 +296,20 @@ TEST(Sm90, TailSplit) {
   s8.K = 4096;
   s8.tok = s8.ch = true;
   s8.out = OutType::kBF16;
-  s8.seed = base_seed() + 32;
+  s8.seed = seed + 1;
   s8.fp8_promotion_k = 0;
-  if (!mixgemm::kernels::sm90_configs(s8.a, s8.b).empty()) check_tail_split(s8);
-  if (mixgemm::kernels::sm90_configs(f16.a, f16.b).empty() && mixgemm::kernels::sm90_configs(s8.a, s8.b).empty())
-    GTEST_SKIP() << "neither f16.u4 nor s8.u4 is compiled in this build";
+  bool any = false;
+  for (const Spec* s : {&f16, &s8})
+    if (!mixgemm::kernels::sm90_configs(s->a, s->b).empty()) {
+      check(*s);
+      any = true;
+    }
+  if (!any) GTEST_SKIP() << "neither f16.u4 nor s8.u4 is compiled in this build";
+}
+
+TEST(Sm90, TailSplit) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  for_split_specs(base_seed() + 31, [](const Spec& s) { check_tail_split(s); });
 }
 
 // Stream-K, forced (mode) on every schedule, at pretend SM counts that make
@@ -349,28 +361,8 @@ void check_forced(const Spec& s, const std::vector<int>& ms, std::vector<int> sm
 
 TEST(Sm90, StreamK) {
   MIXGEMM_SKIP_WITHOUT_GPU();
-  Spec f16;  // integer data: bit-exact, whatever the split
-  f16.group_size = 128;
-  f16.N = 1040;  // 8 weight tiles of 128 + one of 16 rows
-  f16.K = 4096;
-  f16.integer = true;
-  f16.bias = f16.ch = true;
-  f16.seed = base_seed() + 33;
-  if (!mixgemm::kernels::sm90_configs(f16.a, f16.b).empty()) check_forced(f16, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream);
-  Spec s8;  // QQQ: s32 partials, u4 + zero points, per-group integer scales
-  s8.a = AType::kS8;
-  s8.b = BType::kU4;
-  s8.zeros = true;
-  s8.group_size = 64;
-  s8.N = 1040;
-  s8.K = 4096;
-  s8.tok = s8.ch = true;
-  s8.out = OutType::kBF16;
-  s8.seed = base_seed() + 34;
-  s8.fp8_promotion_k = 0;
-  if (!mixgemm::kernels::sm90_configs(s8.a, s8.b).empty()) check_forced(s8, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream);
-  if (mixgemm::kernels::sm90_configs(f16.a, f16.b).empty() && mixgemm::kernels::sm90_configs(s8.a, s8.b).empty())
-    GTEST_SKIP() << "neither f16.u4 nor s8.u4 is compiled in this build";
+  for_split_specs(base_seed() + 33,
+                  [](const Spec& s) { check_forced(s, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream); });
 }
 
 // A small stream-K case for compute-sanitizer (memcheck, racecheck: '*Sanitize*'): every
