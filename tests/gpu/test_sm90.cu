@@ -365,32 +365,31 @@ TEST(Sm90, StreamK) {
                   [](const Spec& s) { check_forced(s, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream); });
 }
 
-// A small stream-K case for compute-sanitizer (memcheck, racecheck: '*Sanitize*'): every
-// schedule, 3 weight tiles of 128 rows (N = 272: a partial one), K = 1024, 7 pretend SMs.
-TEST(Sm90Sanitize, StreamKSmall) {
-  MIXGEMM_SKIP_WITHOUT_GPU();
+// Small cases for compute-sanitizer (memcheck, racecheck: '*Sanitize*'): every schedule, 3
+// weight tiles of 128 rows (N = 272: a partial one), K = 1024 (16 k-blocks per tile), f16
+// integer data, one split mode at one pretend SM count.
+void check_sanitize_small(uint64_t seed, int sm, Sm90SplitMode mode) {
   Spec f16;
   f16.group_size = 64;
   f16.N = 272;
   f16.K = 1024;
   f16.integer = true;
-  f16.seed = base_seed() + 35;
+  f16.seed = seed;
   if (mixgemm::kernels::sm90_configs(f16.a, f16.b).empty()) GTEST_SKIP() << "f16.u4 is not compiled in this build";
-  check_forced(f16, {13, 130}, {7}, Sm90SplitMode::kStream);
+  check_forced(f16, {13, 130}, {sm}, mode);
 }
 
-// The same with split-K on 2 pretend SMs: several whole and split units per CTA, K = 1024 (16
-// k-blocks per tile, more than a ring of stages): the ring wraps within and across units.
+// Stream-K on 7 pretend SMs.
+TEST(Sm90Sanitize, StreamKSmall) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  check_sanitize_small(base_seed() + 35, 7, Sm90SplitMode::kStream);
+}
+
+// Split-K on 2 pretend SMs: several whole and split units per CTA, more k-blocks than a ring of
+// stages: the ring wraps within and across units.
 TEST(Sm90Sanitize, SplitKWrapSmall) {
   MIXGEMM_SKIP_WITHOUT_GPU();
-  Spec f16;
-  f16.group_size = 64;
-  f16.N = 272;
-  f16.K = 1024;
-  f16.integer = true;
-  f16.seed = base_seed() + 36;
-  if (mixgemm::kernels::sm90_configs(f16.a, f16.b).empty()) GTEST_SKIP() << "f16.u4 is not compiled in this build";
-  check_forced(f16, {13, 130}, {2}, Sm90SplitMode::kSplitK);
+  check_sanitize_small(base_seed() + 36, 2, Sm90SplitMode::kSplitK);
 }
 
 // ---- timing report ---------------------------------------------------------------------------
