@@ -78,8 +78,9 @@ bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string*
 //     whole tiles ("tail split"); splits = 1 otherwise.
 // Then stream-K (`stream` = sm_count): the k-blocks of every tile (tiles < sm_count), of the
 // last partial wave's tiles, or of those and one whole wave before them, spread evenly over
-// the sm_count CTAs, where the time model predicts it at least 3% faster than the split-K
+// the sm_count CTAs, where the time model predicts it at least 10% faster than the split-K
 // above (the wave quantization of split-K: e.g. 80 tiles of 10240 x 8192 on 132 SMs).
+// sm90_pick chooses the tile on the split-K model, so stream-K never changes the tile.
 // Either way the split / streamed tiles are reduced in the workspace in a fixed order
 // (ascending k: deterministic).
 struct Sm90Split {

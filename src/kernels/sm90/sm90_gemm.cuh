@@ -142,7 +142,7 @@ struct Sm90Cta {
   }
 
   struct Unit {
-    int split, nsplit, part, slot, s0, step, skip, nt, tt, kb0, kb1;  // sm90_partition.h; part < 0: a whole tile
+    int nsplit, part, slot, s0, step, skip, nt, tt, kb0, kb1;  // sm90_partition.h; part < 0: a whole tile
   };
   static __device__ __forceinline__ Sm90Part part_of(const Sm90KernelParams& p) {
     return Sm90Part{p.whole, p.splits, p.KB64, p.stream, p.stream_blocks};
@@ -150,7 +150,6 @@ struct Sm90Cta {
   static __device__ __forceinline__ Unit unit_of(const Sm90KernelParams& p, int u) {
     const Sm90UnitPos q = sm90_unit_pos(u, part_of(p));
     Unit x;
-    x.split = q.split;
     x.nsplit = q.nsplit;
     x.part = q.part;
     x.slot = q.slot;

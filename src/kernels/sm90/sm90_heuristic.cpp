@@ -122,12 +122,15 @@ namespace {
 // conversion and wgmma overlap the first's; its split-K partials cost 0.75x their bytes
 // (fitted to bench/results/2026-11-30-h200/s4-round1/w16-256x64.csv, 5 shapes x M =
 // 64/128/256, and s4-round2/xover.csv, 9 shapes x M = 24/32/48: -8..+10%).
+double tile_block_ns(const Sm90Config& cfg) {
+  return cfg.tile_n == 256 ? kTwoAtomBlockFactor * block_ns(cfg.tile_t) : block_ns(cfg.tile_t);
+}
+// The time to move `n` partial tiles of the config (store or load), per CTA.
+double partials_ns(const Sm90Config& cfg, double n) {
+  return cfg.tile_n * cfg.tile_t * 4.0 * n / kPartialBytesPerNs * (cfg.tile_n == 256 ? kTwoAtomReduceFactor : 1.0);
+}
 double unit_ns(const Sm90Config& cfg, double kb, int s) {
-  const double blk = cfg.tile_n == 256 ? kTwoAtomBlockFactor * block_ns(cfg.tile_t) : block_ns(cfg.tile_t);
-  const double reduce = s > 1 ? cfg.tile_n * cfg.tile_t * 4.0 * (s + 1) / kPartialBytesPerNs *
-                                    (cfg.tile_n == 256 ? kTwoAtomReduceFactor : 1.0)
-                              : 0.0;
-  return kb * blk + kUnitOverheadNs + reduce;
+  return kb * tile_block_ns(cfg) + kUnitOverheadNs + (s > 1 ? partials_ns(cfg, s + 1) : 0.0);
 }
 
 // The persistent grid's compute time for a split, in ns: whole tiles in waves of P CTAs,
@@ -140,12 +143,9 @@ double compute_ns(int64_t tiles, int64_t K, int64_t P, const Sm90Config& cfg, co
   const double kb = static_cast<double>(K / 64);
   if (sp.stream > 0) {
     const double per = static_cast<double>(ceil_div((tiles - sp.whole) * (K / 64), P));
-    const double blk = cfg.tile_n == 256 ? kTwoAtomBlockFactor * block_ns(cfg.tile_t) : block_ns(cfg.tile_t);
     const double parts = std::ceil(kb / per) + 1.0;
-    const double reduce = cfg.tile_n * cfg.tile_t * 4.0 * (parts + 1.0) / kPartialBytesPerNs *
-                          (cfg.tile_n == 256 ? kTwoAtomReduceFactor : 1.0);
-    return static_cast<double>(sp.whole / P) * unit_ns(cfg, kb, 1) + per * blk +
-           (per / kb + 1.0) * kUnitOverheadNs + reduce;
+    return static_cast<double>(sp.whole / P) * unit_ns(cfg, kb, 1) + per * tile_block_ns(cfg) +
+           (per / kb + 1.0) * kUnitOverheadNs + partials_ns(cfg, parts + 1.0);
   }
   if (sp.splits <= 1) return static_cast<double>(ceil_div(tiles, P)) * unit_ns(cfg, kb, 1);
   const int64_t rest = tiles - sp.whole;
