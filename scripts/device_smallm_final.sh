@@ -3,8 +3,8 @@
 #   usage (device): bash scripts/device_smallm_final.sh .sN   (carry the .sN folder; .sN/commit.txt
 #   = the host's HEAD, since the device copy's git metadata can be stale)
 # (1) build (python on, sm90 f16.u4
-# + s8.u4 instances), (2) the smallm, GemmApi and GemmSanitize GPU suites, memcheck and racecheck
-# of GemmSanitize, (3) the GPU timing report (12 shapes x M = 1..64, every schedule: the CPU
+# + s8.u4 instances), (2) the smallm, GemmApi and sanitizer (Gemm, Smallm) GPU suites, memcheck
+# and racecheck of the sanitizer suites, (3) the GPU timing report (12 shapes x M = 1..64, every schedule: the CPU
 # heuristic test's table), (4) bench: seed + Llama-2-70B + Llama-3-8B layers, M = 1..16, f16 /
 # s8 / e4m3 x u4b8 g128, every baseline, verified, (5) compiled e2e decode batch 1 (fp16 / w4a16
 # / w4a8-s8). $OUT: final-a.tar.gz (1-4), final-b.tar.gz (5).
@@ -20,11 +20,11 @@ cp "$CARRY/commit.txt" "$R/commit.txt"  # the host's commit: the device copy's g
     -DMIXGEMM_SM90_TYPES=f16.u4,s8.u4 && cmake --build build-final -j 16 ) > "$R/build.log" 2>&1
 echo "build rc=$? at $((SECONDS-T0)) s"
 grep -h "spill" "$R/build.log" | grep -v " 0 bytes spill" | sort | uniq -c | head -5
-timeout 170 ./build-final/tests/mixgemm_gpu_tests --gtest_filter='Smallm.*:GemmApi.*:GemmSanitize.*:-SmallmTiming.*' > "$R/gpu-tests.log" 2>&1
+timeout 170 ./build-final/tests/mixgemm_gpu_tests --gtest_filter='Smallm.*:SmallmSanitize.*:GemmApi.*:GemmSanitize.*:-SmallmTiming.*' > "$R/gpu-tests.log" 2>&1
 echo "tests rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$R/gpu-tests.log" | tr '\n' ' ') at $((SECONDS-T0)) s"
 grep -E "Failure|bad elements|differs" "$R/gpu-tests.log" | head -5
 for tool in memcheck racecheck; do
-  timeout 100 compute-sanitizer --tool $tool ./build-final/tests/mixgemm_gpu_tests --gtest_filter='GemmSanitize.*' > "$R/$tool.log" 2>&1
+  timeout 100 compute-sanitizer --tool $tool ./build-final/tests/mixgemm_gpu_tests --gtest_filter='GemmSanitize.*:SmallmSanitize.*' > "$R/$tool.log" 2>&1
   echo "$tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/$tool.log" | tail -1) at $((SECONDS-T0)) s"
 done
 MIXGEMM_SMALLM_TIMING=1 MIXGEMM_SMALLM_TIMING_SHAPES=0,1,2,3,4,5,6,7,8,9,10,11 MIXGEMM_SMALLM_TIMING_GS=128 \

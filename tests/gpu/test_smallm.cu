@@ -74,11 +74,13 @@ std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmCon
       [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr, cluster); }, err);
 }
 
-// Whether the geometry gives this schedule cluster split-K at M tokens on this GPU.
-bool uses_cluster(const Spec& s, const SmallmConfig& cfg, int M, mixgemm::kernels::SmallmCluster mode) {
-  int dev = 0, sms = 1;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+// Whether the geometry gives this schedule cluster split-K at M tokens on `sms` SMs (0: this GPU's).
+bool uses_cluster(const Spec& s, const SmallmConfig& cfg, int M, mixgemm::kernels::SmallmCluster mode, int sms = 0) {
+  if (sms <= 0) {
+    int dev = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  }
   return mixgemm::kernels::smallm_host::make_geometry(M, s.N, s.K, s.a, s.b, s.group_size, s.zeros, cfg, sms, mode)
              .cluster >= 2;
 }
@@ -93,8 +95,9 @@ bool workspace_zero(const DevData& dd) {
   return std::all_of(h.begin(), h.end(), [](uint8_t v) { return v == 0; });
 }
 
-// Runs every schedule x M on one data set. `ms`: the token counts to run.
-void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<SmallmConfig>& only = {}) {
+// Runs every schedule x M on one data set. `ms`: the token counts to run; `sm`: a pretend SM
+// count (fewer CTAs, each streaming more rows), 0 for this GPU's.
+void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<SmallmConfig>& only = {}, int sm = 0) {
   SCOPED_TRACE(s.name());
   Data d;
   try {
@@ -105,6 +108,7 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
   }
   DevData dd(d, smallm_ws(s));
   ASSERT_NE(dd.b.p, nullptr);
+  if (sm > 0) dd.sm_count = sm;  // the workspace was sized for the real count (monotone)
   const std::vector<SmallmConfig> cfgs = only.empty() ? mixgemm::kernels::smallm_configs(s.a, s.b) : only;
   ASSERT_FALSE(cfgs.empty());
   int failures = 0;
@@ -144,9 +148,9 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
       // workspace split-K where gemm() takes clusters. Both must pass, deterministically.
       if (M == 1 || M == 13 || M == 31) {
         using mixgemm::kernels::SmallmCluster;
-        const bool auto_cl = uses_cluster(s, cfg, M, SmallmCluster::kAuto);
+        const bool auto_cl = uses_cluster(s, cfg, M, SmallmCluster::kAuto, sm);
         const SmallmCluster other = auto_cl ? SmallmCluster::kOff : SmallmCluster::kForce;
-        if (auto_cl || uses_cluster(s, cfg, M, SmallmCluster::kForce)) {
+        if (auto_cl || uses_cluster(s, cfg, M, SmallmCluster::kForce, sm)) {
           const char* what = auto_cl ? " (plain split-K)" : " (forced cluster split-K)";
           const std::vector<uint16_t> o1 = run_once(d, dd, cfg, M, &err, other);
           const int64_t bad_o = o1.empty() ? -1 : compare(d, o1, M, &msg);
@@ -253,6 +257,51 @@ TEST(Smallm, StreamShapes) {
       check_all(s, ms);
     }
   }
+}
+
+// The weight ring wrapping: at 2 and 5 pretend SMs each CTA streams 8-32 rows of a small shape
+// (N = 272: 17 n-blocks, a partial stripe; K = 1344: 21 k-blocks, partial chunks), more than
+// its ring holds, across stripe ends, so every slot is refilled while the other warps still
+// read their rows (release_row). One spec per activation type, every schedule.
+TEST(Smallm, RingWrap) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int idx = 0;
+  for (AType a : {AType::kF16, AType::kBF16, AType::kS8, AType::kE4M3}) {
+    Spec s;
+    s.a = a;
+    s.b = a == AType::kBF16 ? BType::kU8 : (a == AType::kS8 ? BType::kU4 : BType::kU4B8);
+    s.zeros = a == AType::kBF16 || a == AType::kS8;
+    s.group_size = a == AType::kBF16 ? 64 : (a == AType::kE4M3 ? 96 : 192);  // K = 1344 = 7 x 192
+    s.N = 272;
+    s.K = 1344;
+    s.integer = a == AType::kS8 || idx == 0;
+    s.out = a == AType::kBF16 ? OutType::kBF16 : OutType::kF16;
+    set_epilogue(&s, idx + 1);
+    s.seed = 7100 + idx++;
+    int wrapping = 0;  // (schedule, SM count) points whose CTAs stream more rows than the ring holds
+    for (int sm : {2, 5}) {
+      for (const SmallmConfig& cfg : mixgemm::kernels::smallm_configs(s.a, s.b)) {
+        const auto g = mixgemm::kernels::smallm_host::make_geometry(1, s.N, s.K, s.a, s.b, s.group_size, s.zeros,
+                                                                    cfg, sm, mixgemm::kernels::SmallmCluster::kOff);
+        wrapping += (g.U + g.C - 1) / g.C > g.ring_rows;
+      }
+      check_all(s, {1, 13, 16, 33}, {}, sm);
+    }
+    EXPECT_GT(wrapping, 0) << s.name() << ": no schedule wraps its ring";
+  }
+}
+
+// The same ring wrapping, small enough for compute-sanitizer (memcheck, racecheck: '*Sanitize*'):
+// f16 x u4b8 g64 integer data, every schedule, 2 pretend SMs.
+TEST(SmallmSanitize, RingWrapSmall) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Spec s;
+  s.group_size = 64;
+  s.N = 272;
+  s.K = 1344;
+  s.integer = true;
+  s.seed = 7200;
+  check_all(s, {1, 13}, {}, 2);
 }
 
 // One real shape (Llama-2-70B attention output: N = K = 8192), M = 1 and 16, the
