@@ -624,6 +624,12 @@ struct SmallmCta {
   static __device__ __forceinline__ int tile_index(const Ctx& x, int b, int nt) {
     return ((x.warp * kNBW + b) * kNT + nt) * 32 + x.lane;
   }
+  // Whether this lane's fragment of n-tile nt holds a live token (tokens nt*8 + 2t, +1 of the
+  // tile, t = lane % 4): partial tiles carry only those pieces (at M = 1, 8 lanes of 32), the
+  // others are neither stored nor loaded (their sums are never stored: store_frag).
+  static __device__ __forceinline__ bool lane_live(const Ctx& x, int nt) {
+    return nt * 8 + 2 * (x.lane & 3) < x.m_rem;
+  }
 
   // ---- cluster split-K: the reduction through distributed shared memory ----------------
   // With p.cluster = S >= 2 the launcher cut the grid into one cluster of S CTAs per stripe
@@ -739,17 +745,25 @@ struct SmallmCta {
         for (int b = 0; b < kNBW; ++b)
 #pragma unroll
           for (int nt = 0; nt < kNT; ++nt)
-            __stcg(mine + tile_index(x, b, nt),
-                   make_uint4(acc_bits(acc[b][nt][0]), acc_bits(acc[b][nt][1]),
-                              acc_bits(acc[b][nt][2]), acc_bits(acc[b][nt][3])));
+            if (lane_live(x, nt))
+              __stcg(mine + tile_index(x, b, nt),
+                     make_uint4(acc_bits(acc[b][nt][0]), acc_bits(acc[b][nt][1]),
+                                acc_bits(acc[b][nt][2]), acc_bits(acc[b][nt][3])));
       }
-      // Release: every thread's partial is visible device-wide before the counter moves.
-      __threadfence();
+      // Release and acquire by thread 0 alone (the pattern of a grid barrier): the CTA
+      // barrier orders every thread's partial store before thread 0's fence, which makes them
+      // visible device-wide before the counter moves (cumulativity); if this CTA is the last,
+      // thread 0's fence after the atomic orders the other contributors' partials before the
+      // second barrier, and so before every thread's loads below.
       __syncthreads();
       if (threadIdx.x == 0) {
+        __threadfence();
         const int old = atomicAdd(cnt, 1);
         const int last = old == n - 1;
-        if (last) atomicExch(cnt, 0);  // leave the workspace zeroed for the next call
+        if (last) {
+          atomicExch(cnt, 0);  // leave the workspace zeroed for the next call
+          __threadfence();
+        }
         *s_flag = last;
       }
       __syncthreads();
@@ -757,7 +771,7 @@ struct SmallmCta {
       if (!*s_flag) return;
     }
     smallm_trace(kTraceReduce);
-    __threadfence();  // acquire: the other contributors' partials are visible now
+    // (The peek's ld.acquire by thread 0, then its barrier, is the acquire of that path.)
     // Sum in fixed contributor order c_first..c_last (ascending k), own registers at
     // their place: the same additions in the same order whoever arrives last. The last
     // stripe of every CTA is reduced at the very end of the kernel (its CTA is typically
@@ -783,8 +797,9 @@ struct SmallmCta {
           if (cc == x.c) continue;
           const uint4* src = reinterpret_cast<const uint4*>(tiles + static_cast<int64_t>(slot_of(cc)) * p.tile_bytes);
 #pragma unroll
-          for (int f = 0; f < kFr; ++f)
-            ptx::cp_async16_zfill(x.smem_u32 + off + (q * kFr + f) * 512, src + tile_index(x, f / kNT, f % kNT), true);
+          for (int f = 0; f < kFr; ++f)  // dead pieces: zero-filled, no global read
+            ptx::cp_async16_zfill(x.smem_u32 + off + (q * kFr + f) * 512, src + tile_index(x, f / kNT, f % kNT),
+                                  lane_live(x, f % kNT));
         }
         ptx::cp_async_commit();
         ptx::cp_async_wait<0>();  // this lane's own copies: visible to this lane
@@ -827,7 +842,9 @@ struct SmallmCta {
             const uint4* src = reinterpret_cast<const uint4*>(
                 tiles + static_cast<int64_t>(slot_of(cc)) * p.tile_bytes);
 #pragma unroll
-            for (int r = 0; r < kRG; ++r) w[q][r] = __ldcg(src + tile_index(x, (f0 + r) / kNT, (f0 + r) % kNT));
+            for (int r = 0; r < kRG; ++r)
+              w[q][r] = lane_live(x, (f0 + r) % kNT) ? __ldcg(src + tile_index(x, (f0 + r) / kNT, (f0 + r) % kNT))
+                                                      : make_uint4(0, 0, 0, 0);
           }
         }
 #pragma unroll
