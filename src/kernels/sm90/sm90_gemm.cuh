@@ -717,17 +717,25 @@ struct Sm90Cta {
           __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
                  make_float4(bits(acc[mw][4 * j]), bits(acc[mw][4 * j + 1]), bits(acc[mw][4 * j + 2]),
                              bits(acc[mw][4 * j + 3])));
-      __threadfence();  // release: the partial is visible device-wide before the counter moves
+      // Release and acquire by consumer thread 0 alone (as smallm, s12-tailfence): the
+      // consumer barrier orders every thread's partial stores before its fence, which makes
+      // them visible device-wide before the counter moves; if this CTA is the last, its fence
+      // after the atomic orders every split's partial before the second barrier, and so
+      // before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU, held
+      // 5% of the 64-token tile's stall samples, s9-profile2.)
       ptx::named_barrier_sync(1, 256);
       if (c.ctid == 0) {
+        __threadfence();
         const int old = atomicAdd(p.counters + x.part, 1);
         const int last = old == x.nsplit - 1;
-        if (last) atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
+        if (last) {
+          atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
+          __threadfence();
+        }
         *s_flag = last;
       }
       ptx::named_barrier_sync(1, 256);
       if (!*s_flag) return;
-      __threadfence();  // acquire: every split's partial is visible
       // Sum in split order 0, 1, ... (ascending k), whoever arrives last: deterministic.
       // Part sp's partial is at slot s0 + sp * step, less `skip` for sp >= 1 (Unit): 32-bit
       // float4 offsets from part 0's (registers are scarce here).
