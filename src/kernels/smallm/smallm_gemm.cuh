@@ -771,7 +771,8 @@ struct SmallmCta {
       if (!*s_flag) return;
     }
     smallm_trace(kTraceReduce);
-    // (The peek's ld.acquire by thread 0, then its barrier, is the acquire of that path.)
+    // Both ways here acquired in thread 0 before a CTA barrier: the fence after the atomic
+    // above, or the peek's ld.acquire.
     // Sum in fixed contributor order c_first..c_last (ascending k), own registers at
     // their place: the same additions in the same order whoever arrives last. The last
     // stripe of every CTA is reduced at the very end of the kernel (its CTA is typically
