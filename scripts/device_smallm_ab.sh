@@ -8,7 +8,8 @@
 # (3) bench base / cand / cand / base: seed + Llama-2-70B + Llama-3-8B, M = 1/8/16, f16, s8
 #     and e4m3 x u4b8 g128, heuristic picks, verified;
 # (4) cand's per-CTA timeline and per-warp cycle accounts at M = 1 (seed, 57344 x 8192,
-#     4096 x 4096, 28672 x 4096; every TM 8 schedule). Everything in $OUT/ab.tar.gz; the
+#     4096 x 4096, 28672 x 4096, or AB_TRACE_SHAPES = indices of the timing report's shapes;
+#     every TM 8 schedule). Everything in $OUT/ab.tar.gz; the
 #     geomeans and the cycle accounts are printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,7 @@ bench() {  # $1 build, $2 stem
   echo "bench $2 rc=$? at $((SECONDS-T0)) s"
 }
 bench build-ab-base base; bench /tmp/cand/build cand; bench /tmp/cand/build cand2; bench build-ab-base base2
-MIXGEMM_SMALLM_TRACE_FILE=$R/trace-cand.txt MIXGEMM_SMALLM_TIMING=1 MIXGEMM_SMALLM_TIMING_SHAPES=0,3,5,7 \
+MIXGEMM_SMALLM_TRACE_FILE=$R/trace-cand.txt MIXGEMM_SMALLM_TIMING=1 MIXGEMM_SMALLM_TIMING_SHAPES=${AB_TRACE_SHAPES:-0,3,5,7} \
   MIXGEMM_SMALLM_TIMING_MS=1 MIXGEMM_SMALLM_TIMING_GS=128 MIXGEMM_SMALLM_TIMING_CFG=t8_ \
   timeout 100 /tmp/cand/build-tr/tests/mixgemm_gpu_tests --gtest_filter='SmallmTiming.Report' > "$R/timing-cand-tr.log" 2>&1
 echo "trace rc=$? at $((SECONDS-T0)) s"
@@ -50,5 +51,5 @@ for t in sorted({k[1] for k in keys}):
 for k in sorted(keys):
     if k[2] == "1": print(f"{k[0]:20s} {k[1]:16s} M=1 base {(b1[k] + b2[k]) / 2:7.2f} cand {(c1[k] + c2[k]) / 2:7.2f}")
 PY
-python3 scripts/smallm_trace_summary.py "$R/trace-cand.txt.gz" | grep -E "t8_w4_o4_p0 warp|chunk loop"
+python3 scripts/smallm_trace_summary.py "$R/trace-cand.txt.gz" | grep -E "t8_w4_o4_p0|t8_w8_o1_p0 |chunk loop|final reducers"
 echo "total $((SECONDS-T0)) s"

@@ -9,7 +9,8 @@ row range, zero fill, stage requests, ring requests (the prologue of thread 0), 
 (chunk loop entry to the first chunk barrier), compute (first barrier to the final segment),
 for the CTAs that reduce a stripe at the end: final segment to reduction start and the
 reduction to exit, for the others: final segment to exit; and the launch's span (first entry
-to last exit). Lines with the cycle accounts of warps 0 and 1 (trace builds since session 7)
+to last exit). Trace builds since session 13 also print the final reducers' protocol step by step
+(release fence, ticket, first round of partials landed, sums, epilogue stores, exit). Lines with the cycle accounts of warps 0 and 1 (trace builds since session 7)
 add, per warp, the median over CTAs of each account of the chunk loop in us at --mhz (default
 1980, the H200's clock under this kernel: bench/results/2026-11-30-h200/s7-e2e8/).
 """
@@ -19,6 +20,7 @@ import statistics
 import sys
 
 ENTRY, LOOP, FIRST, FINAL, RELEASED, REDUCE, EXIT, ROWS, ZERO, STAGES, RING = 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11
+FENCED, TICKET, LOADED, SUMMED, STORED = 3, 12, 13, 14, 15  # the final segment's protocol (session 13)
 
 
 def med(rows, i, j):
@@ -52,6 +54,15 @@ def main(args):
                   f"{med(rows, ZERO, STAGES):.2f} {med(rows, STAGES, RING):.2f} | {med(rows, LOOP, FIRST):.2f} | "
                   f"{med(rows, FIRST, FINAL):.2f} | {len(red)} {med(red, FINAL, REDUCE):.2f} "
                   f"{med(red, REDUCE, EXIT):.2f} | {med(oth, FINAL, EXIT):.2f} | {span:.2f}")
+        tails = {tag: [r for r in rows if r[REDUCE] and r[LOADED]] for tag, rows in by_tag.items()}
+        if any(tails.values()):
+            print("final reducers (TM <= 16 workspace split), us: final>fenced fenced>ticket ticket>released "
+                  "released>reduce reduce>loaded loaded>summed summed>stored stored>exit")
+            for tag, red in tails.items():
+                if red:
+                    steps = [(FINAL, FENCED), (FENCED, TICKET), (TICKET, RELEASED), (RELEASED, REDUCE), (REDUCE, LOADED),
+                             (LOADED, SUMMED), (SUMMED, STORED), (STORED, EXIT)]
+                    print(f"{tag} {len(red)} | " + " ".join(f"{med(red, i, j):.2f}" for i, j in steps))
         cyc = {tag: [r[16:] for r in rows if len(r) >= 28] for tag, rows in by_tag.items()}
         if any(cyc.values()):
             print("chunk loop, us per warp (median over CTAs): " + " ".join(ACCOUNTS) + " | total")

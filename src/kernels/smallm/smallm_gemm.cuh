@@ -758,7 +758,9 @@ struct SmallmCta {
       __syncthreads();
       if (threadIdx.x == 0) {
         __threadfence();
+        if (kFinal) smallm_trace(kTraceFenced);
         const int old = atomicAdd(cnt, 1);
+        if (kFinal) smallm_trace(kTraceTicket);
         const int last = old == n - 1;
         if (last) {
           atomicExch(cnt, 0);  // leave the workspace zeroed for the next call
@@ -804,6 +806,7 @@ struct SmallmCta {
         }
         ptx::cp_async_commit();
         ptx::cp_async_wait<0>();  // this lane's own copies: visible to this lane
+        if (cc0 == c_first) smallm_trace(kTraceRedLoaded);
         for (int q = 0; q < nb; ++q) {
           const int cc = cc0 + q;
 #pragma unroll
@@ -824,8 +827,10 @@ struct SmallmCta {
           }
         }
       }
+      smallm_trace(kTraceRedSummed);
 #pragma unroll
       for (int f = 0; f < kFr; ++f) store_frag(p, x, stripe, f / kNT, f % kNT, sum[f]);
+      smallm_trace(kTraceRedStored);
       return;
     }
     constexpr int kRG = kFr < kRedGroup ? kFr : kRedGroup;
