@@ -3,10 +3,11 @@
 --print-source sass``): total warp instructions, the opcodes that dominate them, and
 the instructions with the most stall samples. Used by scripts/profile_*.sh.
 
-    python3 scripts/ncu_summary.py [--reasons] OUT/source_*.csv[.gz]
+    python3 scripts/ncu_summary.py [--reasons] [--by-op] OUT/source_*.csv[.gz]
 
 --reasons also sums the per-reason stall samples (stall_barrier, stall_wait, ...) over
-every instruction: where the warps' time goes.
+every instruction: where the warps' time goes. --by-op sums the stall samples per opcode
+(LDGSTS, HMMA, ...) with each one's three leading reasons.
 """
 import csv
 import gzip
@@ -15,7 +16,7 @@ import sys
 from collections import Counter
 
 
-def summarize(path: str, reasons: bool = False) -> None:
+def summarize(path: str, reasons: bool = False, by_op: bool = False) -> None:
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as fh:
         rows = list(csv.reader(fh))
@@ -38,6 +39,23 @@ def summarize(path: str, reasons: bool = False) -> None:
     hot = sorted((r for r in data if r[i_stall].isdigit()), key=lambda r: -int(r[i_stall]))[:12]
     for r in hot:
         print(f"   stall {r[i_stall]:>6} exec {r[i_exec]:>9}  {r[1].strip()[:90]}")
+    if by_op:  # stall samples per opcode, and the leading reasons of the top opcodes
+        cols = [i for i, h in enumerate(hdr) if h.startswith("stall_") and "Not Issued" not in h]
+        samples, why = Counter(), {}
+        for r in data:
+            if not r[i_stall].isdigit():
+                continue
+            t = r[1].split()
+            op = (t[1] if t and t[0].startswith("@") and len(t) > 1 else (t[0] if t else "?")).split(".")[0]
+            samples[op] += int(r[i_stall])
+            c = why.setdefault(op, Counter())
+            for i in cols:
+                if r[i].isdigit():
+                    c[hdr[i][6:]] += int(r[i])
+        n = sum(samples.values()) or 1
+        for op, v in samples.most_common(10):
+            top = ", ".join(f"{k} {w}" for k, w in why[op].most_common(3))
+            print(f"   by opcode: {op:10s} {100 * v / n:5.1f}% of samples ({top})")
     if reasons:
         cols = [i for i, h in enumerate(hdr) if h.startswith("stall_") and "Not Issued" not in h]
         tot = Counter()
@@ -52,6 +70,7 @@ def summarize(path: str, reasons: bool = False) -> None:
 if __name__ == "__main__":
     args = sys.argv[1:]
     want_reasons = "--reasons" in args
+    want_ops = "--by-op" in args
     for p in args:
-        if p != "--reasons":
-            summarize(p, want_reasons)
+        if p not in ("--reasons", "--by-op"):
+            summarize(p, want_reasons, want_ops)

@@ -6,7 +6,9 @@
 # profiles one launch of each case below through the SmallmTiming report (random data,
 # f16 x u4b8 g128): SpeedOfLight, memory, scheduler and warp-state statistics, and
 # per-SASS-instruction counts and stall samples. Prints issued IPC, DRAM throughput and
-# the dominating opcodes / stalls. CASES="<shape>:<M>:<cfg substring> ..." overrides.
+# the dominating opcodes / stalls. CASES="<shape>:<M>:<cfg substring> ..." overrides;
+# NCU_EXTRA adds ncu flags (e.g. "--clock-control none --cache-control none": real clocks, and
+# code and data left in L2 as in back-to-back launches).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
@@ -26,7 +28,7 @@ for c in $CASES; do
   tag="s${shape}_m${m}_${cfg}"
   MIXGEMM_SMALLM_TIMING=1 MIXGEMM_SMALLM_TIMING_SHAPES=$shape MIXGEMM_SMALLM_TIMING_MS=$m \
     MIXGEMM_SMALLM_TIMING_GS=128 MIXGEMM_SMALLM_TIMING_CFG=$cfg timeout 300 \
-    ncu --kernel-name regex:smallm --launch-skip 3 --launch-count 1 \
+    ncu --kernel-name regex:smallm --launch-skip 3 --launch-count 1 ${NCU_EXTRA:-} \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section SchedulerStats \
     --section WarpStateStats --section Occupancy --section SourceCounters -o "$OUT/prof_$tag" \
     "$B/tests/mixgemm_gpu_tests" --gtest_filter='SmallmTiming*' > "$OUT/ncu_$tag.log" 2>&1 || true
