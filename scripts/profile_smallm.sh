@@ -35,8 +35,11 @@ for c in $CASES; do
   ncu -i "$OUT/prof_$tag.ncu-rep" --page details > "$OUT/details_$tag.txt" 2>&1
   ncu -i "$OUT/prof_$tag.ncu-rep" --page source --csv --print-source sass > "$OUT/source_$tag.csv" 2>&1
 done
-python3 scripts/ncu_summary.py "$OUT"/source_*.csv
+python3 scripts/ncu_summary.py --reasons --by-op "$OUT"/source_*.csv
 for f in "$OUT"/details_*.txt; do
   echo "== $(basename "$f")"
   grep -E "Issued Warp Per Scheduler|^ *Duration|DRAM Throughput|Achieved Occupancy|No Eligible|Active Warps Per Scheduler|Eligible Warps" "$f" | head -12
 done
+# One archive for the per-instruction pages (the device tool returns a limited number of files;
+# session 13's three CSVs did not come back), and no .ncu-rep (large).
+( cd "$OUT" && tar czf source_csvs.tar.gz source_*.csv && rm -f source_*.csv prof_*.ncu-rep )
