@@ -40,6 +40,7 @@ for f in "$OUT"/details_*.txt; do
   echo "== $(basename "$f")"
   grep -E "Issued Warp Per Scheduler|^ *Duration|DRAM Throughput|Achieved Occupancy|No Eligible|Active Warps Per Scheduler|Eligible Warps" "$f" | head -12
 done
-# One archive for the per-instruction pages (the device tool returns a limited number of files;
-# session 13's three CSVs did not come back), and no .ncu-rep (large).
-( cd "$OUT" && tar czf source_csvs.tar.gz source_*.csv && rm -f source_*.csv prof_*.ncu-rep )
+# One archive for the per-case files (the device tool returns at most a few files per call:
+# session 13's three source CSVs did not come back), and no .ncu-rep (large).
+( cd "$OUT" && tar czf profile_cases.tar.gz source_*.csv details_*.txt ncu_*.log &&
+  rm -f source_*.csv details_*.txt ncu_*.log prof_*.ncu-rep )
