@@ -16,6 +16,13 @@ import sys
 from collections import Counter
 
 
+def opcode(row) -> str:
+    """The opcode of a source-page row's SASS text, without its predicate and modifiers."""
+    t = row[1].split()
+    op = t[1] if t and t[0].startswith("@") and len(t) > 1 else (t[0] if t else "?")
+    return op.split(".")[0]
+
+
 def summarize(path: str, reasons: bool = False, by_op: bool = False) -> None:
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as fh:
@@ -31,22 +38,19 @@ def summarize(path: str, reasons: bool = False, by_op: bool = False) -> None:
         if r[i_exec].isdigit():
             n = int(r[i_exec])
             total += n
-            t = r[1].split()
-            op = t[1] if t and t[0].startswith("@") and len(t) > 1 else (t[0] if t else "?")
-            ops[op.split(".")[0]] += n
+            ops[opcode(r)] += n
     print(f"== {os.path.basename(path)}: {total} warp instructions")
     print("   top opcodes:", ", ".join(f"{k} {v}" for k, v in ops.most_common(14)))
     hot = sorted((r for r in data if r[i_stall].isdigit()), key=lambda r: -int(r[i_stall]))[:12]
     for r in hot:
         print(f"   stall {r[i_stall]:>6} exec {r[i_exec]:>9}  {r[1].strip()[:90]}")
+    cols = [i for i, h in enumerate(hdr) if h.startswith("stall_") and "Not Issued" not in h]
     if by_op:  # stall samples per opcode, and the leading reasons of the top opcodes
-        cols = [i for i, h in enumerate(hdr) if h.startswith("stall_") and "Not Issued" not in h]
         samples, why = Counter(), {}
         for r in data:
             if not r[i_stall].isdigit():
                 continue
-            t = r[1].split()
-            op = (t[1] if t and t[0].startswith("@") and len(t) > 1 else (t[0] if t else "?")).split(".")[0]
+            op = opcode(r)
             samples[op] += int(r[i_stall])
             c = why.setdefault(op, Counter())
             for i in cols:
@@ -57,7 +61,6 @@ def summarize(path: str, reasons: bool = False, by_op: bool = False) -> None:
             top = ", ".join(f"{k} {w}" for k, w in why[op].most_common(3))
             print(f"   by opcode: {op:10s} {100 * v / n:5.1f}% of samples ({top})")
     if reasons:
-        cols = [i for i, h in enumerate(hdr) if h.startswith("stall_") and "Not Issued" not in h]
         tot = Counter()
         for r in data:
             for i in cols:

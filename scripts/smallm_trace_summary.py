@@ -9,9 +9,10 @@ row range, zero fill, stage requests, ring requests (the prologue of thread 0), 
 (chunk loop entry to the first chunk barrier), compute (first barrier to the final segment),
 for the CTAs that reduce a stripe at the end: final segment to reduction start and the
 reduction to exit, for the others: final segment to exit; and the launch's span (first entry
-to last exit). Trace builds since session 13 also print the final reducers' protocol step by step
-(release fence, ticket, first round of partials landed, sums, epilogue stores, exit). Lines with the cycle accounts of warps 0 and 1 (trace builds since session 7)
-add, per warp, the median over CTAs of each account of the chunk loop in us at --mhz (default
+to last exit). Trace builds since session 13 also print the final reducers' protocol step by
+step (release fence, ticket issued, its result and the acquire, first round of partials landed,
+sums, epilogue stores, exit). Lines with the cycle accounts of warps 0 and 1 (trace builds
+since session 7) add, per warp, the median over CTAs of each account of the chunk loop in us at --mhz (default
 1980, the H200's clock under this kernel: bench/results/2026-11-30-h200/s7-e2e8/).
 """
 import collections
@@ -57,7 +58,8 @@ def main(args):
         tails = {tag: [r for r in rows if r[REDUCE] and r[LOADED]] for tag, rows in by_tag.items()}
         if any(tails.values()):
             print("final reducers (TM <= 16 workspace split), us: final>fenced fenced>ticket ticket>released "
-                  "released>reduce reduce>loaded loaded>summed summed>stored stored>exit")
+                  "released>reduce reduce>loaded loaded>summed summed>stored stored>exit "
+                  "(the atomic's latency shows in ticket>released)")
             for tag, red in tails.items():
                 if red:
                     steps = [(FINAL, FENCED), (FENCED, TICKET), (TICKET, RELEASED), (RELEASED, REDUCE), (REDUCE, LOADED),

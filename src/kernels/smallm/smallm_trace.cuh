@@ -26,8 +26,8 @@ enum TraceMark : int {
   kTraceStagesIssued = 10,  // the first two stages requested
   kTraceRingIssued = 11,    // warp 0 has requested the first ring_rows weight rows
   // The final segment's split-K protocol, thread 0 (session 13):
-  kTraceFenced = 3,         // the release fence before the ticket returned
-  kTraceTicket = 12,        // the ticket atomic returned
+  kTraceFenced = 3,         // the release fence before the ticket returned (slot 3 was free)
+  kTraceTicket = 12,        // the ticket atomic issued (its result is waited for after this)
   kTraceRedLoaded = 13,     // the final reduction's first round of partials landed
   kTraceRedSummed = 14,     // the final reduction's sums done, before the epilogue
   kTraceRedStored = 15,     // the final reduction's epilogue stores issued
