@@ -7,7 +7,8 @@
 // poisoned, and a second launch must give the same bits. Shapes: N = 272 (17 n-blocks) and
 // 400, K = 768 and 1344, on this GPU's SM count and on 2 and 5 pretend SMs (each CTA then owns
 // many n-blocks: warps hold whole n-blocks, middle segments and ranges that cross n-blocks);
-// plus 4096 x 4096 at M = 1 and 16.
+// 400 x 4096 on 1 and 3 pretend SMs (long ranges: the main loop's fast groups); plus 4096 x
+// 4096 at M = 1 and 16.
 //
 // MIXGEMM_FULLK_TIMING=1 adds a timing report (lines "FULLK_TIME ..."): the smallm shapes of
 // test_smallm.cu's report (MIXGEMM_FULLK_TIMING_SHAPES = indices, _MS), f16 x u4b8 g128, every
@@ -130,6 +131,27 @@ TEST(SmallmFullk, RealShape) {
   }
 }
 
+// Long warp ranges (few pretend SMs, K = 4096): the main loop's fast groups, its n-block
+// changes on both cursors, ranges across several n-blocks; group sizes 64, 128 (power-of-two
+// group steps), K (one group) and 192 (no fast groups).
+TEST(SmallmFullk, LongRanges) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int failures = 0, idx = 0;
+  for (AType a : {AType::kF16, AType::kBF16})
+    for (int64_t g : {int64_t{64}, int64_t{128}, int64_t{4096}, int64_t{192}}) {
+      Spec s;
+      s.a = a;
+      s.b = (idx % 3 == 2) ? BType::kU4 : BType::kU4B8;
+      s.zeros = idx == 5;
+      s.group_size = g;
+      s.N = 400;
+      s.K = g == 192 ? 4032 : 4096;
+      s.integer = (idx & 1) != 0;
+      s.seed = 9500 + static_cast<uint64_t>(idx++);
+      check_spec(s, {1, 5, 16}, {1, 3, 0}, &failures);
+    }
+}
+
 // A small case of every schedule for compute-sanitizer (memcheck, racecheck): the per-warp
 // pipeline is ordered by __syncwarp alone, the reduction by one CTA barrier.
 TEST(SmallmFullkSanitize, Small) {
@@ -159,18 +181,20 @@ TEST(SmallmFullk, Refusals) {
   p.b_type = BType::kU4B8;
   p.group_size = 32;
   std::string why;
-  EXPECT_FALSE(mixgemm::kernels::fullk_can_implement(p, {8, 16}, &why));
+  EXPECT_FALSE(mixgemm::kernels::fullk_can_implement(p, {8, 16, 1}, &why));
   EXPECT_NE(why.find("group_size"), std::string::npos) << why;
   p.group_size = 128;
   p.a_type = AType::kS8;
-  EXPECT_FALSE(mixgemm::kernels::fullk_can_implement(p, {8, 16}, &why));
+  EXPECT_FALSE(mixgemm::kernels::fullk_can_implement(p, {8, 16, 1}, &why));
   p.a_type = AType::kF16;
-  EXPECT_FALSE(mixgemm::kernels::fullk_can_implement(p, {8, 10}, &why));
+  EXPECT_FALSE(mixgemm::kernels::fullk_can_implement(p, {8, 10, 1}, &why));
   EXPECT_NE(why.find("not a schedule"), std::string::npos) << why;
   FullkConfig c;
-  EXPECT_TRUE(mixgemm::kernels::fullk_parse_name("smallm_fullk_t16_w8", &c));
-  EXPECT_EQ(c.name(), "smallm_fullk_t16_w8");
-  EXPECT_FALSE(mixgemm::kernels::fullk_parse_name("smallm_fullk_t16_w8x", &c));
+  EXPECT_TRUE(mixgemm::kernels::fullk_parse_name("smallm_fullk_t16_w8_p0", &c));
+  EXPECT_EQ(c.name(), "smallm_fullk_t16_w8_p0");
+  EXPECT_FALSE(mixgemm::kernels::fullk_parse_name("smallm_fullk_t16_w8_p0x", &c));
+  EXPECT_FALSE(mixgemm::kernels::fullk_parse_name("smallm_fullk_t16_w8", &c));
+  EXPECT_FALSE(mixgemm::kernels::fullk_parse_name("smallm_t8_w8_o1_p0", &c));
 }
 
 // ---- timing report (MIXGEMM_FULLK_TIMING=1) --------------------------------------------

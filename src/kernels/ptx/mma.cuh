@@ -134,6 +134,11 @@ __device__ __forceinline__ uint4 ldg_stream128(const void* p, uint64_t policy) {
   return v;
 }
 
+// Prefetch of the cache line holding p into L2 (no register, nothing to wait for).
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p));
+}
+
 // Asynchronous bulk prefetch of `bytes` (multiple of 16, 16-byte aligned address) from
 // global memory into L2 (sm_90). No registers, no shared memory, no completion to wait
 // for: it only raises the number of DRAM requests in flight ahead of the register loads.

@@ -50,76 +50,72 @@
 
 namespace mixgemm::kernels::smallm {
 
-template <AType A, int kNT>
+// One kernel per (activation type, token tile, weight bias, scale variant): each gets its
+// own register allocation (the ring of the zero-point variant is the largest).
+template <AType A, int kNT, bool kUns, int kVar>
 struct FullkCta {
   static_assert(A == AType::kF16 || A == AType::kBF16, "fullk: 16-bit activations");
   static_assert(kNT == 1 || kNT == 2, "token tile 8 or 16");
+  static_assert(kVar == kFullkPlain || kVar == kFullkScaled || (kVar == kFullkZeroed && kUns), "variant");
   static constexpr int kTM = 8 * kNT;
-  static constexpr int kDepth = fullk_depth(kNT);
+  static constexpr int kDepth = fullk_depth(kVar, kNT);
   using T16 = std::conditional_t<A == AType::kBF16, __nv_bfloat16, __half>;
-  static constexpr uint32_t kOne2 = A == AType::kBF16 ? 0x3F803F80u : 0x3C003C00u;  // (1, 1)
+  static constexpr uint32_t kOne = A == AType::kBF16 ? 0x3F80u : 0x3C00u;
   static_assert(layout::kBlockBytes == 512 && layout::kLaneBytes == 16, "one 16-byte fragment per lane");
 
-  // Where the next item to issue (or consume) lies. woff: byte offset of the lane's weight
-  // piece; aoff: byte offset of the k-block in a token row; g / r: the k-block's group and
-  // its k-blocks into that group (group-scale lookups).
-  struct Cursor {
-    int nb, kb, g, r;
-    int64_t woff;
-    int aoff;
+  // The register ring: item i's fragment (16 bytes) and the scales / zero points of its
+  // rows g and g + 8 (zero-extended 16-bit values, each loaded into its own register: a
+  // register that combined them at load time would stall the warp on the load right there)
+  // sit in slot i % kDepth.
+  static constexpr int kS = kVar == kFullkPlain ? 1 : kDepth;  // scale slots
+  static constexpr int kZ = kVar == kFullkZeroed ? kDepth : 1;  // zero-point slots
+  struct Ring {
+    uint4 w[kDepth];
+    uint32_t s[kS], s8[kS];
+    uint32_t z[kZ], z8[kZ];
   };
 
-  static __device__ __forceinline__ Cursor cursor_at(const FullkParams& p, int nb, int kb, int lane) {
-    Cursor c;
-    c.nb = nb;
-    c.kb = kb;
-    c.g = kb / p.gkb;  // once per warp
-    c.r = kb - c.g * p.gkb;
-    c.woff = ((static_cast<int64_t>(kb) * p.NB + nb) << 9) + lane * 16;
-    c.aoff = kb * 128;
-    return c;
+  // The next item to load. wp: the lane's 16 bytes of block (kb, nb); sp: the scale of row g
+  // of n-block nb in the k-block's group (zero points at the same offset from p.zeros).
+  struct Issue {
+    const uint8_t* wp;
+    const uint8_t* sp;
+    int nb, kb, r;  // r: k-blocks of the group before kb
+  };
+
+  // Item loads into slot u: the lane's 16 weight bytes at wp, the scales (zero points) of rows
+  // g and g + 8 at sp (sp + zdiff).
+  static __device__ __forceinline__ void load_at(const FullkParams& p, Ring& ring, int u, const uint8_t* wp,
+                                                 const uint8_t* sp, int64_t zdiff, uint64_t policy) {
+    ring.w[u] = ptx::ldg_stream128(wp, policy);
+    if (kVar == kFullkScaled || (kVar == kFullkZeroed && p.has_scales)) {
+      ring.s[u] = __ldg(reinterpret_cast<const unsigned short*>(sp));
+      ring.s8[u] = __ldg(reinterpret_cast<const unsigned short*>(sp + 16));
+    }
+    if constexpr (kVar == kFullkZeroed) {
+      ring.z[u] = __ldg(reinterpret_cast<const unsigned short*>(sp + zdiff));
+      ring.z8[u] = __ldg(reinterpret_cast<const unsigned short*>(sp + zdiff + 16));
+    }
+  }
+  static __device__ __forceinline__ void load(const FullkParams& p, Ring& ring, int u, const Issue& is,
+                                              int64_t zdiff, uint64_t policy) {
+    load_at(p, ring, u, is.wp, is.sp, zdiff, policy);
   }
 
-  static __device__ __forceinline__ void advance(const FullkParams& p, Cursor& c, int lane) {
-    if (++c.kb == p.KBn) {  // next n-block, k-block 0
-      ++c.nb;
-      c.kb = 0;
-      c.g = 0;
-      c.r = 0;
-      c.woff = (static_cast<int64_t>(c.nb) << 9) + lane * 16;
-      c.aoff = 0;
+  static __device__ __forceinline__ void advance(const FullkParams& p, Issue& is, const uint8_t* w_lane,
+                                                 const uint8_t* s_lane) {
+    if (++is.kb == p.KBn) {  // next n-block, k-block 0, group 0
+      ++is.nb;
+      is.kb = 0;
+      is.r = 0;
+      is.wp = w_lane + (static_cast<int64_t>(is.nb) << 9);
+      is.sp = s_lane + is.nb * 32;
     } else {
-      if (++c.r == p.gkb) {
-        c.r = 0;
-        ++c.g;
+      is.wp += static_cast<int64_t>(p.NB) << 9;
+      if (++is.r == p.gkb) {
+        is.r = 0;
+        is.sp += static_cast<int64_t>(p.N) * 2;
       }
-      c.woff += static_cast<int64_t>(p.NB) << 9;
-      c.aoff += 128;
-    }
-  }
-
-  // One item's copies into slot `sa` (one commit group, committed by the caller).
-  // a_lane: the lane's token row (m_base + lane / 8) and 16-byte piece (lane % 8).
-  template <int kMode>
-  static __device__ __forceinline__ void issue(const FullkParams& p, uint32_t sa, const Cursor& c, int lane,
-                                               const uint8_t* a_lane, int mrows, uint64_t policy) {
-    ptx::cp_async16_hint(sa + kFullkSlotW + lane * 16, p.b + c.woff, policy);
-    if constexpr (kMode != kScaleNone) {
-      // Lanes 0, 1: the 16 scales of the n-block's rows (2 x 16 bytes); 2, 3: the zero points.
-      if (lane < 4) {
-        const bool z = lane >= 2;
-        if (z ? p.has_zeros : p.has_scales) {
-          const uint8_t* src = (z ? p.zeros : p.scales) +
-                               ((static_cast<int64_t>(c.g) * p.N + c.nb * 16) << 1) + (lane & 1) * 16;
-          ptx::cp_async16_zfill(sa + kFullkSlotS + lane * 16, src, true);
-        }
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < 2 * kNT; ++i) {  // token rows lane / 8 + 4 i, 8 pieces of 16 bytes each
-      if ((lane >> 3) + 4 * i < mrows)
-        ptx::cp_async16_ca(sa + kFullkSlotA + ((lane >> 3) + 4 * i) * kFullkArow + (lane & 7) * 16,
-                           a_lane + 4 * i * p.lda_bytes + c.aoff);
     }
   }
 
@@ -159,125 +155,188 @@ struct FullkCta {
     else ptx::mma_f16_16816(d, a, b0, b1);
   }
 
-  // The warp's items [i0, i1) of the CTA's n-blocks starting at nb_lo.
-  template <int kMode, bool kUns>
-  static __device__ __forceinline__ void stream(const FullkParams& p, uint8_t* smem, int warp, int lane, int nb_lo,
-                                                int64_t i0, int64_t i1, int m_base, int mrows) {
-    const int n = static_cast<int>(i1 - i0);
-    if (n <= 0) return;
-    const uint32_t base = ptx::smem_u32(smem) + warp * kDepth * p.slot_bytes;
-    const uint64_t policy = ptx::policy_evict_first();
-    const uint8_t* a_lane = p.a + static_cast<int64_t>(m_base + (lane >> 3)) * p.lda_bytes + (lane & 7) * 16;
-    const int nb0 = nb_lo + static_cast<int>(i0 / p.KBn), kb0 = static_cast<int>(i0 % p.KBn);
-    Cursor ic = cursor_at(p, nb0, kb0, lane);
+  // One item: the fragment of slot u against the staged activations at byte koff of the
+  // token rows (k-block kb: koff = 128 kb).
+  static __device__ __forceinline__ void compute(const Ring& ring, int u, const uint32_t (&arow)[kNT], int koff,
+                                                 float (&acc)[kNT][4]) {
+    uint32_t bf[kNT][8];  // (b0, b1) of k-steps 0..3: ldmatrix matrices = k bytes 16 q of each 64-byte half
 #pragma unroll
-    for (int j = 0; j < kDepth; ++j) {
-      if (j < n) {
-        issue<kMode>(p, base + j * p.slot_bytes, ic, lane, a_lane, mrows, policy);
-        advance(p, ic, lane);
+    for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        uint32_t r4[4];
+        ptx::ldmatrix_x4(r4, arow[nt] + koff + h * 64);
+#pragma unroll
+        for (int q = 0; q < 4; ++q) bf[nt][4 * h + q] = r4[q];
       }
-      ptx::cp_async_commit();  // empty groups keep the wait count uniform
+    uint32_t s0 = 0, s1 = 0, z0 = 0, z1 = 0;
+    if constexpr (kVar != kFullkPlain) {
+      s0 = ptx::prmt(ring.s[u], 0u, 0x1010u);  // (s_g, s_g)
+      s1 = ptx::prmt(ring.s8[u], 0u, 0x1010u);  // (s_g8, s_g8)
     }
-    // ldmatrix row addresses: matrix q = lane / 8 (k bytes 16 q of the 64-byte half h),
-    // token row nt * 8 + lane % 8, or row 0 past the live rows (those columns of the MMA
-    // are never stored, so any finite data will do).
+    if constexpr (kVar == kFullkZeroed) {
+      z0 = ptx::prmt(ring.z[u], 0u, 0x1010u);
+      z1 = ptx::prmt(ring.z8[u], 0u, 0x1010u);
+    }
+    const uint32_t wd[4] = {ring.w[u].x, ring.w[u].y, ring.w[u].z, ring.w[u].w};
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {  // word s = k-step s (layout.h)
+      uint32_t f[4];
+      if constexpr (kUns) convert::cvt_u4_frag16<T16>(wd[s], f);
+      else convert::cvt_u4b8_frag16<T16>(wd[s], f);
+      if constexpr (kVar == kFullkZeroed) convert::scale_zero_frag16_x2<T16>(f, s0, s1, z0, z1);
+      else if constexpr (kVar == kFullkScaled) convert::scale_frag16_x2<T16>(f, s0, s1);
+#pragma unroll
+      for (int nt = 0; nt < kNT; ++nt) mma(acc[nt], f, bf[nt][2 * s], bf[nt][2 * s + 1]);
+    }
+  }
+
+  // The end of a segment (the warp's part of one n-block): its partial tile goes to slot
+  // (n-block - nb_lo) + warp of the CTA's partial area. That index is unique: a later warp's
+  // items lie at or after an earlier warp's, so two warps never meet at the same sum.
+  static __device__ __forceinline__ void flush(const FullkParams& p, uint32_t smem, int slot, int lane,
+                                               float (&acc)[kNT][4]) {
+    const uint32_t dst = smem + p.red_off + slot * kNT * 512 + lane * 16;
+#pragma unroll
+    for (int nt = 0; nt < kNT; ++nt) {
+      ptx::sts128(dst + nt * 512, make_uint4(__float_as_uint(acc[nt][0]), __float_as_uint(acc[nt][1]),
+                                             __float_as_uint(acc[nt][2]), __float_as_uint(acc[nt][3])));
+#pragma unroll
+      for (int i = 0; i < 4; ++i) acc[nt][i] = 0.0f;
+    }
+  }
+
+  // The warp's n items, the first at (nb0, kb0); the ring holds the first kDepth (loaded by
+  // the caller before the activation staging), `is` points at item kDepth.
+  static __device__ __forceinline__ void stream(const FullkParams& p, uint32_t smem, Ring& ring, Issue& is,
+                                                const uint8_t* w_lane, const uint8_t* s_lane, int64_t zdiff,
+                                                uint64_t policy, int warp, int lane, int n, int nb0, int kb0,
+                                                int nb_lo, int mrows) {
+    // ldmatrix row addresses: matrix q = lane / 8 (k bytes 16 q of a 64-byte half), token row
+    // nt * 8 + lane % 8, or row 0 past the live rows (those MMA columns are never stored).
     uint32_t arow[kNT];
 #pragma unroll
     for (int nt = 0; nt < kNT; ++nt) {
       const int r = nt * 8 + (lane & 7);
-      arow[nt] = kFullkSlotA + (r < mrows ? r : 0) * kFullkArow + (lane >> 3) * 16;
+      arow[nt] = smem + (r < mrows ? r : 0) * p.act_stride + (lane >> 3) * 16;
     }
-    const int g8 = lane >> 2;  // fragment row g (and g + 8)
     float acc[kNT][4];
 #pragma unroll
     for (int nt = 0; nt < kNT; ++nt)
 #pragma unroll
       for (int i = 0; i < 4; ++i) acc[nt][i] = 0.0f;
-    int cnb = nb0, ckb = kb0, seg_kb0 = kb0;
-    bool first = true;
-    int slot = 0;
-    for (int j = 0; j < n; ++j) {
-      ptx::cp_async_wait<kDepth - 1>();
-      __syncwarp();  // every lane's copies of item j have landed
-      const uint32_t sa = base + slot * p.slot_bytes;
-      const uint4 wv = ptx::lds128(sa + kFullkSlotW + lane * 16);
-      uint32_t bf[kNT][8];  // (b0, b1) of k-steps 0..3
+    int ckb = kb0, slot = nb0 - nb_lo + warp;
+    // Item bookkeeping after compute: the segment ends at k-block KBn - 1.
+    auto step = [&]() {
+      if (ckb == p.KBn - 1) {
+        flush(p, smem, slot, lane, acc);
+        ++slot;
+        ckb = 0;
+      } else {
+        ++ckb;
+      }
+    };
+    int j = 0;
+    // Main part: every consumed slot is refilled, no per-item bounds check.
+    const int64_t wstride = static_cast<int64_t>(p.NB) << 9, srow = static_cast<int64_t>(p.N) * 2;
+    for (; j + 2 * kDepth <= n; j += kDepth) {
+      if (p.gshift >= 0 && is.kb + kDepth < p.KBn && ckb + kDepth < p.KBn) {
+        // Neither cursor reaches the end of its n-block within these kDepth items (most groups:
+        // 6 in 8 at K = 4096), so no per-item bookkeeping: the k-block offsets are immediates, the
+        // weight pointers a stride apart, the scale rows (r + u) >> gshift groups ahead.
+        const int koff = ckb * 128;
+        // The items a further kDepth ahead, while they are in the same n-block, are requested
+        // into L2 (the register ring alone keeps ~64 KB per SM in flight, about what the DRAM
+        // latency needs under this load; ncu showed the first dequantization waiting on it).
+        const bool pf = p.l2_prefetch && is.kb + 2 * kDepth < p.KBn;
 #pragma unroll
-      for (int nt = 0; nt < kNT; ++nt)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          uint32_t r4[4];
-          ptx::ldmatrix_x4(r4, sa + arow[nt] + h * 64);
-#pragma unroll
-          for (int q = 0; q < 4; ++q) bf[nt][4 * h + q] = r4[q];
+        for (int u = 0; u < kDepth; ++u) {
+          compute(ring, u, arow, koff + u * 128, acc);
+          const uint8_t* wp = is.wp + u * wstride;
+          load_at(p, ring, u, wp, is.sp + ((is.r + u) >> p.gshift) * srow, zdiff, policy);
+          if (pf) ptx::prefetch_l2(wp + kDepth * wstride);
         }
-      uint32_t s0 = kOne2, s1 = kOne2, z0 = 0, z1 = 0;
-      if constexpr (kMode != kScaleNone) {
-        if (!kUns || p.has_scales) {
-          s0 = ptx::lds16(sa + kFullkSlotS + g8 * 2);
-          s1 = ptx::lds16(sa + kFullkSlotS + 16 + g8 * 2);
-          s0 |= s0 << 16;
-          s1 |= s1 << 16;
-        }
-        if (kUns && p.has_zeros) {
-          z0 = ptx::lds16(sa + kFullkSlotS + 32 + g8 * 2);
-          z1 = ptx::lds16(sa + kFullkSlotS + 48 + g8 * 2);
-          z0 |= z0 << 16;
-          z1 |= z1 << 16;
+        is.wp += kDepth * wstride;
+        is.sp += ((is.r + kDepth) >> p.gshift) * srow;
+        is.r = (is.r + kDepth) & p.gmask;
+        is.kb += kDepth;
+        ckb += kDepth;
+      } else {
+#pragma unroll
+        for (int u = 0; u < kDepth; ++u) {
+          compute(ring, u, arow, ckb * 128, acc);
+          load(p, ring, u, is, zdiff, policy);
+          advance(p, is, w_lane, s_lane);
+          step();
         }
       }
-      __syncwarp();  // the slot's reads are done before any lane refills it
-      if (j + kDepth < n) {
-        issue<kMode>(p, sa, ic, lane, a_lane, mrows, policy);
-        advance(p, ic, lane);
+    }
+    // Tail: the last n - j (< 2 kDepth) items, refilling while items are left to load.
+    for (; j < n; j += kDepth) {
+#pragma unroll
+      for (int u = 0; u < kDepth; ++u) {
+        if (j + u < n) {
+          compute(ring, u, arow, ckb * 128, acc);
+          if (j + u + kDepth < n) {
+            load(p, ring, u, is, zdiff, policy);
+            advance(p, is, w_lane, s_lane);
+          }
+          step();
+        }
+      }
+    }
+    if (ckb != 0) flush(p, smem, slot, lane, acc);  // the last segment ended inside its n-block
+  }
+
+  static __device__ __forceinline__ void run_variant(const FullkParams& p, uint32_t smem, int warp, int lane,
+                                                     int nb_lo, int64_t i0, int64_t i1, int m_base, int mrows) {
+    const int n = static_cast<int>(i1 - i0);
+    const int nb0 = nb_lo + static_cast<int>(i0 / p.KBn), kb0 = static_cast<int>(i0 % p.KBn);
+    const uint8_t* w_lane = p.b + lane * 16;
+    const uint8_t* s_lane = (p.has_scales ? p.scales : p.zeros) + (lane >> 2) * 2;
+    const int64_t zdiff = p.has_scales && p.has_zeros ? p.zeros - p.scales : 0;
+    const uint64_t policy = ptx::policy_evict_first();
+    Issue is;
+    is.nb = nb0;
+    is.kb = kb0;
+    const int g0 = kb0 / p.gkb;  // once per warp
+    is.r = kb0 - g0 * p.gkb;
+    is.wp = w_lane + ((static_cast<int64_t>(kb0) * p.NB + nb0) << 9);
+    is.sp = s_lane + (static_cast<int64_t>(g0) * p.N + nb0 * 16) * 2;
+    Ring ring;
+#pragma unroll
+    for (int u = 0; u < kS; ++u) ring.s[u] = ring.s8[u] = kOne;  // zero points without scales: s = 1
+#pragma unroll
+    for (int u = 0; u < kZ; ++u) ring.z[u] = ring.z8[u] = 0u;
+    // The first kDepth weight loads go out before anything else: the grid's DRAM stream
+    // starts while the activations are staged.
+#pragma unroll
+    for (int u = 0; u < kDepth; ++u)
+      if (u < n) {
+        load(p, ring, u, is, zdiff, policy);
+        advance(p, is, w_lane, s_lane);
+      }
+    // Stage the token rows [m_base, m_base + mrows) of the activations (whole K, row stride
+    // act_stride) with every thread of the CTA.
+    {
+      const int pieces = p.K >> 3;  // 16-byte pieces per row (K * 2 bytes)
+      for (int m = 0; m < mrows; ++m) {
+        const uint8_t* src = p.a + static_cast<int64_t>(m_base + m) * p.lda_bytes;
+        const uint32_t dst = smem + m * p.act_stride;
+        for (int i = threadIdx.x; i < pieces; i += blockDim.x)
+          ptx::cp_async16_zfill(dst + i * 16, src + i * 16, true);
       }
       ptx::cp_async_commit();
-      const uint32_t wd[4] = {wv.x, wv.y, wv.z, wv.w};
-#pragma unroll
-      for (int s = 0; s < 4; ++s) {  // word s = k-step s (layout.h)
-        uint32_t f[4];
-        if constexpr (kUns) convert::cvt_u4_frag16<T16>(wd[s], f);
-        else convert::cvt_u4b8_frag16<T16>(wd[s], f);
-        if constexpr (kMode != kScaleNone) {
-          if constexpr (kUns) convert::scale_zero_frag16_x2<T16>(f, s0, s1, z0, z1);
-          else convert::scale_frag16_x2<T16>(f, s0, s1);
-        }
-#pragma unroll
-        for (int nt = 0; nt < kNT; ++nt) mma(acc[nt], f, bf[nt][2 * s], bf[nt][2 * s + 1]);
-      }
-      if (ckb == p.KBn - 1 || j == n - 1) {  // the end of a segment (warp-uniform)
-        if (seg_kb0 == 0 && ckb == p.KBn - 1) {
-#pragma unroll
-          for (int nt = 0; nt < kNT; ++nt) store(p, cnb, nt, acc[nt], lane, m_base);
-        } else {
-          // The first segment to the CTA's first-segment area; a later partial one is the
-          // last (middle segments are whole) and goes to this warp's own slots, dead now:
-          // every real copy was waited for (the groups after item n - 1 are empty).
-          const uint32_t dst =
-              first ? ptx::smem_u32(smem) + p.red_off + warp * kNT * 512 : base;
-#pragma unroll
-          for (int nt = 0; nt < kNT; ++nt)
-            ptx::sts128(dst + nt * 512 + lane * 16,
-                        make_uint4(__float_as_uint(acc[nt][0]), __float_as_uint(acc[nt][1]),
-                                   __float_as_uint(acc[nt][2]), __float_as_uint(acc[nt][3])));
-        }
-#pragma unroll
-        for (int nt = 0; nt < kNT; ++nt)
-#pragma unroll
-          for (int i = 0; i < 4; ++i) acc[nt][i] = 0.0f;
-        first = false;
-        seg_kb0 = 0;
-      }
-      if (++ckb == p.KBn) {
-        ckb = 0;
-        ++cnb;
-      }
-      if (++slot == kDepth) slot = 0;
+      ptx::cp_async_wait<0>();
+      __syncthreads();
     }
+    if (n > 0)
+      stream(p, smem, ring, is, w_lane, s_lane, zdiff, policy, warp, lane, n, nb0, kb0, nb_lo, mrows);
   }
 
   static __device__ __forceinline__ void run(const FullkParams& p) {
-    extern __shared__ __align__(128) uint8_t smem[];
+    extern __shared__ __align__(128) uint8_t smem_raw[];
+    const uint32_t smem = ptx::smem_u32(smem_raw);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, W = blockDim.x >> 5;
     const int m_base = blockIdx.y * kTM;
     const int mrows = min(p.M - m_base, kTM);
@@ -285,42 +344,27 @@ struct FullkCta {
     const int nb_lo = static_cast<int>(c * p.NB / p.C), nb_hi = static_cast<int>((c + 1) * p.NB / p.C);
     const int64_t T = static_cast<int64_t>(nb_hi - nb_lo) * p.KBn;
     const int64_t i0 = warp * T / W, i1 = (warp + 1) * T / W;
-    // Kernel-uniform variant switch (one loop per variant, no per-item branch).
-    if (p.mode == kScaleNone) {
-      if (p.b_unsigned) stream<kScaleNone, true>(p, smem, warp, lane, nb_lo, i0, i1, m_base, mrows);
-      else stream<kScaleNone, false>(p, smem, warp, lane, nb_lo, i0, i1, m_base, mrows);
-    } else {
-      if (p.b_unsigned) stream<kScaleBlock, true>(p, smem, warp, lane, nb_lo, i0, i1, m_base, mrows);
-      else stream<kScaleBlock, false>(p, smem, warp, lane, nb_lo, i0, i1, m_base, mrows);
-    }
-    __syncthreads();  // every partial is in shared memory
-    // n-blocks with several contributors: warp (j mod W) sums n-block j's parts in warp
-    // order. Warp w's part of n-block j is its first segment (first-segment area) when its
-    // range starts inside the n-block, else its last one (its own slots).
+    run_variant(p, smem, warp, lane, nb_lo, i0, i1, m_base, mrows);
+    __syncthreads();  // every partial tile is in shared memory
+    // Warp (j mod W) sums n-block j's parts in warp order (= ascending k): the warps w whose
+    // item ranges [w T / W, (w+1) T / W) meet [j KBn, (j+1) KBn), each in slot j + w.
     const int nbc = nb_hi - nb_lo;
-    const uint32_t s0 = ptx::smem_u32(smem);
     for (int j = warp; j < nbc; j += W) {
       const int64_t lo = static_cast<int64_t>(j) * p.KBn, hi = lo + p.KBn;
-      int w0 = -1, w1 = -1;
+      float sum[kNT][4];
+      bool any = false;
       for (int w = 0; w < W; ++w) {
         const int64_t a = w * T / W, b = (w + 1) * T / W;
-        if (a < b && a < hi && b > lo) {
-          if (w0 < 0) w0 = w;
-          w1 = w;
-        }
-      }
-      if (w0 == w1) continue;  // one warp held the whole n-block and stored it
-      float sum[kNT][4];
-      for (int w = w0; w <= w1; ++w) {
-        if (w * T / W == (w + 1) * T / W) continue;  // an empty range (T < W): no part, no slot
-        const uint32_t src = (w * T / W >= lo) ? s0 + p.red_off + w * kNT * 512 : s0 + w * kDepth * p.slot_bytes;
+        if (!(a < b && a < hi && b > lo)) continue;
+        const uint32_t src = smem + p.red_off + (j + w) * kNT * 512 + lane * 16;
 #pragma unroll
         for (int nt = 0; nt < kNT; ++nt) {
-          const uint4 v = ptx::lds128(src + nt * 512 + lane * 16);
+          const uint4 v = ptx::lds128(src + nt * 512);
           const float f[4] = {__uint_as_float(v.x), __uint_as_float(v.y), __uint_as_float(v.z), __uint_as_float(v.w)};
 #pragma unroll
-          for (int i = 0; i < 4; ++i) sum[nt][i] = w == w0 ? f[i] : sum[nt][i] + f[i];
+          for (int i = 0; i < 4; ++i) sum[nt][i] = any ? sum[nt][i] + f[i] : f[i];
         }
+        any = true;
       }
 #pragma unroll
       for (int nt = 0; nt < kNT; ++nt) store(p, nb_lo + j, nt, sum[nt], lane, m_base);
@@ -328,9 +372,9 @@ struct FullkCta {
   }
 };
 
-template <AType A, int kNT>
+template <AType A, int kNT, bool kUns, int kVar>
 __global__ void __launch_bounds__(kFullkMaxThreads, 1) smallm_fullk_kernel(const __grid_constant__ FullkParams p) {
-  FullkCta<A, kNT>::run(p);
+  FullkCta<A, kNT, kUns, kVar>::run(p);
 }
 
 }  // namespace mixgemm::kernels::smallm

@@ -9,22 +9,22 @@
 
 namespace mixgemm::kernels::smallm {
 
-// One pipeline slot of a warp (one item = one 512-byte block of one n-block x k-block):
-//   [0, 512)    the warp's 32 fragments (16 bytes per lane)
-//   [512, 544)  the group scales of the n-block's 16 rows, [544, 576) its zero points
-//   [576, ...)  the token rows' 128 bytes of the k-block, rows padded to 144 bytes so the
-//               8 row addresses of an ldmatrix matrix fall in 8 different bank groups
-inline constexpr int kFullkSlotW = 0;
-inline constexpr int kFullkSlotS = 512;
-inline constexpr int kFullkSlotA = 576;
-inline constexpr int kFullkArow = 144;
+// Shared memory of a CTA: the token rows of its tile, whole K, each row 2K + 16 bytes (the 8
+// row addresses of an ldmatrix matrix then fall in 8 different bank groups), then two
+// partial-tile areas of W x kNT x 512 bytes (the warps' first and last segments).
 inline constexpr int kFullkMaxThreads = 512;  // 16 warps, one CTA per SM (<= 128 registers)
+inline constexpr int64_t kFullkMaxSmem = 227 * 1024;  // dynamic shared memory of one CTA
 
-// Slots per warp (items in flight, kDepth - 1 while one is consumed): 8 for TM 8 (16 warps x
-// 8 x 512 B = 64 KB of weights in flight per SM), 4 for TM 16 (its slots are 2.3x larger).
-inline constexpr int fullk_depth(int n_tiles) { return n_tiles == 1 ? 8 : 4; }
+// What the dequantization reads beside the weights (one kernel each): nothing (no groups,
+// no zero points), group scales, or zero points (with or without group scales; u4 only).
+enum FullkVariant : int { kFullkPlain = 0, kFullkScaled = 1, kFullkZeroed = 2 };
 
-inline constexpr int fullk_slot_bytes(int token_rows) { return kFullkSlotA + token_rows * kFullkArow; }
+// Items in flight per warp (the register ring): 16 warps x 8 x 512 B = 64 KB of weights per
+// SM; 6 with zero points (their ring has 4 more registers per slot) and for TM 16 (its B
+// fragments and accumulators are twice as many): 8 spilled there.
+inline constexpr int fullk_depth(int variant, int n_tiles) { return variant == kFullkZeroed || n_tiles == 2 ? 6 : 8; }
+
+inline constexpr int64_t fullk_act_stride(int64_t K) { return 2 * K + 16; }
 
 struct FullkParams {
   const uint8_t* a;       // activations [M][lda]
@@ -42,9 +42,12 @@ struct FullkParams {
   int32_t KBn;            // K / 64
   int32_t C;              // CTAs per token tile (gridDim.x): CTA c owns n-blocks [c NB / C, (c+1) NB / C)
   int32_t gkb;            // k-blocks per scale group (group size / 64); 1 << 30 without groups
-  int32_t slot_bytes;     // bytes of one pipeline slot (fullk_slot_bytes of the tile's token rows)
-  int32_t red_off;        // byte offset of the first-segment partials (warps x kNT x 512 bytes)
-  int32_t mode;           // kScaleNone or kScaleBlock
+  int32_t gshift;         // log2(gkb) when gkb is a power of two, 30 with one group per column
+                          // (or none), -1 otherwise (no fast groups in the main loop)
+  int32_t gmask;          // gkb - 1 for a power of two, else 0x7fffffff
+  int32_t act_stride;     // bytes of one staged token row (fullk_act_stride)
+  int32_t red_off;        // byte offset of the partial-tile areas (16-byte aligned)
+  uint8_t l2_prefetch;    // 1: L2 prefetch of the weight blocks a ring depth beyond the ring
   uint8_t has_scales;
   uint8_t has_zeros;
   uint8_t b_unsigned;     // u4 (value q) vs u4b8 (value q - 8)
