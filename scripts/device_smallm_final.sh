@@ -3,10 +3,9 @@
 #   usage (device): bash scripts/device_smallm_final.sh .sN   (carry the .sN folder; .sN/commit.txt
 #   = the host's HEAD, since the device copy's git metadata can be stale)
 # (1) build (python on, sm90 f16.u4
-# + s8.u4 instances), (2) the smallm (stream-K and fullk), GemmApi and sanitizer (Gemm, Smallm,
-# SmallmFullk) GPU suites, memcheck and racecheck of the sanitizer suites, (3) the GPU timing
-# reports (smallm: 12 shapes x M = 1..64, every schedule: the CPU heuristic test's table; fullk:
-# 9 shapes x M = 1, 2, 4, every fullk schedule against the smallm pick), (4) bench: seed + Llama-2-70B + Llama-3-8B layers, M = 1..16, f16 /
+# + s8.u4 instances), (2) the smallm, GemmApi and sanitizer (Gemm, Smallm) GPU suites, memcheck
+# and racecheck of the sanitizer suites, (3) the GPU timing report (12 shapes x M = 1..64, every schedule: the CPU
+# heuristic test's table), (4) bench: seed + Llama-2-70B + Llama-3-8B layers, M = 1..16, f16 /
 # s8 / e4m3 x u4b8 g128, every baseline, verified, (5) compiled e2e decode batch 1 (fp16 / w4a16
 # / w4a8-s8). $OUT: final-a.tar.gz (1-4), final-b.tar.gz (5).
 set -uo pipefail
@@ -21,19 +20,16 @@ cp "$CARRY/commit.txt" "$R/commit.txt"  # the host's commit: the device copy's g
     -DMIXGEMM_SM90_TYPES=f16.u4,s8.u4 && cmake --build build-final -j 16 ) > "$R/build.log" 2>&1
 echo "build rc=$? at $((SECONDS-T0)) s"
 grep -h "spill" "$R/build.log" | grep -v " 0 bytes spill" | sort | uniq -c | head -5
-timeout 170 ./build-final/tests/mixgemm_gpu_tests --gtest_filter='Smallm.*:SmallmSanitize.*:SmallmFullk.*:SmallmFullkSanitize.*:GemmApi.*:GemmSanitize.*:-SmallmTiming.*' > "$R/gpu-tests.log" 2>&1
+timeout 170 ./build-final/tests/mixgemm_gpu_tests --gtest_filter='Smallm.*:SmallmSanitize.*:GemmApi.*:GemmSanitize.*:-SmallmTiming.*' > "$R/gpu-tests.log" 2>&1
 echo "tests rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$R/gpu-tests.log" | tr '\n' ' ') at $((SECONDS-T0)) s"
 grep -E "Failure|bad elements|differs" "$R/gpu-tests.log" | head -5
 for tool in memcheck racecheck; do
-  timeout 100 compute-sanitizer --tool $tool ./build-final/tests/mixgemm_gpu_tests --gtest_filter='GemmSanitize.*:SmallmSanitize.*:SmallmFullkSanitize.*' > "$R/$tool.log" 2>&1
+  timeout 100 compute-sanitizer --tool $tool ./build-final/tests/mixgemm_gpu_tests --gtest_filter='GemmSanitize.*:SmallmSanitize.*' > "$R/$tool.log" 2>&1
   echo "$tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/$tool.log" | tail -1) at $((SECONDS-T0)) s"
 done
 MIXGEMM_SMALLM_TIMING=1 MIXGEMM_SMALLM_TIMING_SHAPES=0,1,2,3,4,5,6,7,8,9,10,11 MIXGEMM_SMALLM_TIMING_GS=128 \
   timeout 60 ./build-final/tests/mixgemm_gpu_tests --gtest_filter='SmallmTiming.Report' > "$R/timing.log" 2>&1
 echo "timing rc=$? at $((SECONDS-T0)) s"
-MIXGEMM_FULLK_TIMING=1 MIXGEMM_FULLK_TIMING_MS=1,2,4 timeout 60 ./build-final/tests/mixgemm_gpu_tests \
-  --gtest_filter='SmallmFullkTiming.Report' > "$R/timing-fullk.log" 2>&1
-echo "timing fullk rc=$? at $((SECONDS-T0)) s"
 timeout 170 ./build-final/tools/mixgemm-bench --shapes seed,llama2-70b,llama3-8b --m 1,2,4,8,16 \
   --types f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 --iters 30 --warmup 5 --verify \
   --csv "$R/bench.csv" --json "$R/bench.json" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/bench.txt" 2>&1

@@ -5,14 +5,12 @@
 #include "core/check.h"
 #include "core/problem.h"
 #include "kernels/sm90/sm90.h"
-#include "kernels/smallm/fullk.h"
 #include "kernels/smallm/smallm.h"
 
 namespace mixgemm::core {
 
 namespace {
 
-using kernels::FullkConfig;
 using kernels::Sm90Config;
 using kernels::SmallmConfig;
 
@@ -54,7 +52,6 @@ std::vector<std::string> schedule_names(const TypeConfig& types) {
   const auto a = to_kernel(types.a);
   const auto b = to_kernel_b(types.b);
   for (const SmallmConfig& c : kernels::smallm_configs(a, b)) names.push_back(c.name());
-  for (const FullkConfig& c : kernels::fullk_configs(a, b)) names.push_back(c.name());
   for (const Sm90Config& c : kernels::sm90_configs(a, b)) names.push_back(c.name());
   return names;
 }
@@ -86,22 +83,11 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
   if (smallm.empty())
     MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " at M=" << p.M
                                   << " with group_size=" << p.group_size);
-  // M <= kFullkMaxTokens: the whole-column kernel where it serves the shape (no split-K tail).
-  FullkConfig whole;
-  if (kernels::fullk_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, &whole)) return whole.name();
   return kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b).name();
 }
 
 std::string choose_for_call(const GemmArgs& args, int sm_count) {
   const std::string pick = choose(args.problem, sm_count);
-  FullkConfig whole;
-  if (kernels::fullk_parse_name(pick, &whole)) {  // pointers / strides it cannot take: smallm
-    if (kernels::fullk_can_implement(params_of(args, sm_count), whole, nullptr)) return pick;
-    const GemmProblem& p = args.problem;
-    return kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, to_kernel(p.types.a),
-                                          to_kernel_b(p.types.b))
-        .name();
-  }
   Sm90Config big;
   if (!kernels::sm90_parse_name(pick, &big)) return pick;
   if (kernels::sm90_can_implement(params_of(args, sm_count), big, nullptr)) return pick;
@@ -131,14 +117,6 @@ void launch(const GemmArgs& args, const std::string& schedule, int sm_count) {
     if (!kernels::sm90_can_implement(k, big, &why))
       MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << schedule << " cannot run this problem: " << why);
     kernels::launch_sm90(k, big, args.stream);
-    return;
-  }
-  FullkConfig whole;
-  if (kernels::fullk_parse_name(schedule, &whole)) {  // any M in one launch (ceil(M / TM) token tiles)
-    const kernels::GemmParams k = params_of(args, sm_count);
-    if (!kernels::fullk_can_implement(k, whole, &why))
-      MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << schedule << " cannot run this problem: " << why);
-    kernels::launch_smallm_fullk(k, whole, args.stream);
     return;
   }
   SmallmConfig cfg;

@@ -8,7 +8,6 @@
 #include "core/dispatch.h"
 #include "core/problem.h"
 #include "kernels/sm90/sm90.h"
-#include "kernels/smallm/fullk.h"
 #include "kernels/smallm/smallm.h"
 #include "mixgemm/gemm.h"
 
@@ -23,21 +22,6 @@ bool schedule_legal(const std::string& s, const GemmProblem& p, std::string* why
   const auto b = core::to_kernel_b(p.types.b);
   kernels::Sm90Config big;
   if (kernels::sm90_parse_name(s, &big)) return kernels::sm90_shape_ok(p.M, p.N, p.K, a, b, p.group_size, big, why);
-  kernels::FullkConfig whole;
-  if (kernels::fullk_parse_name(s, &whole)) {
-    kernels::GemmParams k{};
-    k.M = static_cast<int32_t>(p.M);
-    k.N = static_cast<int32_t>(p.N);
-    k.K = static_cast<int32_t>(p.K);
-    k.lda = p.K;
-    k.ldo = p.N;
-    k.a_type = a;
-    k.b_type = b;
-    k.has_zeros = p.types.has_zeros;
-    k.group_size = static_cast<int32_t>(p.group_size);
-    k.sm_count = 132;
-    return kernels::fullk_can_implement(k, whole, why);
-  }
   kernels::SmallmConfig cfg;
   if (!kernels::smallm_parse_name(s, &cfg)) {
     *why = "not a schedule name";
@@ -50,7 +34,6 @@ bool schedule_legal(const std::string& s, const GemmProblem& p, std::string* why
 size_t schedule_workspace(const std::string& s, const GemmProblem& p) {
   kernels::Sm90Config big;
   if (kernels::sm90_parse_name(s, &big)) return kernels::sm90_workspace_bytes(p.M, p.N, p.K, big, 132);
-  if (kernels::fullk_parse_name(s, nullptr)) return 0;  // no workspace
   kernels::SmallmConfig cfg;
   EXPECT_TRUE(kernels::smallm_parse_name(s, &cfg)) << s;
   return kernels::smallm_workspace_bytes(std::min<int64_t>(p.M, core::kSmallmSlabTokens), p.N, p.K,
@@ -210,35 +193,6 @@ TEST(Dispatch, EightBitWeightsWithEightBitActivationsAreRefused) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
     EXPECT_NE(std::string(e.what()).find("8-bit activations accept u4b8 and u4"), std::string::npos);
-  }
-}
-
-// The whole-column kernel (fullk) serves M <= kFullkMaxTokens for 16-bit activations with
-// 4-bit weights and groups of 64 k or more, where its shared memory fits; 8 warps when a CTA
-// owns <= 3 n-blocks, else 16 (the s14 timing, docs/design-smallm.md "Session 14").
-TEST(Dispatch, WholeColumnKernelAtOneAndTwoTokens) {
-  const TypeConfig f16w4{f16, u4b8, f16, false, f16};
-  struct Point {
-    int64_t M, N, K, g;
-    const char* pick;  // "" = not fullk
-  };
-  const Point points[] = {
-      {1, 4096, 4096, 128, "smallm_fullk_t8_w8_p1"},   {2, 6144, 4096, 128, "smallm_fullk_t8_w8_p1"},
-      {1, 4096, 14336, 128, "smallm_fullk_t8_w8_p1"},  {1, 8192, 21760, 128, "smallm_fullk_t8_w16_p1"},
-      {2, 57344, 8192, 128, "smallm_fullk_t8_w16_p1"}, {1, 8192, 8192, 0, "smallm_fullk_t8_w16_p1"},
-      {3, 4096, 4096, 128, ""},                        {1, 4096, 4096, 32, ""},
-      {2, 8192, 65536, 128, ""},  // 2 x 128 KB of staged activations do not fit
-  };
-  for (const Point& q : points) {
-    const GemmProblem p{q.M, q.N, q.K, f16w4, q.g};
-    const std::string s = core::choose_among(p, 132, {});
-    if (*q.pick) EXPECT_EQ(s, q.pick) << "M=" << q.M << " N=" << q.N << " K=" << q.K << " g=" << q.g;
-    else EXPECT_EQ(s.rfind("smallm_t", 0), 0u) << s << " M=" << q.M << " N=" << q.N << " K=" << q.K;
-  }
-  // Types the family does not serve keep the stream-K kernel at M = 1.
-  for (const TypeConfig& t : {TypeConfig{s8, u4b8, u8, false, f16}, TypeConfig{f16, u8b128, f16, false, f16}}) {
-    const std::string s = core::choose_among(GemmProblem{1, 4096, 4096, t, 128}, 132, {});
-    EXPECT_EQ(s.rfind("smallm_t", 0), 0u) << t.name() << " picked " << s;
   }
 }
 

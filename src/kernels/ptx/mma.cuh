@@ -92,18 +92,6 @@ __device__ __forceinline__ void cp_async16_zfill(uint32_t dst, const void* src, 
                "r"(src_bytes)
                : "memory");
 }
-// The same, always 16 bytes, with an L2 cache policy (createpolicy): the weights, read
-// once, go in evict-first.
-__device__ __forceinline__ void cp_async16_hint(uint32_t dst, const void* src, uint64_t policy) {
-  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
-               "l"(policy)
-               : "memory");
-}
-// 16 bytes through L1 (.ca: allocates in L1), for small tensors that several warps of a
-// CTA copy for themselves (the activations of a k-block).
-__device__ __forceinline__ void cp_async16_ca(uint32_t dst, const void* src) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
-}
 __device__ __forceinline__ void cp_async_commit() {
   asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
@@ -132,11 +120,6 @@ __device__ __forceinline__ uint4 ldg_stream128(const void* p, uint64_t policy) {
       : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
       : "l"(p), "l"(policy));
   return v;
-}
-
-// Prefetch of the cache line holding p into L2 (no register, nothing to wait for).
-__device__ __forceinline__ void prefetch_l2(const void* p) {
-  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p));
 }
 
 // Asynchronous bulk prefetch of `bytes` (multiple of 16, 16-byte aligned address) from
