@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# session 14, call 2: fullk tests after the empty-range fix; ncu of fullk vs smallm.
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH
+OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"; R=/tmp/r2; rm -rf $R; mkdir -p $R
+T0=$SECONDS
+cmake -S . -B build-d -G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4 \
+  -DMIXGEMM_SM90_SCHEDULES=128x128_1x1x1_coop_splitk > $R/build.log 2>&1 &&
+  cmake --build build-d -j 16 --target mixgemm_gpu_tests >> $R/build.log 2>&1 || { echo BUILD FAILED; tail -30 $R/build.log; }
+echo "build $((SECONDS-T0)) s"
+timeout 200 build-d/tests/mixgemm_gpu_tests --gtest_filter='SmallmFullk*:-SmallmFullkTiming*' > $R/tests.log 2>&1
+echo "tests rc=$? $(grep -E '^\[  (PASSED|FAILED)' $R/tests.log | tr '\n' ' ') at $((SECONDS-T0)) s"
+grep -E "bad elements|differs|threw|refused" $R/tests.log | cut -c1-250 | head -8
+for c in 3:fullk_t8_w16:fullk 5:fullk_t8_w16:fullk 3:smallm_t:smallm_gemm 5:smallm_t:smallm_gemm; do
+  IFS=: read -r shape cfg kn <<< "$c"
+  tag="s${shape}_${cfg}"
+  MIXGEMM_FULLK_TIMING=1 MIXGEMM_FULLK_TIMING_SHAPES=$shape MIXGEMM_FULLK_TIMING_MS=1 MIXGEMM_FULLK_TIMING_CFG=$cfg \
+    timeout 120 ncu --kernel-name regex:$kn --launch-skip 3 --launch-count 1 --clock-control none \
+    --section SpeedOfLight --section SchedulerStats --section WarpStateStats --section InstructionStats \
+    --section SourceCounters -o $R/prof_$tag build-d/tests/mixgemm_gpu_tests --gtest_filter='SmallmFullkTiming*' > $R/ncu_$tag.log 2>&1
+  ncu -i $R/prof_$tag.ncu-rep --page details > $R/details_$tag.txt 2>&1
+  ncu -i $R/prof_$tag.ncu-rep --page source --csv --print-source sass > $R/source_$tag.csv 2>&1
+  rm -f $R/prof_$tag.ncu-rep
+  echo "ncu $tag at $((SECONDS-T0)) s"
+done
+python3 scripts/ncu_summary.py --reasons --by-op $R/source_*.csv 2>&1 | head -120
+for f in $R/details_*.txt; do
+  echo "== $(basename $f)"
+  grep -E "Issued Warp Per Scheduler|^ *Duration|DRAM Throughput|No Eligible|Active Warps Per Scheduler|Eligible Warps|Executed Instructions " $f | head -10
+done
+tar czf $OUT/r2.tar.gz -C /tmp r2
+echo "total $((SECONDS-T0)) s"
