@@ -248,7 +248,7 @@ TEST(BenchOptions, ParsesEveryFlag) {
   const Options o = parse({"--m", "1,16,256", "--shapes", "seed,llama2-70b", "--tp=1,2", "--types",
                            "f16.u4b8.g128,s8.u4b8.gch", "--iters", "60", "--warmup=3", "--cold-l2", "flush",
                            "--lt-algos", "1", "--verify", "--verify-rows", "4", "--verify-cols", "128",
-                           "--fp8-promotion-k", "128", "--prepack-bench", "--csv", "out.csv", "--json", "out.json",
+                           "--fp8-promotion-k", "128", "--prepack-bench", "--stream-read", "--csv", "out.csv", "--json", "out.json",
                            "--git-commit", "abc123", "--device", "1", "--seed", "7", "--quiet",
                            "--schedule", "smallm_k4", "--baselines", "fp16,cublaslt_fp8", "--time-limit", "400"});
   EXPECT_EQ(o.m_list, (std::vector<int64_t>{1, 16, 256}));
@@ -272,6 +272,8 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_EQ(fp8_promotion_for(-1, "sm90_ws_128x128"), 0);
   EXPECT_THROW(parse({"--fp8-promotion-k", "x"}), std::invalid_argument);
   EXPECT_TRUE(o.prepack_bench);
+  EXPECT_TRUE(o.stream_read);
+  EXPECT_FALSE(parse({}).stream_read);
   EXPECT_EQ(o.csv_path, "out.csv");
   EXPECT_EQ(o.json_path, "out.json");
   EXPECT_EQ(o.git_commit, "abc123");
@@ -328,7 +330,7 @@ TEST(BenchOptions, UsageAndListMentionEverything) {
   const std::string u = usage();
   for (const char* f : {"--types", "--shapes", "--shape", "--tp", "--m", "--iters", "--warmup", "--cold-l2", "--verify",
                         "--csv", "--json", "--git-commit", "--baselines-only", "--no-baselines", "--prepack-bench",
-                        "--lt-algos"})
+                        "--lt-algos", "--stream-read"})
     EXPECT_NE(u.find(f), std::string::npos) << f;
   const std::string l = list_text({1, 8});
   EXPECT_NE(l.find("llama2-70b/gate_up tp=8: N=7168 K=8192"), std::string::npos) << l;

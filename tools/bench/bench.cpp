@@ -368,6 +368,10 @@ int bench_main(int argc, char** argv) {
         auto r = run_baseline(ctx, b, shape);
         rows.insert(rows.end(), r.begin(), r.end());
       }
+      if (opt.stream_read && !out_of_time()) {
+        auto r = run_stream_read(ctx, shape);
+        rows.insert(rows.end(), r.begin(), r.end());
+      }
       for (const auto& [spec, scheds] : mix_work) {
         if (out_of_time()) {
           ++skipped_sweeps;

@@ -72,6 +72,10 @@ void fill_normal_e4m3(void* dst, size_t elems, float std_dev, uint64_t seed, cud
 void fill_uniform_s8(void* dst, size_t elems, int lo, int hi, uint64_t seed, cudaStream_t stream);
 void fill_uniform_f32(float* dst, size_t elems, float lo, float hi, uint64_t seed, cudaStream_t stream);
 
+// Reads `bytes` (a multiple of 16) once with `blocks` CTAs of 256 threads (the --stream-read
+// baseline: what reading a layer's weight bytes costs, launch and ramp included).
+void stream_read(const void* src, size_t bytes, unsigned* sink, int blocks, cudaStream_t stream);
+
 // A one-thread kernel that keeps the stream busy for `us` microseconds, so that the host
 // can queue a batch of timed runs behind it and the runs start back to back.
 void spin_stream(cudaStream_t stream, double us);

@@ -51,6 +51,7 @@ struct Options {
   std::string schedule;    // force one schedule (empty: the heuristic)
   bool all_schedules = false;
   bool prepack_bench = false;
+  bool stream_read = false;  // --stream-read: rows timing a read of each shape's int4 weights + g128 scales
   std::string csv_path;
   std::string json_path;
   std::string git_commit;
@@ -88,6 +89,8 @@ Kernels
   --no-baselines       mixgemm only (ratio columns stay empty)
   --baselines-only     baselines only
   --lt-algos N         cuBLASLt heuristic candidates timed, fastest kept (default 8; 1 = top one)
+  --stream-read        add rows (kernel stream_read) timing a kernel that only reads each shape's
+                       int4 weights and g128 scales: the weight stream's own time at that size
 Timing
   --iters N            timed runs per row, each with its own CUDA event pair (default 100)
   --warmup N           untimed runs first (default 10)
@@ -254,6 +257,7 @@ inline Options parse_options(const std::vector<std::string>& args) {
       }
     }
     else if (flag == "--prepack-bench") { no_value(); o.prepack_bench = true; }
+    else if (flag == "--stream-read") { no_value(); o.stream_read = true; }
     else if (flag == "--csv") o.csv_path = take();
     else if (flag == "--json") o.json_path = take();
     else if (flag == "--git-commit") o.git_commit = take();

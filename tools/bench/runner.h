@@ -48,6 +48,12 @@ int rotation_count(const BenchContext& ctx, int64_t bytes_per_copy, int max_copi
 // One row per M (ctx.opt->m_list) for baseline `b` on `shape`.
 std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline b, const Shape& shape);
 
+// --stream-read: one row per M (the same bytes for every M) timing a kernel that only reads
+// the shape's int4 weights and f16 group-128 scales (kernel "stream_read"): the weight
+// stream's own time in this run, launch and ramp included, next to the floor's bytes over the
+// copy bandwidth.
+std::vector<ResultRow> run_stream_read(BenchContext& ctx, const Shape& shape);
+
 // One row per (schedule, M) for mixgemm with `spec` on `shape`. schedules: the list to time
 // (empty string = the heuristic's choice).
 std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, const Shape& shape,

@@ -1,0 +1,77 @@
+// stream_read.cpp - the --stream-read rows: how long reading a layer's int4 weights and
+// group-128 scales takes by itself in this run (cold L2 by the same rotation as the mixgemm
+// rows, the same event timer), so a small-M kernel's time can be read against what the
+// weight stream alone costs at that size, launch and ramp included, not only against the
+// bytes / copy-bandwidth floor.
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <vector>
+
+#include "runner.h"
+
+namespace mixgemm::bench {
+
+std::vector<ResultRow> run_stream_read(BenchContext& ctx, const Shape& shape) {
+  const Options& opt = *ctx.opt;
+  const int64_t N = shape.N, K = shape.K;
+  ByteCount bytes;
+  bytes.weights = N * K / 2;               // int4
+  bytes.scales = (K / 128) * N * 2;        // f16 group scales, g128
+  const int64_t per_copy = (bytes.total() + 15) / 16 * 16;
+  const int blocks = 4 * ctx.dev.sm_count;  // 4 x 256 threads x 4 x 16 B = 64 KB in flight per SM
+  std::vector<ResultRow> rows;
+  const auto base_row = [&](int64_t M) {
+    ResultRow r;
+    r.gpu = ctx.dev.name;
+    r.shape = shape;
+    r.M = M;
+    r.kernel = "stream_read";
+    r.type_spec = "stream_read";
+    r.a_type = r.out_type = "-";
+    r.b_type = "u4.g128";
+    r.schedule = std::to_string(blocks) + "x256";
+    r.copy_gbps = ctx.copy_gbps;
+    return r;
+  };
+  std::string note;
+  std::vector<DeviceBuffer> src;
+  DeviceBuffer sink;
+  try {
+    const int copies = rotation_count(ctx, per_copy, opt.warmup + opt.iters, 0, note);
+    for (int c = 0; c < copies; ++c) {
+      src.emplace_back(static_cast<size_t>(per_copy), "stream-read source");
+      fill_random_bytes(src.back().get(), static_cast<size_t>(per_copy), opt.seed * 1000 + 31 + c, ctx.stream);
+    }
+    sink = DeviceBuffer(sizeof(unsigned), "stream-read sink");
+    BENCH_CUDA(cudaMemsetAsync(sink.get(), 0, sizeof(unsigned), ctx.stream));
+    BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
+  } catch (const OutOfMemory& e) {
+    for (int64_t M : opt.m_list) {
+      ResultRow r = base_row(M);
+      r.status = kOutOfMemory;
+      r.note = e.what();
+      rows.push_back(r);
+    }
+    return rows;
+  }
+  const int copies = static_cast<int>(src.size());
+  const auto launch = [&](int i) {
+    stream_read(src[i % copies].get(), static_cast<size_t>(per_copy), sink.as<unsigned>(), blocks, ctx.stream);
+  };
+  for (int64_t M : opt.m_list) {
+    ResultRow row = base_row(M);
+    if (ctx.progress) ctx.progress(shape.name + " tp" + std::to_string(shape.tp) + " stream_read M=" + std::to_string(M));
+    row.us = compute_stats(ctx.timer->run(launch, opt.warmup, opt.iters));
+    row.timed = true;
+    row.bytes = bytes;
+    row.floor_us = floor_us(bytes, ctx.copy_gbps);
+    row.note = "int4 weights + g128 f16 scales only (M-independent)" +
+               (copies > 1 ? "; rotating " + std::to_string(copies) + " copies" : std::string()) +
+               (note.empty() ? "" : "; " + note);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace mixgemm::bench
