@@ -162,13 +162,7 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline kind, const Shap
     }
     BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
   } catch (const OutOfMemory& e) {
-    for (int64_t M : opt.m_list) {
-      ResultRow r = base_row(M);
-      r.status = kOutOfMemory;
-      r.note = e.what();
-      rows.push_back(r);
-    }
-    return rows;
+    return rows_with_status(opt.m_list, base_row, kOutOfMemory, e.what());
   }
 
   for (int64_t M : opt.m_list) {

@@ -45,6 +45,21 @@ struct BenchContext {
 int rotation_count(const BenchContext& ctx, int64_t bytes_per_copy, int max_copies, int64_t reserve_bytes,
                    std::string& note);
 
+// One row per M of m_list, base_row(M) with `status` and `note`: every row of a shape whose
+// buffers could not be set up (out of memory).
+template <class BaseRow>
+std::vector<ResultRow> rows_with_status(const std::vector<int64_t>& m_list, BaseRow base_row, const char* status,
+                                        const std::string& note) {
+  std::vector<ResultRow> rows;
+  for (int64_t M : m_list) {
+    ResultRow r = base_row(M);
+    r.status = status;
+    r.note = note;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
 // One row per M (ctx.opt->m_list) for baseline `b` on `shape`.
 std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline b, const Shape& shape);
 

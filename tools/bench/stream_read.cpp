@@ -47,13 +47,7 @@ std::vector<ResultRow> run_stream_read(BenchContext& ctx, const Shape& shape) {
     BENCH_CUDA(cudaMemsetAsync(sink.get(), 0, sizeof(unsigned), ctx.stream));
     BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
   } catch (const OutOfMemory& e) {
-    for (int64_t M : opt.m_list) {
-      ResultRow r = base_row(M);
-      r.status = kOutOfMemory;
-      r.note = e.what();
-      rows.push_back(r);
-    }
-    return rows;
+    return rows_with_status(opt.m_list, base_row, kOutOfMemory, e.what());
   }
   const int copies = static_cast<int>(src.size());
   const auto launch = [&](int i) {
