@@ -1,5 +1,6 @@
 // fill_kernels.cu - the bench's own device kernels: deterministic random fills, the spin
-// kernel that lets the host queue a batch of timed runs, and a non-finite counter.
+// kernel that lets the host queue a batch of timed runs, a non-finite counter, and the
+// --stream-read kernel.
 // (Device code is compiled as C++17, like the library's.)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -9,6 +10,7 @@
 #include <cstdint>
 
 #include "device.h"
+#include "kernels/ptx/mma.cuh"
 
 namespace mixgemm::bench {
 namespace {
@@ -135,18 +137,14 @@ void fill_uniform_f32(float* dst, size_t elems, float lo, float hi, uint64_t see
 // thread per step; the XOR of all of them is written only if it equals a value no fill
 // produces on purpose, so the loads cannot be dropped.
 __global__ void k_stream_read(const uint4* p, size_t n16, unsigned* sink) {
-  uint64_t policy;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+  const uint64_t policy = kernels::ptx::policy_evict_first();
   const size_t stride = size_t{gridDim.x} * blockDim.x;
   unsigned acc = 0;
   size_t i = size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   for (; i + 3 * stride < n16; i += 4 * stride) {
     uint4 v[4];
 #pragma unroll
-    for (int u = 0; u < 4; ++u)
-      asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0,%1,%2,%3}, [%4], %5;\n"
-                   : "=r"(v[u].x), "=r"(v[u].y), "=r"(v[u].z), "=r"(v[u].w)
-                   : "l"(p + i + u * stride), "l"(policy));
+    for (int u = 0; u < 4; ++u) v[u] = kernels::ptx::ldg_nc_evict_first128(p + i + u * stride, policy);
 #pragma unroll
     for (int u = 0; u < 4; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
   }

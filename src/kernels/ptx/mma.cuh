@@ -122,6 +122,16 @@ __device__ __forceinline__ uint4 ldg_stream128(const void* p, uint64_t policy) {
   return v;
 }
 
+// The same load without the 256-byte L2 prefetch hint (mixgemm-bench --stream-read: a plain
+// read of every weight byte once).
+__device__ __forceinline__ uint4 ldg_nc_evict_first128(const void* p, uint64_t policy) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0,%1,%2,%3}, [%4], %5;\n"
+      : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+      : "l"(p), "l"(policy));
+  return v;
+}
+
 // Asynchronous bulk prefetch of `bytes` (multiple of 16, 16-byte aligned address) from
 // global memory into L2 (sm_90). No registers, no shared memory, no completion to wait
 // for: it only raises the number of DRAM requests in flight ahead of the register loads.
