@@ -5,7 +5,7 @@
 #   make the patch: git diff HEAD > .sN/cand.patch; git stash (the tree sent is the base);
 #   git rev-parse HEAD > .sN/commit.txt
 # (1) builds base and cand (sm90 f16.u4 and s8.u4, every schedule, or $AB_SM90_TYPES; smallm as usual);
-# (2) cand: the Sm90 and Gemm GPU suites, memcheck and racecheck of the sanitizer suite, and
+# (2) cand: the Sm90 and Gemm GPU suites (or the gtest filter $AB_TEST_FILTER), memcheck and racecheck of the sanitizer suite, and
 #     the register / spill report of every sm90 kernel (ptxas);
 # (3) bench base / cand / cand / base: seed + Llama-2-70B (or $AB_SHAPES), M = 64, 128, 256, 1024, 8192, f16 and s8 x u4b8
 #     g128 and f16 per-channel (or $AB_TYPES; M: $AB_MS), heuristic picks, cuBLAS fp16 (or
@@ -25,7 +25,7 @@ echo "builds done at $((SECONDS-T0)) s"
 for l in base cand; do
   echo "$l sm90 kernels: $(grep -A2 'Function properties for .*sm90_kernel' "$R/build-$l.log" | grep -c 'Used') compiled, spills: $(grep -A2 'Function properties for .*sm90_kernel' "$R/build-$l.log" | grep -E 'spill stores' | grep -vc ' 0 bytes spill stores')"
 done
-ab_check_cand 'Sm90*:Gemm*:-Sm90Timing.*:GemmSanitize*' 200
+ab_check_cand "${AB_TEST_FILTER:-Sm90*:Gemm*:-Sm90Timing.*:GemmSanitize*}" 200
 bench() {  # $1 build, $2 stem, $3 extra flags (optional)
   timeout 150 "$1/tools/mixgemm-bench" --shapes ${AB_SHAPES:-seed,llama2-70b} --m ${AB_MS:-64,128,256,1024,8192} \
     --types ${AB_TYPES:-f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch} --baselines ${AB_BASELINES:-cublas_fp16} --lt-algos 4 --iters 20 --warmup 3 ${3:-} \
