@@ -171,12 +171,27 @@ struct Sm90Cta {
   // it never waiting for a free stage at M = 64..256 while the consumers waited for data, so
   // the loop carries its addresses forward instead of recomputing them (the group row was a
   // 32-bit division per block, ~25 dependent instructions with MUFU/I2F latency).
-  static __device__ __forceinline__ void produce(const Sm90KernelParams& p, uint32_t base,
-                                                 uint32_t full0, uint32_t empty0) {
+  //
+  // The loop is compiled per staging variant (kRows: group rows per block, 0 without group
+  // scales or zero points, 1 in kSm90ScaleBlock; -1 for groups of 16 / 32, rows and flags read
+  // from the parameters; kScales, kZeros: which rows are copied when kRows >= 0). With the
+  // variant read from the parameters inside the loop, the grouped path was ~100 SASS
+  // instructions per block for this one thread, with constant-bank reloads of p.srows / p.gs on
+  // its dependent chain, and s8 g128 on the 128 x 256 tile (a block every ~512 cycles at
+  // M = 8192) took 1.25-1.3x the time of per-channel even with the consumer's group-scale work
+  // removed (session 15, s15-producer/): the producer set the pace.
+  template <int kRows, bool kScales, bool kZeros>
+  static __device__ __forceinline__ void produce_v(const Sm90KernelParams& p, uint32_t base,
+                                                   uint32_t full0, uint32_t empty0) {
+    constexpr bool kGrouped = kRows != 0;
     const uint64_t policy = ptx::policy_evict_normal();
     const int64_t wstep = p.b_kstride * Tr::kLayoutKb;                // weight bytes per 64-k block
     const int64_t gstep = static_cast<int64_t>(p.N) * Tr::kSB;       // bytes per group row
-    const bool grouped = p.mode != kSm90ScaleNone;
+    const int gs = p.gs;
+    const int srows = kRows > 0 ? kRows : p.srows;
+    // Which rows are copied: fixed for kRows >= 0, from the parameters otherwise.
+    const bool cs = kRows >= 0 ? kScales : static_cast<bool>(p.has_scales);
+    const bool cz = kRows >= 0 ? kZeros : static_cast<bool>(p.has_zeros);
     int stage = 0;
     uint32_t phase = 0;
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
@@ -187,8 +202,8 @@ struct Sm90Cta {
       const uint32_t sbytes = static_cast<uint32_t>(nbv) * 16 * Tr::kSB;  // 16 rows per block
       const int n0 = nb0 * 16;
       uint32_t tx = Tr::kActBytes + wbytes * Tr::kLayoutKb;
-      if (p.has_scales) tx += sbytes * p.srows;
-      if (p.has_zeros) tx += sbytes * p.srows;
+      if (kGrouped && cs) tx += sbytes * srows;
+      if (kGrouped && cz) tx += sbytes * srows;
       // Weights of block kb at b + kb * wstep + nb0 * 512 (+ l * b_kstride for the second
       // layout block of 8-bit weights).
       const uint8_t* wsrc = p.b + x.kb0 * wstep + static_cast<int64_t>(nb0) * layout::kBlockBytes;
@@ -196,10 +211,10 @@ struct Sm90Cta {
       // block (one division per unit); soff = byte offset of row g, column n0.
       int gk = 0;
       int64_t soff = 0;
-      if (grouped) {
+      if constexpr (kGrouped) {
         const int k0 = x.kb0 * kKBlock;
-        const int g = k0 / p.gs;
-        gk = k0 - g * p.gs;
+        const int g = k0 / gs;
+        gk = k0 - g * gs;
         soff = g * gstep + static_cast<int64_t>(n0) * Tr::kSB;
       }
       for (int kb = x.kb0; kb < x.kb1; ++kb) {
@@ -213,18 +228,25 @@ struct Sm90Cta {
           ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, wsrc + l * p.b_kstride, wbytes,
                         full, policy);
         wsrc += wstep;
-        if (grouped) {
-          for (int r = 0; r < p.srows; ++r) {
+        if constexpr (kGrouped) {
+          for (int r = 0; r < srows; ++r) {
             const int64_t off = soff + r * gstep;
-            if (p.has_scales)
-              ptx::bulk_g2s(st + Tr::kOffS + r * Tr::kSRowBytes, p.scales + off, sbytes, full, policy);
-            if (p.has_zeros)
-              ptx::bulk_g2s(st + Tr::kOffZ + r * Tr::kSRowBytes, p.zeros + off, sbytes, full, policy);
+            if (cs) ptx::bulk_g2s(st + Tr::kOffS + r * Tr::kSRowBytes, p.scales + off, sbytes, full, policy);
+            if (cz) ptx::bulk_g2s(st + Tr::kOffZ + r * Tr::kSRowBytes, p.zeros + off, sbytes, full, policy);
           }
-          gk += kKBlock;
-          while (gk >= p.gs) {  // 64 / gs times for groups of 16 / 32, at most once otherwise
-            gk -= p.gs;
-            soff += gstep;
+          if constexpr (kRows == 1) {
+            // One group row per block (gs a multiple of 64): the row moves on every gs / 64 blocks.
+            gk += kKBlock;
+            if (gk == gs) {
+              gk = 0;
+              soff += gstep;
+            }
+          } else {
+            gk += kKBlock;
+            while (gk >= gs) {  // 64 / gs times for groups of 16 / 32
+              gk -= gs;
+              soff += gstep;
+            }
           }
         }
         if (++stage == kStages) {
@@ -232,6 +254,19 @@ struct Sm90Cta {
           phase ^= 1u;
         }
       }
+    }
+  }
+  static __device__ __forceinline__ void produce(const Sm90KernelParams& p, uint32_t base,
+                                                 uint32_t full0, uint32_t empty0) {
+    if (p.mode == kSm90ScaleNone) {
+      produce_v<0, false, false>(p, base, full0, empty0);
+    } else if (p.mode == kSm90ScaleBlock) {
+      if (p.has_scales && p.has_zeros) produce_v<1, true, true>(p, base, full0, empty0);
+      else if (p.has_scales) produce_v<1, true, false>(p, base, full0, empty0);
+      else if (p.has_zeros) produce_v<1, false, true>(p, base, full0, empty0);
+      else produce_v<1, false, false>(p, base, full0, empty0);
+    } else {
+      produce_v<-1, false, false>(p, base, full0, empty0);  // groups of 16 / 32: rows and flags from p
     }
   }
 
