@@ -933,8 +933,9 @@ __global__ void __launch_bounds__(kThreads, 1) sm90_kernel(const __grid_constant
 // tensor pipe ran at 82% against cuBLAS's 94%. The launcher picks fn_gptq for that variant.
 // e4m3's wide tile gets one too (its run-time-flag consumer branched on the weight bias, the
 // zero points and the scale mode per k32 step: 15% of its warp instructions were branches,
-// ncu s10-profile); s8's does not (compiled, it spills 4 bytes; its run-time consumer already
-// hoists the block's scales). The 8-bit-activation wide tiles also get a per-channel kernel
+// ncu s10-profile); s8's does not: compiled, it spills 4 bytes in its epilogue, and measured
+// against the run-time-flag kernel it gained nothing (0.98-1.00x, s15-s8gptq; that kernel
+// already hoists the block's scales, and the grouped s8 tile was producer-bound). The 8-bit-activation wide tiles also get a per-channel kernel
 // (biased weights, no group scales: QQQ's per-channel W4A8): 0.92-0.98x the time for e4m3,
 // 0.93-1.01x for s8 (s10-plainab); the 16-bit one measured 0.93-1.07x (no gain), so it has none.
 template <AType A, int kWBits, int kTileN, int kTileT>
