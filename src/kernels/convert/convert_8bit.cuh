@@ -142,7 +142,8 @@ __device__ __forceinline__ uint32_t cvt_u4x4_e4m3(uint32_t nibbles, int32_t bias
 //   exact sub.rn.f16x2 -> (q0 - B, q2 - B), (q1 - B, q3 - B)
 //   fma.rn / mul.rn.f16x2 (rounds: RN_f16), cvt.rn.satfinite.e4m3x2.f16x2 (rounds:
 //   RN_e4m3sat) -> c02 = {e(w2), e(w0)}, c13 = {e(w3), e(w1)} in the low 16 bits,
-//   prmt(c02, c13, 0x5140) = {e(w3), e(w2), e(w1), e(w0)}.
+//   packed as {c13, c02} = {e(w3), e(w1), e(w2), e(w0)} (cvt_e4m3x4_f16x2x2), then
+//   prmt(.., 0x3120) = {e(w3), e(w2), e(w1), e(w0)}.
 __device__ __forceinline__ uint32_t cvt_u4x4_e4m3_gscale_bias(uint32_t nibbles, __half s,
                                                               __half zs, bool has_zero,
                                                               int32_t bias) {
@@ -164,7 +165,8 @@ __device__ __forceinline__ uint32_t cvt_u4x4_e4m3_gscale_bias(uint32_t nibbles, 
     w02 = ptx::mul_f16x2(ptx::sub_f16x2(p02, lo_sub), s2);
     w13 = ptx::mul_f16x2(ptx::sub_f16x2(p13, hi_sub), s2);
   }
-  return ptx::prmt(ptx::cvt_e4m3x2_f16x2(w02), ptx::cvt_e4m3x2_f16x2(w13), 0x5140u);
+  // {e(w3), e(w1), e(w2), e(w0)} -> {e(w3), e(w2), e(w1), e(w0)}
+  return ptx::prmt(ptx::cvt_e4m3x4_f16x2x2(w02, w13), 0u, 0x3120u);
 }
 
 // The required entry point: has_zero selects u4-with-zeros, otherwise u4b8 (bias 8).
