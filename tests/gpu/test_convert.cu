@@ -259,13 +259,20 @@ enum Op8 : int {
   kE4m3GB8,
   kE4m3GB0,
   kLut16,        // tables fixed below
+  // kHi: the same converters on nibbles 4..7 (bits [16,32) of x), emulated as cvt(x >> 16)
+  kSpreadHi,
+  kS8Bias8Hi,
+  kS8GScalePreHi,
+  kE4m3GB8Hi,
   kNumOps8
 };
 const char* kOp8Names[kNumOps8] = {"spread_nibbles", "nibble_msb_mask", "cvt_u4x4_s8(0)",
                                    "cvt_u4x4_s8(8)", "cvt_u4x4_s8_gscale", "cvt_u4x4_s8_gscale_pre",
                                    "cvt_u8x4_s8", "cvt_u4x4_e4m3(0)", "cvt_u4x4_e4m3(8)",
                                    "cvt_u4x4_e4m3_gscale(zero)", "cvt_u4x4_e4m3_gscale(u4b8)",
-                                   "cvt_u4x4_e4m3_gscale_bias(0)", "lut16x4"};
+                                   "cvt_u4x4_e4m3_gscale_bias(0)", "lut16x4", "spread_nibbles<hi>",
+                                   "cvt_u4x4_s8<hi>(8)", "cvt_u4x4_s8_gscale_pre<hi>",
+                                   "cvt_u4x4_e4m3_gscale_bias<hi>(8)"};
 constexpr uint32_t kT0 = 0x80FF7F01u, kT1 = 0x12345678u, kT2 = 0x9ABCDEF0u, kT3 = 0x0F1E2D3Cu;
 
 struct Case8 {
@@ -296,6 +303,13 @@ __global__ void op8_kernel(const Case8* cases, size_t n, int op, uint32_t* out) 
         r = cv::cvt_u4x4_e4m3_gscale_bias(c.x, __ushort_as_half(uint16_t(c.p0)),
                                           __ushort_as_half(uint16_t(c.p1)), false, 0);
         break;
+      case kSpreadHi: r = cv::spread_nibbles<true>(c.x); break;
+      case kS8Bias8Hi: r = cv::cvt_u4x4_s8<true>(c.x, 8); break;
+      case kS8GScalePreHi: r = cv::cvt_u4x4_s8_gscale_pre<true>(c.x, c.p0, cv::s8_gscale_offset(c.p1)); break;
+      case kE4m3GB8Hi:
+        r = cv::cvt_u4x4_e4m3_gscale_bias<true>(c.x, __ushort_as_half(uint16_t(c.p0)),
+                                                __ushort_as_half(uint16_t(c.p1)), false, 8);
+        break;
       default: r = cv::lut16x4(c.x, kT0, kT1, kT2, kT3); break;
     }
     out[i] = r;
@@ -316,11 +330,27 @@ uint32_t emulate8(const Case8& c, int op) {
     case kE4m3GZero: return emu::cvt_u4x4_e4m3_gscale(c.x, uint16_t(c.p0), uint16_t(c.p1), true);
     case kE4m3GB8: return emu::cvt_u4x4_e4m3_gscale(c.x, uint16_t(c.p0), uint16_t(c.p1), false);
     case kE4m3GB0: return emu::cvt_u4x4_e4m3_gscale_bias(c.x, uint16_t(c.p0), uint16_t(c.p1), false, 0);
+    case kSpreadHi: return emu::spread_nibbles(c.x >> 16);
+    case kS8Bias8Hi: return emu::cvt_u4x4_s8(c.x >> 16, 8);
+    case kS8GScalePreHi: return emu::cvt_u4x4_s8_gscale_pre(c.x >> 16, c.p0, emu::s8_gscale_offset(c.p1));
+    case kE4m3GB8Hi: return emu::cvt_u4x4_e4m3_gscale_bias(c.x >> 16, uint16_t(c.p0), uint16_t(c.p1), false, 8);
     default: return emu::lut16x4(c.x, kT0, kT1, kT2, kT3);
   }
 }
 
 std::vector<Case8> make_cases8(int op) {
+  // The kHi ops take their base op's cases with the two halves of x swapped: every nibble
+  // pattern the base op sees in bits [0,16) reaches them in bits [16,32).
+  const int base = op == kSpreadHi        ? kSpread
+                   : op == kS8Bias8Hi     ? kS8Bias8
+                   : op == kS8GScalePreHi ? kS8GScalePre
+                   : op == kE4m3GB8Hi     ? kE4m3GB8
+                                          : op;
+  if (base != op) {
+    std::vector<Case8> cases = make_cases8(base);
+    for (Case8& c : cases) c.x = (c.x << 16) | (c.x >> 16);
+    return cases;
+  }
   Rng rng(kSeed + 100 + op);
   std::vector<Case8> cases;
   const bool gscale_s8 = op == kS8GScale || op == kS8GScalePre;

@@ -7,7 +7,9 @@
 // word e / 8, in natural order, so
 //   reg0 = cvt(word0), reg1 = cvt(word0 >> 16), reg2 = cvt(word1), reg3 = cvt(word1 >> 16).
 // Every converter below reads only bits [0,16) of `nibbles` (the upper half is
-// ignored, so callers need not mask), which hold n0..n3 (n0 in bits 0..3).
+// ignored, so callers need not mask), which hold n0..n3 (n0 in bits 0..3). Those that take
+// a template flag kHi read bits [16,32) instead when it is set: cvt<true>(word) ==
+// cvt(word >> 16), without the shift (their first prmt selects bytes 2, 3 instead of 0, 1).
 //
 // Notation: registers written most significant byte first; "0x0|n" is a byte whose
 // low nibble is n. q_i = n_i is the stored unsigned integer.
@@ -31,9 +33,10 @@ namespace mixgemm::kernels::convert {
 // ---- building blocks ------------------------------------------------------------
 
 // Four nibbles -> four bytes:  {.., n3n2, n1n0} -> {0x0|n3, 0x0|n2, 0x0|n1, 0x0|n0}.
+template <bool kHi = false>
 __device__ __forceinline__ uint32_t spread_nibbles(uint32_t nibbles) {
-  // t = {0x00, n3n2, 0x00, n1n0}          (prmt: bytes 0, 4(=0), 1, 4(=0))
-  const uint32_t t = ptx::prmt(nibbles, 0u, 0x4140u);
+  // t = {0x00, n3n2, 0x00, n1n0}          (prmt: bytes 0, 4(=0), 1, 4(=0); kHi: bytes 2, 3)
+  const uint32_t t = ptx::prmt(nibbles, 0u, kHi ? 0x4342u : 0x4140u);
   // (t | t << 4) & 0x0F0F0F0F: byte 0 keeps n0, byte 1 gets n1 (shifted up from
   // byte 0's high nibble), byte 2 keeps n2, byte 3 gets n3.
   return ptx::lop3<ptx::kLutOrAnd>(t, t << 4, 0x0F0F0F0Fu);
@@ -76,8 +79,9 @@ __device__ __forceinline__ uint32_t lut16x4_msb0(uint32_t nibbles, uint32_t lo0,
 //   u = {0x0|q3, 0x0|q2, 0x0|q1, 0x0|q0}
 //   u + (0x80 - bias) per byte: no byte exceeds 0x8F, so no carry crosses bytes;
 //   ^ 0x80 per byte turns "q - bias + 128" into the two's complement of q - bias.
+template <bool kHi = false>
 __device__ __forceinline__ uint32_t cvt_u4x4_s8(uint32_t nibbles, int32_t bias) {
-  const uint32_t u = spread_nibbles(nibbles);
+  const uint32_t u = spread_nibbles<kHi>(nibbles);
   if (bias == 0) return u;  // {q3, q2, q1, q0}
   const uint32_t offset = (0x80u - static_cast<uint32_t>(bias)) * 0x01010101u;
   return (u + offset) ^ 0x80808080u;
@@ -95,9 +99,10 @@ __device__ __forceinline__ uint32_t s8_gscale_offset(uint32_t zsg) {
 //     in range, the 32-bit sum has exactly those bytes whatever borrows happen on the
 //     way (it is the unique base-256 representation), then ^ 0x80 per byte.
 // One imad and one lop3 after the spread.
+template <bool kHi = false>
 __device__ __forceinline__ uint32_t cvt_u4x4_s8_gscale_pre(uint32_t nibbles, uint32_t sg,
                                                            uint32_t offset) {
-  return (spread_nibbles(nibbles) * sg + offset) ^ 0x80808080u;
+  return (spread_nibbles<kHi>(nibbles) * sg + offset) ^ 0x80808080u;
 }
 
 // zsg = 8 * sg for u4b8, z * sg for u4 with zero points (prepack_zeros stores it).
@@ -144,10 +149,11 @@ __device__ __forceinline__ uint32_t cvt_u4x4_e4m3(uint32_t nibbles, int32_t bias
 //   RN_e4m3sat) -> c02 = {e(w2), e(w0)}, c13 = {e(w3), e(w1)} in the low 16 bits,
 //   packed as {c13, c02} = {e(w3), e(w1), e(w2), e(w0)} (cvt_e4m3x4_f16x2x2), then
 //   prmt(.., 0x3120) = {e(w3), e(w2), e(w1), e(w0)}.
+template <bool kHi = false>
 __device__ __forceinline__ uint32_t cvt_u4x4_e4m3_gscale_bias(uint32_t nibbles, __half s,
                                                               __half zs, bool has_zero,
                                                               int32_t bias) {
-  const uint32_t t = ptx::prmt(nibbles, 0u, 0x4140u);
+  const uint32_t t = ptx::prmt(nibbles, 0u, kHi ? 0x4342u : 0x4140u);
   const uint32_t p02 = ptx::lop3<ptx::kLutAndOr>(t, 0x000F000Fu, 0x64006400u);
   const uint32_t p13 = ptx::lop3<ptx::kLutAndOr>(t, 0x00F000F0u, 0x54005400u);
   const uint32_t sb = __half_as_ushort(s);

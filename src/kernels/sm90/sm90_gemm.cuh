@@ -343,26 +343,31 @@ struct Sm90Cta {
   static __device__ __forceinline__ void dequant_k32(uint32_t x, uint32_t y, uint32_t s0, uint32_t s1, uint32_t z0,
                                                      uint32_t z1, const Sm90KernelParams& p, uint32_t (&f)[4]) {
     constexpr int32_t kBias = kUns ? 0 : 8;
-    const uint32_t src[4] = {x, x >> 16, y, y >> 16};
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const bool row8 = i & 1;  // registers 1, 3: row g+8
+    // Registers 1, 3 (row g+8) are nibbles 4..7 of their word: the converters' kHi selects
+    // them without a shift; the per-channel e4m3 tables index with bits [0,16), so it shifts.
+    auto one = [&](auto hi, uint32_t w) -> uint32_t {
+      constexpr bool kHi = decltype(hi)::value;
+      const uint32_t sg = kHi ? s1 : s0, zg = kHi ? z1 : z0;
       if constexpr (A == AType::kS8) {
         // w8 = (q - B) or, with group scales, (q - z) * sg: exact int8 (semantics.md, QQQ).
-        if constexpr (kMode == kSm90ScaleNone) f[i] = convert::cvt_u4x4_s8(src[i], kBias);
-        else f[i] = convert::cvt_u4x4_s8_gscale_pre(src[i], row8 ? s1 : s0, row8 ? z1 : z0);
+        if constexpr (kMode == kSm90ScaleNone) return convert::cvt_u4x4_s8<kHi>(w, kBias);
+        else return convert::cvt_u4x4_s8_gscale_pre<kHi>(w, sg, zg);
       } else {
         // e4m3: exact e4m3(q - B); with group scales RN_e4m3sat(RN_f16((q-B)*s)) or
         // RN_e4m3sat(RN_f16(q*s + zs)) (zs = 0 without zeros, s = 1 without scales).
         if constexpr (kMode == kSm90ScaleNone) {
-          f[i] = convert::cvt_u4x4_e4m3(src[i], kBias);
+          return convert::cvt_u4x4_e4m3(kHi ? w >> 16 : w, kBias);
         } else {
-          const __half s = __ushort_as_half(static_cast<unsigned short>(row8 ? s1 : s0));
-          const __half z = __ushort_as_half(static_cast<unsigned short>(row8 ? z1 : z0));
-          f[i] = convert::cvt_u4x4_e4m3_gscale_bias(src[i], s, z, kUns && p.has_zeros, kBias);
+          const __half sh = __ushort_as_half(static_cast<unsigned short>(sg));
+          const __half zh = __ushort_as_half(static_cast<unsigned short>(zg));
+          return convert::cvt_u4x4_e4m3_gscale_bias<kHi>(w, sh, zh, kUns && p.has_zeros, kBias);
         }
       }
-    }
+    };
+    f[0] = one(std::false_type{}, x);
+    f[1] = one(std::true_type{}, x);
+    f[2] = one(std::false_type{}, y);
+    f[3] = one(std::true_type{}, y);
   }
 
   template <bool kUns, int kMode>
@@ -488,14 +493,16 @@ struct Sm90Cta {
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       const uint32_t x = word(r.v[mw], 2 * s), y = word(r.v[mw], 2 * s + 1);
-      const uint32_t src[4] = {x, x >> 16, y, y >> 16};
+      const uint32_t src[4] = {x, x >> 16, y, y >> 16};  // the e4m3 tables index with bits [0,16)
+      const uint32_t wrd[4] = {x, x, y, y};              // the others select the half (kHi = i & 1)
       uint32_t (&f)[4] = F[mw];
       if (p.mode == kSm90ScaleNone) {
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
           if constexpr (A == AType::kS8) {
             // per byte q - B as int8: (q + 128 - B) ^ 0x80 (as cvt_u4x4_s8; no carries)
-            f[i] = (convert::spread_nibbles(src[i]) + (uns ? 0x80808080u : 0x78787878u)) ^ 0x80808080u;
+            const uint32_t u = i & 1 ? convert::spread_nibbles<true>(wrd[i]) : convert::spread_nibbles(wrd[i]);
+            f[i] = (u + (uns ? 0x80808080u : 0x78787878u)) ^ 0x80808080u;
           } else {
             // e4m3(q - B) by table (cvt_u4x4_e4m3's two tables, chosen at run time)
             f[i] = convert::lut16x4(src[i], uns ? 0x44403800u : 0xCACCCED0u, uns ? 0x4E4C4A48u : 0xB8C0C4C8u,
@@ -520,11 +527,14 @@ struct Sm90Cta {
         for (int i = 0; i < 4; ++i) {
           const bool row8 = i & 1;  // registers 1, 3: row g+8
           if constexpr (A == AType::kS8) {
-            f[i] = convert::cvt_u4x4_s8_gscale_pre(src[i], row8 ? s1 : s0, row8 ? z1 : z0);
+            f[i] = row8 ? convert::cvt_u4x4_s8_gscale_pre<true>(wrd[i], s1, z1)
+                        : convert::cvt_u4x4_s8_gscale_pre(wrd[i], s0, z0);
           } else {
             const __half sc = __ushort_as_half(static_cast<unsigned short>(row8 ? s1 : s0));
             const __half zc = __ushort_as_half(static_cast<unsigned short>(row8 ? z1 : z0));
-            f[i] = convert::cvt_u4x4_e4m3_gscale_bias(src[i], sc, zc, uns && p.has_zeros, uns ? 0 : 8);
+            const bool hz = uns && p.has_zeros;
+            f[i] = row8 ? convert::cvt_u4x4_e4m3_gscale_bias<true>(wrd[i], sc, zc, hz, uns ? 0 : 8)
+                        : convert::cvt_u4x4_e4m3_gscale_bias(wrd[i], sc, zc, hz, uns ? 0 : 8);
           }
         }
       }
@@ -933,16 +943,16 @@ __global__ void __launch_bounds__(kThreads, 1) sm90_kernel(const __grid_constant
 // tensor pipe ran at 82% against cuBLAS's 94%. The launcher picks fn_gptq for that variant.
 // e4m3's wide tile gets one too (its run-time-flag consumer branched on the weight bias, the
 // zero points and the scale mode per k32 step: 15% of its warp instructions were branches,
-// ncu s10-profile); s8's does not: compiled, it spills 4 bytes in its epilogue, and measured
-// against the run-time-flag kernel it gained nothing (0.98-1.00x, s15-s8gptq; that kernel
-// already hoists the block's scales, and the grouped s8 tile was producer-bound). The 8-bit-activation wide tiles also get a per-channel kernel
+// ncu s10-profile); s8's too since the grouped s8 tile stopped being producer-bound (block
+// loop 96 SASS instructions against 334; s15-kHi; before the producer change it gained
+// nothing, s15-s8gptq); ptxas spills 4 bytes in its epilogue, outside the mainloop. The 8-bit-activation wide tiles also get a per-channel kernel
 // (biased weights, no group scales: QQQ's per-channel W4A8): 0.92-0.98x the time for e4m3,
 // 0.93-1.01x for s8 (s10-plainab); the 16-bit one measured 0.93-1.07x (no gain), so it has none.
 template <AType A, int kWBits, int kTileN, int kTileT>
 Sm90KernelInfo sm90_info() {
   using Tr = Sm90Traits<A, kWBits, kTileN, kTileT>;
   Sm90KernelInfo info{sm90_kernel<A, kWBits, kTileN, kTileT>, Tr::kSmemBytes, nullptr, nullptr};
-  if constexpr (!Tr::kBlockIssue && A != AType::kS8)
+  if constexpr (!Tr::kBlockIssue)
     info.fn_gptq = sm90_kernel<A, kWBits, kTileN, kTileT, kSm90VariantGptq>;
   if constexpr (Tr::kA8Wide) info.fn_plain = sm90_kernel<A, kWBits, kTileN, kTileT, kSm90VariantPlain>;
   return info;

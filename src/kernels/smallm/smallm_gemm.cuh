@@ -400,14 +400,14 @@ struct SmallmCta {
       if constexpr (kMode == kScaleNone) {
         constexpr int32_t kBias = kUns ? 0 : 8;
         f[0] = convert::cvt_u4x4_s8(x, kBias);
-        f[1] = convert::cvt_u4x4_s8(x >> 16, kBias);
+        f[1] = convert::cvt_u4x4_s8<true>(x, kBias);  // nibbles 4..7: cvt(x >> 16) without the shift
         f[2] = convert::cvt_u4x4_s8(y, kBias);
-        f[3] = convert::cvt_u4x4_s8(y >> 16, kBias);
+        f[3] = convert::cvt_u4x4_s8<true>(y, kBias);
       } else {
         f[0] = convert::cvt_u4x4_s8_gscale_pre(x, szA.s0, szA.z0);
-        f[1] = convert::cvt_u4x4_s8_gscale_pre(x >> 16, szA.s1, szA.z1);
+        f[1] = convert::cvt_u4x4_s8_gscale_pre<true>(x, szA.s1, szA.z1);
         f[2] = convert::cvt_u4x4_s8_gscale_pre(y, szB.s0, szB.z0);
-        f[3] = convert::cvt_u4x4_s8_gscale_pre(y >> 16, szB.s1, szB.z1);
+        f[3] = convert::cvt_u4x4_s8_gscale_pre<true>(y, szB.s1, szB.z1);
       }
     }
   }
