@@ -944,8 +944,9 @@ __global__ void __launch_bounds__(kThreads, 1) sm90_kernel(const __grid_constant
 // e4m3's wide tile gets one too (its run-time-flag consumer branched on the weight bias, the
 // zero points and the scale mode per k32 step: 15% of its warp instructions were branches,
 // ncu s10-profile); s8's too since the grouped s8 tile stopped being producer-bound (block
-// loop 96 SASS instructions against 334; s15-kHi; before the producer change it gained
-// nothing, s15-s8gptq); ptxas spills 4 bytes in its epilogue, outside the mainloop. The 8-bit-activation wide tiles also get a per-channel kernel
+// loop 96 SASS instructions against 334, 0.80-0.86x the time at M >= 1024, s15-khi; before the
+// producer change it gained nothing, s15-s8gptq); ptxas spills 4 bytes in its epilogue, outside
+// the mainloop. The 8-bit-activation wide tiles also get a per-channel kernel
 // (biased weights, no group scales: QQQ's per-channel W4A8): 0.92-0.98x the time for e4m3,
 // 0.93-1.01x for s8 (s10-plainab); the 16-bit one measured 0.93-1.07x (no gain), so it has none.
 template <AType A, int kWBits, int kTileN, int kTileT>
