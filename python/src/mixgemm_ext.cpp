@@ -158,6 +158,26 @@ struct DeviceScope {
 
 cudaStream_t stream_of(uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
 
+// AWQ's packed int32 words (8 columns each) <-> one uint8 per element, for qweight [K][N] and
+// qzeros [G][N] alike: `pack(values, rows, N)` / `unpack(words, rows, N)` of the library.
+template <class Pack>
+auto awq_pack(const char* where, const char* name, Pack pack) {
+  return [=](const Array& a) {
+    matrix(a, 1, false, where, name);
+    const int64_t rows = static_cast<int64_t>(a.shape(0)), N = static_cast<int64_t>(a.shape(1));
+    auto v = pack(static_cast<const uint8_t*>(dense(a, rows * N, 1, false, where, name)), rows, N);
+    return to_numpy(std::move(v), {static_cast<size_t>(rows), static_cast<size_t>(N / 8)});
+  };
+}
+template <class Unpack>
+auto awq_unpack(const char* where, const char* name, Unpack unpack) {
+  return [=](const Array& a, int64_t rows, int64_t N) {
+    const void* p = dense(a, rows * (N / 8), 4, false, where, name);
+    auto v = unpack(static_cast<const int32_t*>(p), rows, N);
+    return to_numpy(std::move(v), {static_cast<size_t>(rows), static_cast<size_t>(N)});
+  };
+}
+
 template <class T = void>
 const T* cptr(uintptr_t p) {
   return reinterpret_cast<const T*>(p);
@@ -701,42 +721,12 @@ NB_MODULE(_C, m) {
         return std::make_tuple(to_numpy(std::move(ao.perm), {static_cast<size_t>(K)}), ao.group_size);
       },
       "g_idx"_a, "G"_a);
-  m.def(
-      "awq_pack_qweight",
-      [](const Array& q) {
-        matrix(q, 1, false, "awq_pack_qweight", "q");
-        const int64_t K = static_cast<int64_t>(q.shape(0)), N = static_cast<int64_t>(q.shape(1));
-        auto v = mixgemm::awq_pack_qweight(
-            static_cast<const uint8_t*>(dense(q, K * N, 1, false, "awq_pack_qweight", "q")), K, N);
-        return to_numpy(std::move(v), {static_cast<size_t>(K), static_cast<size_t>(N / 8)});
-      },
-      "q"_a);
-  m.def(
-      "awq_unpack_qweight",
-      [](const Array& qweight, int64_t K, int64_t N) {
-        const void* p = dense(qweight, K * (N / 8), 4, false, "awq_unpack_qweight", "qweight");
-        auto v = mixgemm::awq_unpack_qweight(static_cast<const int32_t*>(p), K, N);
-        return to_numpy(std::move(v), {static_cast<size_t>(K), static_cast<size_t>(N)});
-      },
-      "qweight"_a, "K"_a, "N"_a);
-  m.def(
-      "awq_pack_qzeros",
-      [](const Array& z) {
-        matrix(z, 1, false, "awq_pack_qzeros", "zeros");
-        const int64_t G = static_cast<int64_t>(z.shape(0)), N = static_cast<int64_t>(z.shape(1));
-        auto v = mixgemm::awq_pack_qzeros(
-            static_cast<const uint8_t*>(dense(z, G * N, 1, false, "awq_pack_qzeros", "zeros")), G, N);
-        return to_numpy(std::move(v), {static_cast<size_t>(G), static_cast<size_t>(N / 8)});
-      },
-      "zeros"_a);
-  m.def(
-      "awq_unpack_qzeros",
-      [](const Array& qzeros, int64_t G, int64_t N) {
-        const void* p = dense(qzeros, G * (N / 8), 4, false, "awq_unpack_qzeros", "qzeros");
-        auto v = mixgemm::awq_unpack_qzeros(static_cast<const int32_t*>(p), G, N);
-        return to_numpy(std::move(v), {static_cast<size_t>(G), static_cast<size_t>(N)});
-      },
-      "qzeros"_a, "G"_a, "N"_a);
+  m.def("awq_pack_qweight", awq_pack("awq_pack_qweight", "q", mixgemm::awq_pack_qweight), "q"_a);
+  m.def("awq_unpack_qweight", awq_unpack("awq_unpack_qweight", "qweight", mixgemm::awq_unpack_qweight),
+        "qweight"_a, "K"_a, "N"_a);
+  m.def("awq_pack_qzeros", awq_pack("awq_pack_qzeros", "zeros", mixgemm::awq_pack_qzeros), "zeros"_a);
+  m.def("awq_unpack_qzeros", awq_unpack("awq_unpack_qzeros", "qzeros", mixgemm::awq_unpack_qzeros), "qzeros"_a,
+        "G"_a, "N"_a);
   m.def(
       "permute_rows",
       [](const Array& src, const Array& perm) {
