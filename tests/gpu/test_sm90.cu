@@ -392,6 +392,30 @@ TEST(Sm90Sanitize, SplitKWrapSmall) {
   check_sanitize_small(base_seed() + 36, 2, Sm90SplitMode::kSplitK);
 }
 
+// The W4A8 kernels under compute-sanitizer (the suites above run f16 only): every schedule of
+// s8 and e4m3, GPTQ (g64) and per-channel, i.e. the wide tile's fixed-variant kernels (sm90_info)
+// and the block-issue tiles, with the ring wrapping (2 pretend SMs, 16 k-blocks per tile),
+// M = 130 (a partial token tile) and N = 272 (a partial weight tile).
+TEST(Sm90Sanitize, W4A8Small) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int ran = 0;
+  for (AType a : {AType::kS8, AType::kE4M3})
+    for (int64_t g : {int64_t{64}, int64_t{0}}) {
+      Spec s;
+      s.a = a;
+      s.group_size = g;
+      s.K = 1024;
+      s.integer = true;
+      s.tok = s.ch = true;
+      s.fp8_promotion_k = 0;  // e4m3: the whole K in the fp8 wgmma accumulator
+      s.seed = base_seed() + 37 + static_cast<int>(a) + g;
+      if (mixgemm::kernels::sm90_configs(s.a, s.b).empty()) continue;
+      check_forced(s, {130}, {2}, Sm90SplitMode::kSplitK);
+      ++ran;
+    }
+  if (ran == 0) GTEST_SKIP() << "no W4A8 sm90 instance in this build";
+}
+
 // ---- timing report ---------------------------------------------------------------------------
 __device__ __forceinline__ uint32_t hash32(uint64_t x) {
   x ^= x >> 33;
