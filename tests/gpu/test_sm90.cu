@@ -392,28 +392,37 @@ TEST(Sm90Sanitize, SplitKWrapSmall) {
   check_sanitize_small(base_seed() + 36, 2, Sm90SplitMode::kSplitK);
 }
 
-// The W4A8 kernels under compute-sanitizer (the suites above run f16 only): every schedule of
-// s8 and e4m3, GPTQ (g64) and per-channel, i.e. the wide tile's fixed-variant kernels (sm90_info)
-// and the block-issue tiles, with the ring wrapping (2 pretend SMs, 16 k-blocks per tile),
-// M = 130 (a partial token tile) and N = 272 (a partial weight tile).
-TEST(Sm90Sanitize, W4A8Small) {
+// Every other type config's kernels under compute-sanitizer (StreamKSmall and SplitKWrapSmall
+// above run f16 x u4b8 only): bf16 x u4b8, f16 / bf16 x u8b128 (W8A16: their own kernels), s8 /
+// e4m3 x u4b8 (W4A8, with the wide tile's fixed-variant kernels, sm90_info), each grouped (g64)
+// and per-channel, every schedule, the ring wrapping (2 pretend SMs, 16 k-blocks per tile),
+// M = 130 (a partial token tile), N = 272 (a partial weight tile).
+TEST(Sm90Sanitize, TypeConfigsSmall) {
   MIXGEMM_SKIP_WITHOUT_GPU();
-  int ran = 0;
-  for (AType a : {AType::kS8, AType::kE4M3})
+  const std::pair<AType, BType> configs[] = {{AType::kBF16, BType::kU4B8}, {AType::kF16, BType::kU8B128},
+                                             {AType::kBF16, BType::kU8B128}, {AType::kS8, BType::kU4B8},
+                                             {AType::kE4M3, BType::kU4B8}};
+  int ran = 0, i = 0;
+  for (const auto& [a, b] : configs)
     for (int64_t g : {int64_t{64}, int64_t{0}}) {
       Spec s;
       s.a = a;
+      s.b = b;
       s.group_size = g;
       s.K = 1024;
       s.integer = true;
       s.tok = s.ch = true;
+      s.out = i++ % 2 ? OutType::kBF16 : OutType::kF16;
       s.fp8_promotion_k = 0;  // e4m3: the whole K in the fp8 wgmma accumulator
-      s.seed = base_seed() + 37 + static_cast<int>(a) + g;
-      if (mixgemm::kernels::sm90_configs(s.a, s.b).empty()) continue;
+      s.seed = base_seed() + 37 + i;
+      if (mixgemm::kernels::sm90_configs(s.a, s.b).empty()) {
+        std::printf("[ not built ] %s\n", s.name().c_str());
+        continue;
+      }
       check_forced(s, {130}, {2}, Sm90SplitMode::kSplitK);
       ++ran;
     }
-  if (ran == 0) GTEST_SKIP() << "no W4A8 sm90 instance in this build";
+  if (ran == 0) GTEST_SKIP() << "none of these type configs is compiled in this build";
 }
 
 // ---- timing report ---------------------------------------------------------------------------
