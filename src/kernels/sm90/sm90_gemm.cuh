@@ -799,24 +799,60 @@ struct Sm90Cta {
       // float4 offsets from part 0's (registers are scarce here).
       constexpr int kTile4 = static_cast<int>(kTileFloats / 4);
       const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.s0) * kTileFloats);
+      if constexpr (Tr::kBlockIssue) {
+        // The narrow tiles: the thread's kQ float4s in batches of 8; per part, a batch's 8 loads
+        // are issued together, then added: one L2 round trip per part and batch. (Summing each
+        // float4 over all parts before the next, as the wide tile does below, put a float4's
+        // 2-3 part loads in a runtime-count loop, one behind the other.)
+        constexpr int kQ = kMW * kJ;
+        constexpr int kB = kQ < 8 ? kQ : 8;
+        static_assert(kQ % kB == 0, "whole batches");
 #pragma unroll
-      for (int mw = 0; mw < kMW; ++mw)
+        for (int q0 = 0; q0 < kQ; q0 += kB) {
+          Acc s4[kB][4];
 #pragma unroll
-        for (int j = 0; j < kJ; ++j) {
-          const int idx = (mw * kJ + j) * 256 + c.ctid;
-          const float4 v0 = __ldcg(tiles + idx);
-          Acc s4[4] = {unbits(v0.x), unbits(v0.y), unbits(v0.z), unbits(v0.w)};
-          // Unrolled 4x, as nvcc did by itself while the count was a kernel parameter
-          // (p.splits); from a register it unrolled 16x, the kernel grew 2.4x and split-K
-          // launches measured up to 18% slower (s11-streamk).
-#pragma unroll 4
+          for (int b = 0; b < kB; ++b) {
+            const float4 v = __ldcg(tiles + (q0 + b) * 256 + c.ctid);
+            s4[b][0] = unbits(v.x); s4[b][1] = unbits(v.y); s4[b][2] = unbits(v.z); s4[b][3] = unbits(v.w);
+          }
+#pragma unroll 1
           for (int sp = 1; sp < x.nsplit; ++sp) {
-            const float4 v = __ldcg(tiles + (sp * x.step - x.skip) * kTile4 + idx);
-            s4[0] += unbits(v.x); s4[1] += unbits(v.y); s4[2] += unbits(v.z); s4[3] += unbits(v.w);
+            const float4* part = tiles + (sp * x.step - x.skip) * kTile4;
+            float4 v[kB];
+#pragma unroll
+            for (int b = 0; b < kB; ++b) v[b] = __ldcg(part + (q0 + b) * 256 + c.ctid);
+#pragma unroll
+            for (int b = 0; b < kB; ++b) {
+              s4[b][0] += unbits(v[b].x); s4[b][1] += unbits(v[b].y);
+              s4[b][2] += unbits(v[b].z); s4[b][3] += unbits(v[b].w);
+            }
           }
 #pragma unroll
-          for (int e = 0; e < 4; ++e) acc[mw][4 * j + e] = s4[e];
+          for (int b = 0; b < kB; ++b)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ) + e] = s4[b][e];
         }
+      } else {
+        // The wide tile (batches spill its 128 accumulators' neighbours: 4-8 bytes).
+#pragma unroll
+        for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+          for (int j = 0; j < kJ; ++j) {
+            const int idx = (mw * kJ + j) * 256 + c.ctid;
+            const float4 v0 = __ldcg(tiles + idx);
+            Acc s4[4] = {unbits(v0.x), unbits(v0.y), unbits(v0.z), unbits(v0.w)};
+            // Unrolled 4x, as nvcc did by itself while the count was a kernel parameter
+            // (p.splits); from a register it unrolled 16x, the kernel grew 2.4x and split-K
+            // launches measured up to 18% slower (s11-streamk).
+#pragma unroll 4
+            for (int sp = 1; sp < x.nsplit; ++sp) {
+              const float4 v = __ldcg(tiles + (sp * x.step - x.skip) * kTile4 + idx);
+              s4[0] += unbits(v.x); s4[1] += unbits(v.y); s4[2] += unbits(v.z); s4[3] += unbits(v.w);
+            }
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[mw][4 * j + e] = s4[e];
+          }
+      }
     }
 
     const uint32_t epi = c.base + Tr::kOffEpi;
