@@ -4,6 +4,7 @@
 # Logs go to $OUT (or ./device-out); a short table is printed last.
 #   STAGES="build sass tests demo smallm sm90 bench sanitize" (default: all); CMAKE_ARGS=... adds
 #   configure options (e.g. -DMIXGEMM_BUILD_PYTHON=ON for the in-tree Python package)
+#   MIXGEMM_GIT_COMMIT=$(git rev-parse HEAD) (on the host) records the commit the tree is
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
@@ -18,7 +19,10 @@ summary=()
 t0=$(date +%s)
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$L/gpu.txt" 2>&1
-git rev-parse HEAD > "$L/commit.txt" 2>/dev/null || true
+# The recorded commit: $MIXGEMM_GIT_COMMIT (as run_bench_h200.sh), else the tree's git. Pass it
+# from the host: the device's copy of the tree can carry stale git metadata (session 16's
+# s16-final recorded the session's first commit).
+if [ -n "${MIXGEMM_GIT_COMMIT:-}" ]; then echo "$MIXGEMM_GIT_COMMIT"; else git rev-parse HEAD 2>/dev/null; fi > "$L/commit.txt" || true
 
 if has build; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} > "$L/build.log" 2>&1 &&
