@@ -4,7 +4,7 @@
 # Logs go to $OUT (or ./device-out); a short table is printed last.
 #   STAGES="build sass tests demo smallm sm90 bench sanitize" (default: all); CMAKE_ARGS=... adds
 #   configure options (e.g. -DMIXGEMM_BUILD_PYTHON=ON for the in-tree Python package)
-#   MIXGEMM_GIT_COMMIT=$(git rev-parse HEAD) (on the host) records the commit the tree is
+#   MIXGEMM_GIT_COMMIT=<commit> (the host's HEAD, written into the command) is recorded as the commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
