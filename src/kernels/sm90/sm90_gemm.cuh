@@ -129,6 +129,11 @@ struct Sm90Cta {
   using Acc = std::conditional_t<A == AType::kS8, int32_t, float>;  // s32 for int8 (exact), else f32
   using Wgmma = ptx::WgmmaRS<Tr::kWgmmaKind, kTileT>;
   static constexpr int kMW = Tr::kMW, kAcc = Tr::kAcc, kStages = Tr::kStages;
+  // Wide tile's split-K reduction: float4 loads per part issued together (epilogue).
+#ifndef MIXGEMM_SM90_WIDE_REDUCE_BATCH
+#define MIXGEMM_SM90_WIDE_REDUCE_BATCH 4
+#endif
+  static constexpr int kWideReduceBatch = MIXGEMM_SM90_WIDE_REDUCE_BATCH;
   // 1.0 in the scale type: bf16, u8 integer (s8, QQQ), else f16.
   static constexpr uint32_t kOne = Tr::kBF16 ? 0x3F80u : (A == AType::kS8 ? 1u : 0x3C00u);
 
@@ -833,25 +838,35 @@ struct Sm90Cta {
             for (int e = 0; e < 4; ++e) acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ) + e] = s4[b][e];
         }
       } else {
-        // The wide tile (batches spill its 128 accumulators' neighbours: 4-8 bytes).
+        // The wide tile (128 accumulators; a batch held beside them as above spilled 4-52
+        // bytes): part 0 loads straight into the accumulators, all kQ float4s in flight
+        // (their values were stored above and are dead), then per part a batch of kWideB
+        // loads is issued together and added in place. Same additions, same order (part 0,
+        // 1, 2, ... per element).
+        constexpr int kQ = kMW * kJ;
+        constexpr int kB = kWideReduceBatch;
+        static_assert(kQ % kB == 0, "whole batches");
 #pragma unroll
-        for (int mw = 0; mw < kMW; ++mw)
+        for (int q = 0; q < kQ; ++q) {
+          const float4 v = __ldcg(tiles + q * 256 + c.ctid);
+          Acc* a = &acc[q / kJ][4 * (q % kJ)];
+          a[0] = unbits(v.x); a[1] = unbits(v.y); a[2] = unbits(v.z); a[3] = unbits(v.w);
+        }
+#pragma unroll 1
+        for (int sp = 1; sp < x.nsplit; ++sp) {
+          const float4* part = tiles + (sp * x.step - x.skip) * kTile4;
 #pragma unroll
-          for (int j = 0; j < kJ; ++j) {
-            const int idx = (mw * kJ + j) * 256 + c.ctid;
-            const float4 v0 = __ldcg(tiles + idx);
-            Acc s4[4] = {unbits(v0.x), unbits(v0.y), unbits(v0.z), unbits(v0.w)};
-            // Unrolled 4x, as nvcc did by itself while the count was a kernel parameter
-            // (p.splits); from a register it unrolled 16x, the kernel grew 2.4x and split-K
-            // launches measured up to 18% slower (s11-streamk).
-#pragma unroll 4
-            for (int sp = 1; sp < x.nsplit; ++sp) {
-              const float4 v = __ldcg(tiles + (sp * x.step - x.skip) * kTile4 + idx);
-              s4[0] += unbits(v.x); s4[1] += unbits(v.y); s4[2] += unbits(v.z); s4[3] += unbits(v.w);
+          for (int q0 = 0; q0 < kQ; q0 += kB) {
+            float4 v[kB];
+#pragma unroll
+            for (int b = 0; b < kB; ++b) v[b] = __ldcg(part + (q0 + b) * 256 + c.ctid);
+#pragma unroll
+            for (int b = 0; b < kB; ++b) {
+              Acc* a = &acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ)];
+              a[0] += unbits(v[b].x); a[1] += unbits(v[b].y); a[2] += unbits(v[b].z); a[3] += unbits(v[b].w);
             }
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[mw][4 * j + e] = s4[e];
           }
+        }
       }
     }
 
