@@ -68,10 +68,13 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
     MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " yet");
   // Above the crossover the wgmma family runs the whole problem in one launch; below it
   // (or when sm90 cannot run the shape / type) smallm does, in 64-token slabs. Between
-  // kSmallmOnlyTokens and kSm90MinTokens the time models decide (every activation type).
+  // kSmallmOnlyTokens (grouped e4m3: kSmallmOnlyTokensE4m3Grouped) and kSm90MinTokens the
+  // time models decide (every activation type).
   Sm90Config big;
   const int64_t min_tokens = kSm90MinTokens;
-  const bool compare = p.M > kSmallmOnlyTokens && p.M <= min_tokens && !smallm.empty();
+  const bool grouped = p.group_size != 0 && p.group_size != p.K;
+  const int64_t smallm_only = a == kernels::AType::kE4M3 && grouped ? kSmallmOnlyTokensE4m3Grouped : kSmallmOnlyTokens;
+  const bool compare = p.M > smallm_only && p.M <= min_tokens && !smallm.empty();
   if ((p.M > min_tokens || compare) &&
       kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big)) {
     if (!compare) return big.name();

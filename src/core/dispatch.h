@@ -38,7 +38,7 @@ void launch(const GemmArgs& args, const std::string& schedule, int sm_count);
 // on the stream (they share the workspace, which every launch leaves zeroed).
 inline constexpr int64_t kSmallmSlabTokens = 64;
 
-// Family choice (docs/design.md, "The heuristic"): M <= 16 runs
+// Family choice (docs/design.md, "The heuristic"): M <= 16 (grouped e4m3: M <= 8) runs
 // smallm (decode); M > kSm90MinTokens runs the sm90 wgmma family when it can; in between
 // the two time models decide, and sm90 must be predicted at least 4% faster (the margin
 // absorbs the models' residuals, -8..+10% for sm90). Since the 256 x 64 tile, sm90 measured
@@ -49,6 +49,13 @@ inline constexpr int64_t kSm90MinTokens = 64;
 inline constexpr double kSm90Margin = 0.96;
 // W4A8 (s8, e4m3) follows the same rule: sm90 measured faster than every smallm schedule at
 // M = 24..64 on the same shapes (s4-round3/xover-a8.csv).
+// e4m3 with group scales compares the models from M = 9: its smallm conversion (f16 group
+// scale, then e4m3, then f16 again for the f16 tensor cores) makes the best sm90 schedule
+// 0.77-0.95x the best smallm one at M = 12 and 16 on 8 of 9 shapes, and 0.96-1.11x at M = 8
+// (bench/results/2026-12-01-h200/s17-crossover/, every schedule, seed + Llama-2-70B +
+// Llama-3-8B). Per-channel e4m3 and the other types keep smallm to M = 16 (there sm90 is
+// 0.85-0.97x only on Llama-3-8B o / down for s8, where the models disagree with the bench).
+inline constexpr int64_t kSmallmOnlyTokensE4m3Grouped = 8;
 
 // SM count assumed by workspace_size() when no CUDA device can be queried (H100/H200 SXM).
 inline constexpr int kDefaultSmCount = 132;

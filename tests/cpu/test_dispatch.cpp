@@ -129,12 +129,39 @@ TEST(Dispatch, FamilyCrossoverOfW4A8FollowsTheMeasurements) {
       {s8, 28672, 4096, 48, "sm90_"},    // 36.5 vs 62.3
       {s8, 8192, 21760, 32, "sm90_"},    // 54.7 vs 64.4
       {e4m3, 8192, 21760, 64, "sm90_"},  // 62.4 vs 123.5
-      {e4m3, 8192, 21760, 16, "smallm_"},  // M <= 16 is always smallm
+      {s8, 8192, 21760, 16, "smallm_"},  // M <= 16 is smallm, except grouped e4m3 (below)
   };
   for (const Point& q : points) {
     const TypeConfig t{q.a, u4b8, q.a == s8 ? u8 : f16, false, f16};
     EXPECT_EQ(picked_family(GemmProblem{q.M, q.N, q.K, t, 128}), q.family)
         << q.a.name() << " N=" << q.N << " K=" << q.K << " M=" << q.M;
+  }
+}
+
+// Grouped e4m3 at M = 9..16: the models decide, pinned to bench/results/2026-12-01-h200/
+// s17-crossover/allsched.csv (every schedule, e4m3 x u4b8, the best of each family in the
+// comment). Per-channel e4m3 stays on smallm to M = 16.
+TEST(Dispatch, FamilyCrossoverOfGroupedE4m3FollowsTheMeasurements) {
+  struct Point {
+    int64_t N, K, M, g;
+    const char* family;
+  };
+  const Point points[] = {
+      {8192, 21760, 16, 128, "sm90_"},    // 46.5 us vs smallm 56.6
+      {8192, 21760, 12, 128, "sm90_"},    // 46.6 vs 55.8
+      {10240, 8192, 16, 128, "sm90_"},    // 29.5 vs 33.8
+      {8192, 8192, 12, 128, "sm90_"},     // 25.5 vs 30.2
+      {57344, 8192, 16, 128, "sm90_"},    // 113.0 vs 118.7
+      {28672, 4096, 16, 128, "sm90_"},    // 33.6 vs 39.4 (Llama-3-8B gate_up)
+      {6144, 4096, 16, 128, "smallm_"},   // 18.6 vs 15.4 (Llama-3-8B qkv)
+      {8192, 21760, 8, 128, "smallm_"},   // M <= 8: smallm (best sm90 0.96-1.11x of smallm)
+      {8192, 21760, 16, 0, "smallm_"},    // per-channel: 44.9 vs 41.2
+      {57344, 8192, 16, 0, "smallm_"},    // 106.5 vs 82.2
+  };
+  for (const Point& q : points) {
+    const TypeConfig t{e4m3, u4b8, f16, false, f16};
+    EXPECT_EQ(picked_family(GemmProblem{q.M, q.N, q.K, t, q.g}), q.family)
+        << "N=" << q.N << " K=" << q.K << " M=" << q.M << " g=" << q.g;
   }
 }
 
