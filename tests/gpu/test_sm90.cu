@@ -450,6 +450,22 @@ void fill_random_bytes(uint8_t* p, size_t n, uint64_t seed) { fill_bytes_kernel<
 
 const int kTimingMs[] = {1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
 
+// The report's M list: MIXGEMM_SM90_TIMING_MS="512,1024" overrides kTimingMs.
+std::vector<int> timing_ms() {
+  std::vector<int> ms(std::begin(kTimingMs), std::end(kTimingMs));
+  if (const char* env = std::getenv("MIXGEMM_SM90_TIMING_MS")) {
+    ms.clear();
+    for (const char* c = env; *c;) {
+      char* end = nullptr;
+      const long v = std::strtol(c, &end, 10);
+      if (end == c) break;
+      if (v > 0 && v <= 8192) ms.push_back(static_cast<int>(v));
+      c = *end == ',' ? end + 1 : end;
+    }
+  }
+  return ms;
+}
+
 TEST(Sm90Timing, Report) {
   const char* env = std::getenv("MIXGEMM_SM90_TIMING");
   if (!env || std::string(env) != "1") GTEST_SKIP() << "set MIXGEMM_SM90_TIMING=1 for the timing report";
@@ -467,59 +483,68 @@ TEST(Sm90Timing, Report) {
   fill_random_f16(a.p, static_cast<size_t>(maxM) * maxK, 1.0f, 1);
   fill_random_bytes(b.p, static_cast<size_t>(maxN) * maxK / 2, 2);
   fill_random_f16(reinterpret_cast<uint16_t*>(sc.p), static_cast<size_t>(maxK / 128) * maxN, 0.01f, 3);
+  // MIXGEMM_SM90_TIMING_MODES=1 also times each config with split-K and with stream-K forced
+  // (Sm90SplitMode), beside the heuristic's own split ("auto"): the data for the split model.
+  const char* modes_env = std::getenv("MIXGEMM_SM90_TIMING_MODES");
+  std::vector<Sm90SplitMode> modes = {Sm90SplitMode::kAuto};
+  if (modes_env && std::string(modes_env) == "1") modes = {Sm90SplitMode::kAuto, Sm90SplitMode::kSplitK, Sm90SplitMode::kStream};
+  const std::vector<int> ms = timing_ms();
   size_t wsb = 0;
   for (auto [N, K] : shapes)
-    for (int M : kTimingMs)
+    for (int M : ms)
       for (const Sm90Config& c : mixgemm::kernels::sm90_configs(AType::kF16, BType::kU4B8))
-        wsb = std::max(wsb, mixgemm::kernels::sm90_workspace_bytes(M, N, K, c, sm));
+        for (Sm90SplitMode mode : modes)
+          wsb = std::max(wsb, mixgemm::kernels::sm90_workspace_bytes(M, N, K, c, sm, mode));
   DevBuf<uint8_t> ws(wsb + 256);
   cudaMemset(ws.p, 0, wsb + 256);
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
   for (auto [N, K] : shapes)
-    for (int M : kTimingMs)
-      for (const Sm90Config& c : mixgemm::kernels::sm90_configs(AType::kF16, BType::kU4B8)) {
-        if (c.tile_t > 4 * M && c.tile_t > 32) continue;  // tiles mostly padding: never picked
-        if (c.tile_t < 128 && M >= 1024) continue;        // narrow tiles at prefill: never picked
-        GemmParams p{};
-        p.M = M;
-        p.N = N;
-        p.K = K;
-        p.lda = K;
-        p.ldo = N;
-        p.a_type = AType::kF16;
-        p.b_type = BType::kU4B8;
-        p.out_type = OutType::kF16;
-        p.group_size = 128;
-        p.a = a.p;
-        p.b = b.p;
-        p.group_scales = sc.p;
-        p.out = out.p;
-        p.workspace = ws.p;
-        p.workspace_bytes = wsb;
-        p.sm_count = sm;
-        std::vector<float> t;
-        const int reps = M >= 2048 ? 5 : 15;
-        for (int r = 0; r < reps + 1; ++r) {
-          cudaMemsetAsync(flush.p, r, 256u << 20);  // cold L2
-          cudaEventRecord(e0);
-          mixgemm::kernels::launch_sm90(p, c, nullptr);
-          cudaEventRecord(e1);
-          cudaEventSynchronize(e1);
-          float ms = 0;
-          cudaEventElapsedTime(&ms, e0, e1);
-          if (r > 0) t.push_back(ms * 1000.0f);
+    for (int M : ms)
+      for (const Sm90Config& c : mixgemm::kernels::sm90_configs(AType::kF16, BType::kU4B8))
+        for (Sm90SplitMode mode : modes) {
+          if (c.tile_t > 4 * M && c.tile_t > 32) continue;  // tiles mostly padding: never picked
+          if (c.tile_t < 128 && M >= 1024) continue;        // narrow tiles at prefill: never picked
+          const char* mode_name = mode == Sm90SplitMode::kAuto ? "auto" : mode == Sm90SplitMode::kSplitK ? "splitk" : "stream";
+          GemmParams p{};
+          p.M = M;
+          p.N = N;
+          p.K = K;
+          p.lda = K;
+          p.ldo = N;
+          p.a_type = AType::kF16;
+          p.b_type = BType::kU4B8;
+          p.out_type = OutType::kF16;
+          p.group_size = 128;
+          p.a = a.p;
+          p.b = b.p;
+          p.group_scales = sc.p;
+          p.out = out.p;
+          p.workspace = ws.p;
+          p.workspace_bytes = wsb;
+          p.sm_count = sm;
+          std::vector<float> t;
+          const int reps = M >= 2048 ? 5 : 15;
+          for (int r = 0; r < reps + 1; ++r) {
+            cudaMemsetAsync(flush.p, r, 256u << 20);  // cold L2
+            cudaEventRecord(e0);
+            mixgemm::kernels::launch_sm90(p, c, nullptr, mode);
+            cudaEventRecord(e1);
+            cudaEventSynchronize(e1);
+            float ms = 0;
+            cudaEventElapsedTime(&ms, e0, e1);
+            if (r > 0) t.push_back(ms * 1000.0f);
+          }
+          ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+          std::sort(t.begin(), t.end());
+          const double us = t[t.size() / 2];
+          const double tflops = 2.0 * M * N * static_cast<double>(K) / us * 1e-6;
+          const mixgemm::kernels::Sm90Split sp = mixgemm::kernels::sm90_split(M, N, K, c, sm, mode);
+          std::printf("SM90_TIME N=%d K=%d M=%d %s mode=%s splits=%d whole=%lld stream=%d us=%.1f tflops=%.1f predicted_us=%.1f\n",
+                      N, K, M, c.name().c_str(), mode_name, sp.splits, static_cast<long long>(sp.whole), sp.stream, us,
+                      tflops, mixgemm::kernels::sm90_predicted_us(M, N, K, sm, AType::kF16, BType::kU4B8, c));
         }
-        ASSERT_EQ(cudaGetLastError(), cudaSuccess);
-        std::sort(t.begin(), t.end());
-        const double us = t[t.size() / 2];
-        const double tflops = 2.0 * M * N * static_cast<double>(K) / us * 1e-6;
-        const mixgemm::kernels::Sm90Split sp = mixgemm::kernels::sm90_split(M, N, K, c, sm);
-        std::printf("SM90_TIME N=%d K=%d M=%d %s splits=%d whole=%lld stream=%d us=%.1f tflops=%.1f predicted_us=%.1f\n",
-                    N, K, M, c.name().c_str(), sp.splits, static_cast<long long>(sp.whole), sp.stream, us, tflops,
-                    mixgemm::kernels::sm90_predicted_us(M, N, K, sm, AType::kF16, BType::kU4B8, c));
-      }
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
 }
