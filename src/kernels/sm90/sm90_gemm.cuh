@@ -129,11 +129,10 @@ struct Sm90Cta {
   using Acc = std::conditional_t<A == AType::kS8, int32_t, float>;  // s32 for int8 (exact), else f32
   using Wgmma = ptx::WgmmaRS<Tr::kWgmmaKind, kTileT>;
   static constexpr int kMW = Tr::kMW, kAcc = Tr::kAcc, kStages = Tr::kStages;
-  // Wide tile's split-K reduction: float4 loads per part issued together (epilogue).
-#ifndef MIXGEMM_SM90_WIDE_REDUCE_BATCH
-#define MIXGEMM_SM90_WIDE_REDUCE_BATCH 4
-#endif
-  static constexpr int kWideReduceBatch = MIXGEMM_SM90_WIDE_REDUCE_BATCH;
+  // The wide tile's split-K reduction issues this many float4 loads per part together
+  // (epilogue). 2 and 4 compile to the same registers (ptxas: 0-8 bytes kept in local memory
+  // across the reduction); 8 keeps 12-16 bytes.
+  static constexpr int kWideReduceBatch = 4;
   // 1.0 in the scale type: bf16, u8 integer (s8, QQQ), else f16.
   static constexpr uint32_t kOne = Tr::kBF16 ? 0x3F80u : (A == AType::kS8 ? 1u : 0x3C00u);
 
@@ -840,7 +839,7 @@ struct Sm90Cta {
       } else {
         // The wide tile (128 accumulators; a batch held beside them as above spilled 4-52
         // bytes): part 0 loads straight into the accumulators, all kQ float4s in flight
-        // (their values were stored above and are dead), then per part a batch of kWideB
+        // (their values were stored above and are dead), then per part a batch of kWideReduceBatch
         // loads is issued together and added in place. Same additions, same order (part 0,
         // 1, 2, ... per element).
         constexpr int kQ = kMW * kJ;
