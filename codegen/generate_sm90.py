@@ -82,7 +82,8 @@ WGMMA_KINDS = [
     (1, "f32.bf16.bf16", 16, "f", ", p, 1, 1, 0"),
     (2, "s32.s8.s8", 32, "r", ", p"),                  # integer: scale-d only
     (3, "f32.e4m3.e4m3", 32, "f", ", p, 1, 1"),        # fp8: no transpose
-]
+    (4, "f32.e5m2.e4m3", 32, "f", ", p, 1, 1"),        # e4m3 activations, e5m2 weights (u4b8
+]                                                      # per-channel: exact values, cheaper)
 
 
 def wgmma_header(token_tiles):
@@ -92,7 +93,8 @@ def wgmma_header(token_tiles):
            "//   d[4j+0,1] = row g, cols 8j+2t, 8j+2t+1; d[4j+2,3] = row g+8, same cols),\n",
            "//   a[4] the A fragment (as mma.sync m16n8k16's / m16n8k32's), desc the B descriptor,\n",
            "//   scale_d = 0 overwrites d (first step of a tile), 1 accumulates.\n",
-           "// Kinds: 0 f16, 1 bf16 (f32 accumulators, k16), 2 s8 (s32, k32), 3 e4m3 (f32, k32).\n",
+           "// Kinds: 0 f16, 1 bf16 (f32 accumulators, k16), 2 s8 (s32, k32), 3 e4m3 (f32, k32),\n",
+           "// 4 e5m2 A x e4m3 B (f32, k32).\n",
            "#pragma once\n\n#include <cstdint>\n\n",
            "namespace mixgemm::kernels::ptx {\n\n",
            "template <int kKind, int kTN>\nstruct WgmmaRS;\n\n"]

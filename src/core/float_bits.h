@@ -110,4 +110,13 @@ inline double from_e4m3(uint8_t v) {
   return detail::decode_format(v, 4, 3);
 }
 
+// ---- e5m2 (OCP FP8 E5M2: f16 without its low 8 bits) ----------------------------
+inline double from_e5m2(uint8_t v) {
+  if ((v & 0x7C) == 0x7C) {
+    if (v & 0x03) return std::nan("");
+    return (v & 0x80) ? -INFINITY : INFINITY;
+  }
+  return detail::decode_format(v, 5, 2);
+}
+
 }  // namespace mixgemm::numeric

@@ -246,6 +246,14 @@ uint32_t cvt_u4x4_e4m3(uint32_t nibbles, int32_t bias) {
   return lut16x4(nibbles, 0xCACCCED0u, 0xB8C0C4C8u, 0x44403800u, 0x4E4C4A48u);
 }
 
+uint32_t cvt_u4x4_e5m2_b8(uint32_t nibbles) {
+  const Half h = Half::kF16;
+  const uint32_t t = prmt(nibbles, 0u, 0x4140u);
+  const uint32_t p02 = lop3(kLutAndOr, t, 0x000F000Fu, 0x64006400u);
+  const uint32_t p13 = lop3(kLutAndOr, t, 0x00F000F0u, 0x54005400u);
+  return prmt(sub_x2(h, p02, 0x64086408u), sub_x2(h, p13, 0x54805480u), 0x7351u);
+}
+
 uint32_t cvt_u4x4_e4m3_gscale_bias(uint32_t nibbles, uint16_t s, uint16_t zs, bool has_zero,
                                    int32_t bias) {
   const Half h = Half::kF16;

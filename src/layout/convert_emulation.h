@@ -56,6 +56,7 @@ uint32_t cvt_u4x4_s8_gscale_pre(uint32_t nibbles, uint32_t sg, uint32_t offset);
 uint32_t cvt_u4x4_s8_gscale(uint32_t nibbles, uint32_t sg, uint32_t zsg);
 uint32_t cvt_u8x4_s8(uint32_t bytes, uint32_t z);
 uint32_t cvt_u4x4_e4m3(uint32_t nibbles, int32_t bias);
+uint32_t cvt_u4x4_e5m2_b8(uint32_t nibbles);  // per byte e5m2(q - 8), exact
 uint32_t cvt_u4x4_e4m3_gscale_bias(uint32_t nibbles, uint16_t s, uint16_t zs, bool has_zero,
                                    int32_t bias);  // s, zs: f16 bits
 uint32_t cvt_u4x4_e4m3_gscale(uint32_t nibbles, uint16_t s, uint16_t zs, bool has_zero);

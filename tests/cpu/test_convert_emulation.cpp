@@ -328,6 +328,22 @@ TEST(ConvertEmulation, U4x4ToE4m3AllNibblePatterns) {
   }
 }
 
+TEST(ConvertEmulation, U4x4ToE5m2Bias8AllNibblePatterns) {
+  // The per-channel e4m3 wgmma operand: e5m2(q - 8) must hold q - 8 exactly (the same
+  // value, and so the same products, as cvt_u4x4_e4m3(.., 8)).
+  std::mt19937 rng(kSeed + 17);
+  for (uint32_t n = 0; n < 0x10000u; ++n) {
+    const uint32_t x = n | (rng() << 16);  // upper half must be ignored
+    const uint32_t r = emu::cvt_u4x4_e5m2_b8(x);
+    const uint32_t e = emu::cvt_u4x4_e4m3(x, 8);
+    for (int i = 0; i < 4; ++i) {
+      ASSERT_EQ(nb::from_e5m2(byte_u8(r, i)), nib(x, i) - 8) << "nibbles 0x" << std::hex << x;
+      ASSERT_EQ(nb::from_e5m2(byte_u8(r, i)), nb::from_e4m3(byte_u8(e, i)));
+      ASSERT_EQ(byte_u8(r, i) == 0x80, false);  // zero is +0
+    }
+  }
+}
+
 TEST(ConvertEmulation, U4x4ToS8GroupScaleEveryValidInput) {
   // w8 = q * sg - zsg, zsg = 8 * sg (u4b8) or z * sg (u4 with zeros); valid inputs only:
   // every element of the word must satisfy the precondition (docs/semantics.md).

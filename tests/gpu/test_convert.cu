@@ -264,6 +264,8 @@ enum Op8 : int {
   kS8Bias8Hi,
   kS8GScalePreHi,
   kE4m3GB8Hi,
+  kE5m2B8,
+  kE5m2B8Hi,
   kNumOps8
 };
 const char* kOp8Names[kNumOps8] = {"spread_nibbles", "nibble_msb_mask", "cvt_u4x4_s8(0)",
@@ -272,7 +274,8 @@ const char* kOp8Names[kNumOps8] = {"spread_nibbles", "nibble_msb_mask", "cvt_u4x
                                    "cvt_u4x4_e4m3_gscale(zero)", "cvt_u4x4_e4m3_gscale(u4b8)",
                                    "cvt_u4x4_e4m3_gscale_bias(0)", "lut16x4", "spread_nibbles<hi>",
                                    "cvt_u4x4_s8<hi>(8)", "cvt_u4x4_s8_gscale_pre<hi>",
-                                   "cvt_u4x4_e4m3_gscale_bias<hi>(8)"};
+                                   "cvt_u4x4_e4m3_gscale_bias<hi>(8)", "cvt_u4x4_e5m2_b8",
+                                   "cvt_u4x4_e5m2_b8<hi>"};
 constexpr uint32_t kT0 = 0x80FF7F01u, kT1 = 0x12345678u, kT2 = 0x9ABCDEF0u, kT3 = 0x0F1E2D3Cu;
 
 struct Case8 {
@@ -310,6 +313,8 @@ __global__ void op8_kernel(const Case8* cases, size_t n, int op, uint32_t* out) 
         r = cv::cvt_u4x4_e4m3_gscale_bias<true>(c.x, __ushort_as_half(uint16_t(c.p0)),
                                                 __ushort_as_half(uint16_t(c.p1)), false, 8);
         break;
+      case kE5m2B8: r = cv::cvt_u4x4_e5m2_b8(c.x); break;
+      case kE5m2B8Hi: r = cv::cvt_u4x4_e5m2_b8<true>(c.x); break;
       default: r = cv::lut16x4(c.x, kT0, kT1, kT2, kT3); break;
     }
     out[i] = r;
@@ -334,6 +339,8 @@ uint32_t emulate8(const Case8& c, int op) {
     case kS8Bias8Hi: return emu::cvt_u4x4_s8(c.x >> 16, 8);
     case kS8GScalePreHi: return emu::cvt_u4x4_s8_gscale_pre(c.x >> 16, c.p0, emu::s8_gscale_offset(c.p1));
     case kE4m3GB8Hi: return emu::cvt_u4x4_e4m3_gscale_bias(c.x >> 16, uint16_t(c.p0), uint16_t(c.p1), false, 8);
+    case kE5m2B8: return emu::cvt_u4x4_e5m2_b8(c.x);
+    case kE5m2B8Hi: return emu::cvt_u4x4_e5m2_b8(c.x >> 16);
     default: return emu::lut16x4(c.x, kT0, kT1, kT2, kT3);
   }
 }
@@ -345,6 +352,7 @@ std::vector<Case8> make_cases8(int op) {
                    : op == kS8Bias8Hi     ? kS8Bias8
                    : op == kS8GScalePreHi ? kS8GScalePre
                    : op == kE4m3GB8Hi     ? kE4m3GB8
+                   : op == kE5m2B8Hi      ? kE5m2B8
                                           : op;
   if (base != op) {
     std::vector<Case8> cases = make_cases8(base);

@@ -137,6 +137,28 @@ __device__ __forceinline__ uint32_t cvt_u4x4_e4m3(uint32_t nibbles, int32_t bias
   return lut16x4(nibbles, 0xCACCCED0u, 0xB8C0C4C8u, 0x44403800u, 0x4E4C4A48u);
 }
 
+// Per byte e5m2(q - 8), exact, for the wgmma that takes e5m2 weights against e4m3
+// activations (.e5m2.e4m3: the same f32 products, since the values are the same): every
+// q - 8 in [-8, 7] has at most 3 significant bits, e5m2 holds 1 + 2, and e5m2 is f16 with
+// the low 8 bits cut off (same sign, 5-bit exponent, bias 15), so e5m2(v) is the high byte
+// of f16(v) whenever v is exactly representable in both. 6 instructions and no tables
+// (cvt_u4x4_e4m3(.., 8): 6 plus the table registers, which ptxas rematerializes in the
+// wide tile's loop):
+//   t   = {0x00, n3n2, 0x00, n1n0}                (prmt; kHi: bytes 2, 3)
+//   p02 = {0x64, 0x0|q2, 0x64, 0x0|q0}  = f16 (1024 + q0, 1024 + q2)
+//   p13 = {0x54, q3<<4, 0x54, q1<<4}    = f16 (64 + q1, 64 + q3)   (ulp 1/16 at 64)
+//   w02 = p02 - 1032, w13 = p13 - 72 (sub.f16x2, exact) = f16 (q0 - 8, q2 - 8), (q1 - 8, q3 - 8)
+//   prmt(w02, w13, 0x7351) = {hi(w13.y), hi(w02.y), hi(w13.x), hi(w02.x)}
+//                          = {e5m2(q3-8), e5m2(q2-8), e5m2(q1-8), e5m2(q0-8)}
+// q = 8 gives 1032 - 1032 = +0 (0x00).
+template <bool kHi = false>
+__device__ __forceinline__ uint32_t cvt_u4x4_e5m2_b8(uint32_t nibbles) {
+  const uint32_t t = ptx::prmt(nibbles, 0u, kHi ? 0x4342u : 0x4140u);
+  const uint32_t p02 = ptx::lop3<ptx::kLutAndOr>(t, 0x000F000Fu, 0x64006400u);
+  const uint32_t p13 = ptx::lop3<ptx::kLutAndOr>(t, 0x00F000F0u, 0x54005400u);
+  return ptx::prmt(ptx::sub_f16x2(p02, 0x64086408u), ptx::sub_f16x2(p13, 0x54805480u), 0x7351u);
+}
+
 // Per-group f16 scales (docs/semantics.md, e4m3 activations): per byte
 //   has_zero:  RN_e4m3sat( RN_f16(q * s + zs) )        (u4 with zero points, zs = RN_f16(-(z*s)))
 //   !has_zero: RN_e4m3sat( RN_f16((q - 8) * s) )       (u4b8)

@@ -127,7 +127,16 @@ struct Sm90Cta {
   using Tr = Sm90Traits<A, kWBits, kTileN, kTileT>;
   using T16 = std::conditional_t<Tr::kBF16, __nv_bfloat16, __half>;
   using Acc = std::conditional_t<A == AType::kS8, int32_t, float>;  // s32 for int8 (exact), else f32
-  using Wgmma = ptx::WgmmaRS<Tr::kWgmmaKind, kTileT>;
+  // The register-A wgmma of a consumer variant. e4m3 activations with biased weights and no
+  // group scales (QQQ's per-channel W4A8) give the weights to the wgmma as e5m2 (kind 4,
+  // .e5m2.e4m3): q - 8 is exact in both formats, so the products are the same, and
+  // cvt_u4x4_e5m2_b8 needs no lookup tables (the e4m3 tables' registers were rematerialized
+  // by ptxas in every step of the wide tile's loop: 115 SASS instructions per block against
+  // s8's 88).
+  template <bool kUns, int kMode>
+  static constexpr bool kE5m2Weights = A == AType::kE4M3 && !kUns && kMode == kSm90ScaleNone;
+  template <bool kUns, int kMode>
+  using Wgmma = ptx::WgmmaRS<kE5m2Weights<kUns, kMode> ? 4 : Tr::kWgmmaKind, kTileT>;
   static constexpr int kMW = Tr::kMW, kAcc = Tr::kAcc, kStages = Tr::kStages;
   // The wide tile's split-K reduction issues this many float4 loads per part together
   // (epilogue). 2 and 4 compile to the same registers (ptxas: 0-8 bytes kept in local memory
@@ -359,7 +368,9 @@ struct Sm90Cta {
       } else {
         // e4m3: exact e4m3(q - B); with group scales RN_e4m3sat(RN_f16((q-B)*s)) or
         // RN_e4m3sat(RN_f16(q*s + zs)) (zs = 0 without zeros, s = 1 without scales).
-        if constexpr (kMode == kSm90ScaleNone) {
+        if constexpr (kE5m2Weights<kUns, kMode>) {
+          return convert::cvt_u4x4_e5m2_b8<kHi>(w);  // e5m2(q - 8): see Wgmma
+        } else if constexpr (kMode == kSm90ScaleNone) {
           return convert::cvt_u4x4_e4m3(kHi ? w >> 16 : w, kBias);
         } else {
           const __half sh = __ushort_as_half(static_cast<unsigned short>(sg));
@@ -581,24 +592,25 @@ struct Sm90Cta {
   }
 
   // One k16 step on every atom: m64 x kTileT x 16 per atom, A from registers.
+  template <class W>
   static __device__ __forceinline__ void issue(Acc (&acc)[kMW][kAcc], const uint32_t (&F)[kMW][4],
                                                uint64_t desc, bool first) {
     ptx::wgmma_fence();  // the fragment registers were just written
 #pragma unroll
-    for (int mw = 0; mw < kMW; ++mw) Wgmma::run(acc[mw], F[mw], desc, first ? 0 : 1);
+    for (int mw = 0; mw < kMW; ++mw) W::run(acc[mw], F[mw], desc, first ? 0 : 1);
     ptx::wgmma_commit();
   }
 
   // k16 step S of a block (kBlockIssue): accumulator set S % kAccSets, chosen at compile time.
-  template <int S, int kSets, int kMore>
+  template <class W, int S, int kSets, int kMore>
   static __device__ __forceinline__ void block_step(Acc (&acc)[kMW][kAcc], Acc (&more)[kMore][kMW][kAcc],
                                                     const uint32_t (&F)[kMW][4], uint64_t desc, bool first) {
     constexpr int kSet = S % kSets;
     const int scale_d = (first && S < kSets) ? 0 : 1;
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
-      if constexpr (kSet == 0) Wgmma::run(acc[mw], F[mw], desc + 2 * S, scale_d);
-      else Wgmma::run(more[kSet - 1][mw], F[mw], desc + 2 * S, scale_d);
+      if constexpr (kSet == 0) W::run(acc[mw], F[mw], desc + 2 * S, scale_d);
+      else W::run(more[kSet - 1][mw], F[mw], desc + 2 * S, scale_d);
     }
   }
 
@@ -635,6 +647,7 @@ struct Sm90Cta {
   template <bool kUns, int kMode>
   static __device__ __forceinline__ void mainloop(const Ctx& c, const Sm90KernelParams& p, const int nk,
                                                   Acc (&acc)[kMW][kAcc], int& stage, uint32_t& phase) {
+    using W = Wgmma<kUns, kMode>;
     BlockRegs r;
     ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
     uint32_t st = c.base + stage * Tr::kStageBytes;
@@ -653,11 +666,11 @@ struct Sm90Cta {
           const uint64_t desc = ptx::smem_desc_swizzled<Tr::kRowBytes>(st);
           ptx::wgmma_fence();
           const bool first = i + h == 0;  // the first use of every set overwrites it
-          block_step<0, kSets>(acc, more, F[h][0], desc, first);
-          block_step<1, kSets>(acc, more, F[h][1], desc, first);
+          block_step<W, 0, kSets>(acc, more, F[h][0], desc, first);
+          block_step<W, 1, kSets>(acc, more, F[h][1], desc, first);
           if constexpr (Tr::kSteps == 4) {
-            block_step<2, kSets>(acc, more, F[h][2], desc, first);
-            block_step<3, kSets>(acc, more, F[h][3], desc, first);
+            block_step<W, 2, kSets>(acc, more, F[h][2], desc, first);
+            block_step<W, 3, kSets>(acc, more, F[h][3], desc, first);
           }
           ptx::wgmma_commit();
           // 128 tokens: the next block's weights and scales are loaded before waiting for block
@@ -712,7 +725,7 @@ struct Sm90Cta {
         const uint64_t desc = ptx::smem_desc_swizzled<Tr::kRowBytes>(st);  // the stage's activation tile
 #pragma unroll
         for (int s = 0; s < Tr::kSteps; ++s) {  // 4 k16 steps, or 2 k32 steps (8-bit)
-          issue(acc, F[s & 1], desc + 2 * s, i == 0 && s == 0);
+          issue<W>(acc, F[s & 1], desc + 2 * s, i == 0 && s == 0);
           ptx::wgmma_wait<1>();  // step q-1 done: F[(s+1)&1] is free
           if (s == 0 && prev >= 0) {  // the previous block's last step done: its stage is free
             release(c, prev);
