@@ -30,7 +30,7 @@ for tool in memcheck racecheck; do
   echo "$tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/$tool.log" | tail -1)"
 done
 if [ -n "${BENCH_ARGS:-}" ]; then
-  timeout "${BENCH_TIMEOUT:-200}" ./build/tools/mixgemm-bench $BENCH_ARGS --iters 20 --warmup 3 \
+  timeout "${BENCH_TIMEOUT:-200}" ./build/tools/mixgemm-bench $BENCH_ARGS --iters 20 --warmup 3 --settle-ms ${SETTLE_MS:-300} \
     --baselines cublas_fp16,cublaslt_fp8 --verify --fp8-promotion-k 0 --csv "$R/bench.csv" --json "$R/bench.json" \
     --summary-m none --quiet > "$R/bench.txt" 2>&1
   echo "bench rc=$? ($((SECONDS-T0)) s)"

@@ -10,7 +10,8 @@
 # (3) bench base / cand / cand / base: seed + Llama-2-70B (or $AB_SHAPES), M = 64, 128, 256, 1024, 8192, f16 and s8 x u4b8
 #     g128 and f16 per-channel (or $AB_TYPES; M: $AB_MS), heuristic picks, cuBLAS fp16 (or
 #     $AB_BASELINES; the table shows x_cublas_fp8 when cublaslt_fp8 is among them) (the first base and cand runs
-#     verified against the CPU reference). Everything in $OUT/ab.tar.gz; the cand/base
+#     verified against the CPU reference; no --settle-ms unless $AB_SETTLE_MS: the pairs are symmetric, base
+#     and cand in the same state, but rows are not in the sustained power state). Everything in $OUT/ab.tar.gz; the cand/base
 #     geomeans per type and M, and the per-point table, are printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ done
 ab_check_cand "${AB_TEST_FILTER:-Sm90*:Gemm*:-Sm90Timing.*:GemmSanitize*}" 200
 bench() {  # $1 build, $2 stem, $3 extra flags (optional)
   timeout 150 "$1/tools/mixgemm-bench" --shapes ${AB_SHAPES:-seed,llama2-70b} --m ${AB_MS:-64,128,256,1024,8192} \
-    --types ${AB_TYPES:-f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch} --baselines ${AB_BASELINES:-cublas_fp16} --lt-algos 4 --iters 20 --warmup 3 ${3:-} \
+    --types ${AB_TYPES:-f16.u4b8.g128,s8.u4b8.g128,f16.u4b8.gch} --baselines ${AB_BASELINES:-cublas_fp16} --lt-algos 4 --iters 20 --warmup 3 --settle-ms ${AB_SETTLE_MS:-0} ${3:-} \
     --csv "$R/$2.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/$2.txt" 2>&1
   echo "bench $2 rc=$? at $((SECONDS-T0)) s"
 }

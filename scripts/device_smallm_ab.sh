@@ -26,7 +26,7 @@ grep -h "spill" "$R"/build-*.log | grep -v " 0 bytes spill" | sort | uniq -c | h
 ab_check_cand 'Smallm.*:GemmApi.*:-SmallmTiming.*' 150
 bench() {  # $1 build, $2 stem
   timeout 120 "$1/tools/mixgemm-bench" --shapes llama3-8b,seed,llama2-70b --m 1,8,16 \
-    --types f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 --baselines cublas_fp16 --iters 30 --warmup 5 --verify \
+    --types f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 --baselines cublas_fp16 --iters 30 --warmup 5 --settle-ms ${AB_SETTLE_MS:-0} --verify \
     --csv "$R/$2.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/$2.txt" 2>&1
   echo "bench $2 rc=$? at $((SECONDS-T0)) s"
 }

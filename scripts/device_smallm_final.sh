@@ -30,8 +30,8 @@ done
 MIXGEMM_SMALLM_TIMING=1 MIXGEMM_SMALLM_TIMING_SHAPES=0,1,2,3,4,5,6,7,8,9,10,11 MIXGEMM_SMALLM_TIMING_GS=128 \
   timeout 60 ./build-final/tests/mixgemm_gpu_tests --gtest_filter='SmallmTiming.Report' > "$R/timing.log" 2>&1
 echo "timing rc=$? at $((SECONDS-T0)) s"
-timeout 170 ./build-final/tools/mixgemm-bench --shapes seed,llama2-70b,llama3-8b --m 1,2,4,8,16 \
-  --types f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 --iters 30 --warmup 5 --verify \
+timeout 240 ./build-final/tools/mixgemm-bench --shapes seed,llama2-70b,llama3-8b --m 1,2,4,8,16 \
+  --types f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 --iters 30 --warmup 5 --settle-ms ${SETTLE_MS:-300} --verify \
   --csv "$R/bench.csv" --json "$R/bench.json" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/bench.txt" 2>&1
 echo "bench rc=$? at $((SECONDS-T0)) s"
 tar czf "$OUT/final-a.tar.gz" -C /tmp final

@@ -40,7 +40,7 @@ for p in $PROFILES; do
   fi
   # skip the first launches (cold instruction caches), profile one at the real clocks
   timeout 240 ncu --clock-control none --kernel-name "$kn" --launch-skip 3 --launch-count 1 $SECTIONS \
-    -o "$L/prof_$name" $B --shape "$shape" --m "$m" "${args[@]}" --iters 5 --warmup 3 --quiet \
+    -o "$L/prof_$name" $B --shape "$shape" --m "$m" "${args[@]}" --iters 5 --warmup 3 --settle-ms 0 --quiet \
     > "$L/ncu_$name.log" 2>&1
   ncu -i "$L/prof_$name.ncu-rep" --page details > "$L/details_$name.txt" 2>&1
   ncu -i "$L/prof_$name.ncu-rep" --page source --csv --print-source sass 2>/dev/null | gzip > "$L/source_$name.csv.gz"

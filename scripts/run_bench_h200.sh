@@ -5,6 +5,11 @@
 #             print "not supported"), and cuBLAS fp16/bf16, cuBLASLt fp8 and int8
 #   M         1, 2, 4, ..., 8192
 #   checks    --verify (CPU reference on sampled outputs) and --prepack-bench
+#   state     --settle-ms $SETTLE_MS (default 300): every row, mixgemm and baselines alike, is timed
+#             after that long of its own kernel back to back, i.e. at the clock the board's power
+#             limit allows under sustained load (bench/results/2026-12-01-h200/s18-powerstate/:
+#             without it --verify's CPU pauses let each mixgemm row start from an idle GPU at
+#             ~1965 MHz while the baselines ran back to back at ~1450)
 # Results go to the folder given as $1, else $OUT, else bench/results/<yyyy-mm-dd>-h200/:
 #   bench.csv, bench.json, bench.txt (the tables), bench.stderr.log (progress),
 #   command.txt (the exact command), gpu.txt (nvidia-smi)
@@ -15,7 +20,7 @@
 # MIXGEMM_GIT_COMMIT where the tree was copied without its .git.
 # Environment: BENCH (path of mixgemm-bench; default: build/ or build-bench/, built when
 # missing), ITERS (default 100), WARMUP (10), TYPES (all), SHAPES (seed,llama2-70b),
-# VERIFY (1), TIME_LIMIT (360), EXTRA (more bench flags).
+# VERIFY (1), TIME_LIMIT (360), SETTLE_MS (300), EXTRA (more bench flags).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 export PATH=/usr/local/cuda/bin:$PATH
@@ -28,6 +33,7 @@ TYPES=${TYPES:-all}
 SHAPES=${SHAPES:-seed,llama2-70b}
 VERIFY=${VERIFY:-1}
 TIME_LIMIT=${TIME_LIMIT:-360}
+SETTLE_MS=${SETTLE_MS:-300}
 
 if [ -z "${BENCH:-}" ]; then
   for b in build/tools/mixgemm-bench build-bench/tools/mixgemm-bench; do
@@ -57,7 +63,7 @@ fi
 nvidia-smi > "$OUTDIR/gpu.txt" 2>&1 || true
 
 CMD=("$BENCH" --shapes "$SHAPES" --tp 1 --types "$TYPES" --iters "$ITERS" --warmup "$WARMUP"
-     --cold-l2 rotate --lt-algos 8 --prepack-bench --time-limit "$TIME_LIMIT"
+     --cold-l2 rotate --settle-ms "$SETTLE_MS" --lt-algos 8 --prepack-bench --time-limit "$TIME_LIMIT"
      --summary-m "1,16,128,1024,8192"
      --csv "$OUTDIR/bench.csv" --json "$OUTDIR/bench.json" --git-commit "$COMMIT")
 if [ "$VERIFY" = 1 ]; then CMD+=(--verify); fi

@@ -246,7 +246,7 @@ TEST(BenchOptions, Defaults) {
 
 TEST(BenchOptions, ParsesEveryFlag) {
   const Options o = parse({"--m", "1,16,256", "--shapes", "seed,llama2-70b", "--tp=1,2", "--types",
-                           "f16.u4b8.g128,s8.u4b8.gch", "--iters", "60", "--warmup=3", "--cold-l2", "flush",
+                           "f16.u4b8.g128,s8.u4b8.gch", "--iters", "60", "--warmup=3", "--settle-ms", "300", "--idle-ms=50", "--cold-l2", "flush",
                            "--lt-algos", "1", "--verify", "--verify-rows", "4", "--verify-cols", "128",
                            "--fp8-promotion-k", "128", "--prepack-bench", "--stream-read", "--csv", "out.csv", "--json", "out.json",
                            "--git-commit", "abc123", "--device", "1", "--seed", "7", "--quiet",
@@ -258,6 +258,10 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_EQ(o.types[1].text, "s8.u4b8.gch");
   EXPECT_EQ(o.iters, 60);
   EXPECT_EQ(o.warmup, 3);
+  EXPECT_EQ(o.settle_ms, 300);
+  EXPECT_EQ(o.idle_ms, 50);
+  EXPECT_EQ(parse({}).settle_ms, 300);  // every row timed in the sustained state by default
+  EXPECT_EQ(parse({}).idle_ms, 0);
   EXPECT_EQ(o.cold_l2, ColdL2::kFlush);
   EXPECT_EQ(o.lt_algos, 1);
   EXPECT_TRUE(o.verify);
@@ -328,7 +332,7 @@ TEST(BenchOptions, RecordsTheCommandLineQuoted) {
 
 TEST(BenchOptions, UsageAndListMentionEverything) {
   const std::string u = usage();
-  for (const char* f : {"--types", "--shapes", "--shape", "--tp", "--m", "--iters", "--warmup", "--cold-l2", "--verify",
+  for (const char* f : {"--types", "--shapes", "--shape", "--tp", "--m", "--iters", "--warmup", "--settle-ms", "--idle-ms", "--cold-l2", "--verify",
                         "--csv", "--json", "--git-commit", "--baselines-only", "--no-baselines", "--prepack-bench",
                         "--lt-algos", "--stream-read"})
     EXPECT_NE(u.find(f), std::string::npos) << f;

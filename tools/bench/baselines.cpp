@@ -252,7 +252,7 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline kind, const Shap
           chosen = &cands[c];
           std::vector<double> t;
           try {
-            t = ctx.timer->run(launch, 2, 5);
+            t = ctx.timer->run(launch, 2, 5, /*condition=*/false);
           } catch (const LtError& e) {
             last_refusal = e.what();
             BENCH_CUDA(cudaStreamSynchronize(ctx.stream));

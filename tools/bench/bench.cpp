@@ -221,6 +221,8 @@ int bench_main(int argc, char** argv) {
     JsonSection set{"settings", {}};
     set.add_int("iters", opt.iters);
     set.add_int("warmup", opt.warmup);
+    set.add_num("idle_ms", opt.idle_ms, 0);
+    set.add_num("settle_ms", opt.settle_ms, 0);
     set.add_str("cold_l2", cold_l2_name(opt.cold_l2));
     set.add_num("rotation_l2_factor", 3.0, 1);
     set.add_str("timing", "one CUDA event pair per run, runs queued back to back behind a spin kernel; median/min/max/mean");
@@ -269,6 +271,7 @@ int bench_main(int argc, char** argv) {
     }
     BENCH_CUDA(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
     EventTimer timer(ctx.stream, ctx.dev.l2_bytes, ctx.policy);
+    timer.set_conditioning(opt.idle_ms, opt.settle_ms);
     ctx.timer = &timer;
 
     std::printf("mixgemm-bench  %s\n", started.c_str());

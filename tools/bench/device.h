@@ -97,7 +97,16 @@ class EventTimer {
   EventTimer(const EventTimer&) = delete;
   EventTimer& operator=(const EventTimer&) = delete;
 
-  std::vector<double> run(const std::function<void(int)>& launch, int warmup, int iters);
+  // condition = false skips the idle / settle conditioning (cuBLASLt's quick candidate timing).
+  std::vector<double> run(const std::function<void(int)>& launch, int warmup, int iters, bool condition = true);
+
+  // Power-state conditioning of every run() (bench --idle-ms / --settle-ms): sleep idle_ms
+  // with the GPU idle before the warm-up; after it, repeat the launch back to back for at
+  // least settle_ms before the timed runs.
+  void set_conditioning(double idle_ms, double settle_ms) {
+    idle_ms_ = idle_ms;
+    settle_ms_ = settle_ms;
+  }
 
  private:
   void ensure_events(int n);
@@ -106,6 +115,7 @@ class EventTimer {
   DeviceBuffer flush_;
   std::vector<cudaEvent_t> start_, stop_;
   double spin_per_run_us_ = 30.0;  // adaptive estimate of the host's enqueue time per run
+  double idle_ms_ = 0, settle_ms_ = 0;
 };
 
 // Device-to-device cudaMemcpyAsync of `bytes`: per-run times (us) after warm-up.

@@ -46,6 +46,8 @@ struct Options {
   int64_t fp8_promotion_k = -1;  // e4m3 tolerance: the kernels' f32 promotion interval (0: none, -1: auto)
   int iters = 100;
   int warmup = 10;
+  double idle_ms = 0;     // GPU idle this long before each row's warm-up (rested state)
+  double settle_ms = 300; // each row's kernel run back to back this long before its timed runs
   ColdL2 cold_l2 = ColdL2::kRotate;
   int lt_algos = 8;        // cuBLASLt heuristic candidates timed; 1 = take the top one
   std::string schedule;    // force one schedule (empty: the heuristic)
@@ -94,6 +96,14 @@ Kernels
 Timing
   --iters N            timed runs per row, each with its own CUDA event pair (default 100)
   --warmup N           untimed runs first (default 10)
+  --settle-ms X        after the warm-up, run the row's kernel back to back for at least X ms
+                       before its timed runs, for every row alike (mixgemm and baselines): each
+                       row is timed in the sustained state, where the board's power limit sets
+                       the clock (default 300; 0: off)
+  --idle-ms X          leave the GPU idle for X ms before each row's warm-up, for every row
+                       alike: each row starts from a rested GPU (default 0: off). Without either,
+                       a row's state depends on what ran before it (e.g. --verify idles the GPU
+                       before each mixgemm row, not before the baselines)
   --cold-l2 MODE       rotate (default): rotate among copies of all inputs/outputs covering
                        >= 3x L2; flush: write a 2x-L2 buffer before each run (not timed);
                        off: same buffers every run (warm L2)
@@ -229,6 +239,8 @@ inline Options parse_options(const std::vector<std::string>& args) {
     else if (flag == "--lt-algos") o.lt_algos = static_cast<int>(take_int(1));
     else if (flag == "--iters") o.iters = static_cast<int>(take_int(1));
     else if (flag == "--warmup") o.warmup = static_cast<int>(take_int(0));
+    else if (flag == "--settle-ms") o.settle_ms = static_cast<double>(take_int(0));
+    else if (flag == "--idle-ms") o.idle_ms = static_cast<double>(take_int(0));
     else if (flag == "--cold-l2") {
       const std::string v = take();
       if (v == "rotate") o.cold_l2 = ColdL2::kRotate;
