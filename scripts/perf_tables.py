@@ -77,7 +77,8 @@ def compact(path, override=None):
                 if r is None:
                     cells.append("-")
                 else:
-                    floor = f'{float(r["floor_us"]):.1f}'
+                    if floor == "-":  # the first config's floor (the others' bytes differ: 8-bit, per-channel)
+                        floor = f'{float(r["floor_us"]):.1f}'
                     if r["a_type"] in ("s8", "e4m3"):
                         cells.append(f'{float(r["us_median"]):.1f}{mark} ({float(r["x_cublas_fp16"]):.2f} / '
                                      f'{float(r["x_cublas_fp8"]):.2f})')

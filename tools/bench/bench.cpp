@@ -303,6 +303,8 @@ int bench_main(int argc, char** argv) {
     }
     std::printf("timing: %d runs after %d warm-up, one event pair each, cold L2: %s; floors from the copy bandwidth above\n",
                 opt.iters, opt.warmup, cold_l2_name(opt.cold_l2));
+    std::printf("power state: each row (baselines too) after %.0f ms idle and %.0f ms of its own kernel back to back%s\n",
+                opt.idle_ms, opt.settle_ms, opt.settle_ms > 0 ? " (sustained)" : "");
     std::fflush(stdout);
 
     if (!opt.baselines.empty()) create_cublaslt(ctx);
