@@ -4,7 +4,8 @@
 #   usage (device): bash scripts/device_sm90_ab.sh .sN/cand.patch   (carry the .sN folder)
 #   make the patch: git diff HEAD > .sN/cand.patch; git stash (the tree sent is the base);
 #   git rev-parse HEAD > .sN/commit.txt
-# (1) builds base and cand (sm90 f16.u4 and s8.u4, every schedule, or $AB_SM90_TYPES; smallm as usual);
+# (1) builds base and cand (sm90 f16.u4 and s8.u4, or $AB_SM90_TYPES; every schedule, or $AB_SM90_SCHEDULES;
+#     smallm as usual);
 # (2) cand: the Sm90 and Gemm GPU suites (or the gtest filter $AB_TEST_FILTER), memcheck and racecheck of the sanitizer suite, and
 #     the register / spill report of every sm90 kernel (ptxas);
 # (3) bench base / cand / cand / base: seed + Llama-2-70B (or $AB_SHAPES), M = 64, 128, 256, 1024, 8192, f16 and s8 x u4b8
@@ -17,7 +18,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 PATCH=${1:?usage: device_sm90_ab.sh PATCH}
 source scripts/ab_setup.sh
-T=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=${AB_SM90_TYPES:-f16.u4,s8.u4} -DCMAKE_CUDA_FLAGS=-Xptxas=-v)
+T=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=${AB_SM90_TYPES:-f16.u4,s8.u4}
+   -DMIXGEMM_SM90_SCHEDULES=${AB_SM90_SCHEDULES:-} -DCMAKE_CUDA_FLAGS=-Xptxas=-v)
 b() { local s=$1 d=$2 l=$3; ( cmake -S "$s" -B "$d" "${T[@]}" && cmake --build "$d" -j 16 --target mixgemm_gpu_tests mixgemm-bench ) > "$l" 2>&1 || echo "BUILD $l FAILED"; }
 b . build-ab-base "$R/build-base.log" &
 b /tmp/cand /tmp/cand/build "$R/build-cand.log" &
