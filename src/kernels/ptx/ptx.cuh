@@ -84,6 +84,13 @@ __device__ __forceinline__ uint32_t sub_f32(uint32_t a, uint32_t b) {
   return d;
 }
 
+// An opaque copy of x: the compiler cannot re-derive the value from its inputs, so it keeps
+// it in a register (or spills it) instead of recomputing it where it is used.
+__device__ __forceinline__ uint32_t pin(uint32_t x) {
+  asm volatile("" : "+r"(x));
+  return x;
+}
+
 // ---- e4m3 -----------------------------------------------------------------------
 // cvt.rn.satfinite.e4m3x2.f16x2: the f16 in bits [0,16) of a becomes byte 0 of the
 // result, the f16 in bits [16,32) byte 1; bits [16,32) of the result are zero.

@@ -289,6 +289,14 @@ struct Sm90Cta {
   struct Ctx {
     int ctid;       // 0..255 over both consumer warpgroups
     uint32_t base;  // shared window address of the 1024-aligned dynamic shared memory
+    // This thread's byte offsets inside a stage, for atom 0 (w_of / s_of add the atom):
+    // wofs: its 16 bytes of its weight block (kOffW + block_of(c, 0) * kBlockBytes + lane * 16);
+    // sofs: its row-g entry of a staged group row ((block_of(c, 0) * 16 + g) * kSB).
+    // Set once per CTA; pinned (ptx::pin) for 8-bit activations, where ptxas otherwise re-derived
+    // them from the thread index in every 64-k block of the wide tile (~12 instructions between
+    // the stage wait and the loads; pinned: s8 g128 0.97-0.99x, e4m3 per-channel 0.94-0.97x the
+    // time at M = 1024 / 8192, s18-pinofs).
+    uint32_t wofs, sofs;
     __device__ __forceinline__ int cwg() const { return ctid >> 7; }         // consumer warpgroup
     __device__ __forceinline__ int warp() const { return (ctid >> 5) & 3; }  // warp in the warpgroup
     __device__ __forceinline__ int lane() const { return ctid & 31; }
@@ -307,6 +315,9 @@ struct Sm90Cta {
   static __device__ __forceinline__ int block_of(const Ctx& c, int mw) {
     return (c.cwg() * kMW + mw) * 4 + c.warp();  // this warp's 16-row layout block in the tile
   }
+  // The stage offsets of atom mw (Ctx::wofs, Ctx::sofs): atom mw is 4 layout blocks further.
+  static __device__ __forceinline__ uint32_t w_of(const Ctx& c, int mw) { return c.wofs + mw * 4 * layout::kBlockBytes; }
+  static __device__ __forceinline__ uint32_t s_of(const Ctx& c, int mw) { return c.sofs + mw * 64 * Tr::kSB; }
   static __device__ __forceinline__ uint32_t splat(uint32_t b16) { return ptx::prmt(b16, 0u, 0x1010u); }
 
   // Scale / zero of this thread's rows g, g+8 in staged group row `row` (1.0 / 0 when absent):
@@ -315,9 +326,9 @@ struct Sm90Cta {
   //   s8: the u8 integer group scale sg in s, and in z the offset s8_gscale_offset(z * sg)
   //       (z * sg is prepacked; 8 * sg for u4b8, 0 for u4 without zero points).
   template <bool kUns>
-  static __device__ __forceinline__ void load_sz(const Sm90KernelParams& p, uint32_t st, int blk, int g, int row,
+  static __device__ __forceinline__ void load_sz(const Sm90KernelParams& p, uint32_t st, uint32_t sofs, int row,
                                                  uint32_t& s0, uint32_t& s1, uint32_t& z0, uint32_t& z1) {
-    const uint32_t off = row * Tr::kSRowBytes + (blk * 16 + g) * Tr::kSB;
+    const uint32_t off = row * Tr::kSRowBytes + sofs;  // sofs = s_of(c, mw)
     constexpr uint32_t k8 = 8 * Tr::kSB;  // row g+8
     if constexpr (A == AType::kS8) {
       s0 = (!kUns || p.has_scales) ? ptx::lds8(st + Tr::kOffS + off) : 1u;
@@ -390,10 +401,9 @@ struct Sm90Cta {
                                                       BlockRegs& r) {
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
-      const int blk = block_of(c, mw);
-      r.v[mw] = ptx::lds128(st + Tr::kOffW + blk * layout::kBlockBytes + c.lane() * 16);
+      r.v[mw] = ptx::lds128(st + w_of(c, mw));
       if constexpr (kMode == kSm90ScaleBlock)
-        load_sz<kUns>(p, st, blk, c.lane() >> 2, 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
+        load_sz<kUns>(p, st, s_of(c, mw), 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
     }
   }
 
@@ -410,7 +420,7 @@ struct Sm90Cta {
       for (int mw = 0; mw < kMW; ++mw) {
         uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
         if constexpr (kMode == kSm90ScaleStep)  // group size 32: staged row (32 s) / gs
-          load_sz<kUns>(p, st, block_of(c, mw), c.lane() >> 2, s * 32 / p.gs, s0, s1, z0, z1);
+          load_sz<kUns>(p, st, s_of(c, mw), s * 32 / p.gs, s0, s1, z0, z1);
         dequant_k32<kUns, kMode>(word(r.v[mw], 2 * s), word(r.v[mw], 2 * s + 1), s0, s1, z0, z1, p, F[mw]);
       }
     } else {
@@ -425,7 +435,7 @@ struct Sm90Cta {
           // 8-bit: layout k-block s/2 (32 k), its k16 step s%2 = words 2(s%2), 2(s%2)+1; the
           // second layout block replaces the first in the same registers (saves 4 per atom).
           if (s == 2)
-            r.v[mw] = ptx::lds128(st + Tr::kOffW + (Tr::kNBlk + block_of(c, mw)) * layout::kBlockBytes + c.lane() * 16);
+            r.v[mw] = ptx::lds128(st + w_of(c, mw) + Tr::kNBlk * layout::kBlockBytes);
           const uint4& v = r.v[mw];
           const uint2 w2 = make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1));
           if constexpr (kUns) convert::cvt_u8_frag16<T16>(w2, f);
@@ -434,7 +444,7 @@ struct Sm90Cta {
         if constexpr (kMode != kSm90ScaleNone) {
           uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
           if constexpr (kMode == kSm90ScaleStep)  // group size 16 or 32: staged row (16 s) / gs
-            load_sz<kUns>(p, st, block_of(c, mw), c.lane() >> 2, s * 16 / p.gs, s0, s1, z0, z1);
+            load_sz<kUns>(p, st, s_of(c, mw), s * 16 / p.gs, s0, s1, z0, z1);
 
           // u4/u8: RN(q*s + zs) (zs = 0 without zeros, s = 1 without scales);
           // u4b8/u8b128: RN((q-B)*s) (biased weights never carry zeros).
@@ -460,24 +470,22 @@ struct Sm90Cta {
       // activations: s8 loads the block's scale / zero (one group per 64-k block in
       // kSm90ScaleBlock) once here for both k32 steps; kSm90ScaleStep and e4m3 read them
       // per step (dequant_step_any_a8).
-      const int g = c.lane() >> 2;
 #pragma unroll
       for (int mw = 0; mw < kMW; ++mw) {
-        const int blk = block_of(c, mw);
-        r.v[mw] = ptx::lds128(st + Tr::kOffW + blk * layout::kBlockBytes + c.lane() * 16);
+        r.v[mw] = ptx::lds128(st + w_of(c, mw));
         if constexpr (Tr::kA8) {
           // s8 only: e4m3 spills 80 bytes with the 4 extra live registers (ptxas, sm_90a).
           if (A == AType::kS8 && p.mode == kSm90ScaleBlock) {
             r.z0[mw] = r.z1[mw] = 0;  // e4m3 u4b8: load_sz leaves the (unused) zeros alone
-            if (p.b_unsigned) load_sz<true>(p, st, blk, g, 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
-            else load_sz<false>(p, st, blk, g, 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
+            if (p.b_unsigned) load_sz<true>(p, st, s_of(c, mw), 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
+            else load_sz<false>(p, st, s_of(c, mw), 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
           }
           continue;
         }
         r.s0[mw] = r.s1[mw] = kOne;
         r.z0[mw] = r.z1[mw] = 0;
         if (p.mode == kSm90ScaleBlock) {
-          const uint32_t off = (blk * 16 + g) * 2;
+          const uint32_t off = s_of(c, mw);  // 16-bit scales: kSB = 2
           if (p.has_scales) { r.s0[mw] = ptx::lds16(st + Tr::kOffS + off); r.s1[mw] = ptx::lds16(st + Tr::kOffS + off + 16); }
           if (p.has_zeros) { r.z0[mw] = ptx::lds16(st + Tr::kOffZ + off); r.z1[mw] = ptx::lds16(st + Tr::kOffZ + off + 16); }
         }
@@ -503,7 +511,6 @@ struct Sm90Cta {
   // 32). The same operations as dequant_k32.
   static __device__ __forceinline__ void dequant_step_any_a8(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
                                                              BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
-    const int g = c.lane() >> 2;
     const bool uns = p.b_unsigned;
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
@@ -533,8 +540,8 @@ struct Sm90Cta {
           // is row 0 (a division here for every mode, as from session 5 to 9, is an integer
           // division per k32 step in e4m3's hot loop).
           const int row = p.mode == kSm90ScaleStep ? s * 32 / p.gs : 0;
-          if (uns) load_sz<true>(p, st, block_of(c, mw), g, row, s0, s1, z0, z1);
-          else load_sz<false>(p, st, block_of(c, mw), g, row, s0, s1, z0, z1);
+          if (uns) load_sz<true>(p, st, s_of(c, mw), row, s0, s1, z0, z1);
+          else load_sz<false>(p, st, s_of(c, mw), row, s0, s1, z0, z1);
         } else {
           s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
         }
@@ -561,8 +568,7 @@ struct Sm90Cta {
   static __device__ __forceinline__ void dequant_step_any(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
                                                           BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
     static_assert(!Tr::kA8, "8-bit activations take dequant_step_any_a8");
-    const int g = c.lane() >> 2;
-#pragma unroll
+    #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       uint32_t (&f)[4] = F[mw];
       if constexpr (kWBits == 4) {
@@ -570,7 +576,7 @@ struct Sm90Cta {
         else convert::cvt_u4b8_frag16<T16>(word(r.v[mw], s), f);
       } else {
         if (s == 2)
-          r.v[mw] = ptx::lds128(st + Tr::kOffW + (Tr::kNBlk + block_of(c, mw)) * layout::kBlockBytes + c.lane() * 16);
+          r.v[mw] = ptx::lds128(st + w_of(c, mw) + Tr::kNBlk * layout::kBlockBytes);
         const uint4& v = r.v[mw];
         const uint2 w2 = make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1));
         if (p.b_unsigned) convert::cvt_u8_frag16<T16>(w2, f);
@@ -579,7 +585,7 @@ struct Sm90Cta {
       if (p.mode != kSm90ScaleNone) {
         uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
         if (p.mode == kSm90ScaleStep) {  // group size 16 or 32: staged row (16 s) / gs
-          const uint32_t off = static_cast<uint32_t>(s * 16 / p.gs) * Tr::kSRowBytes + (block_of(c, mw) * 16 + g) * 2;
+          const uint32_t off = static_cast<uint32_t>(s * 16 / p.gs) * Tr::kSRowBytes + s_of(c, mw);
           if (p.has_scales) { s0 = ptx::lds16(st + Tr::kOffS + off); s1 = ptx::lds16(st + Tr::kOffS + off + 16); }
           if (p.has_zeros) { z0 = ptx::lds16(st + Tr::kOffZ + off); z1 = ptx::lds16(st + Tr::kOffZ + off + 16); }
         }
@@ -973,6 +979,12 @@ struct Sm90Cta {
     Ctx c;
     c.ctid = threadIdx.x - 128;
     c.base = base;
+    c.wofs = Tr::kOffW + block_of(c, 0) * layout::kBlockBytes + c.lane() * 16;
+    c.sofs = (block_of(c, 0) * 16 + (c.lane() >> 2)) * Tr::kSB;
+    if constexpr (Tr::kA8) {  // 16-bit activations: pinning took the f16 wide tile 1-4% longer (s18-pinofs)
+      c.wofs = ptx::pin(c.wofs);
+      c.sofs = ptx::pin(c.sofs);
+    }
     // Kernel-uniform variant: one compiled consumer per (weight bias, scale mode), each with
     // its own accumulators (a switch per unit with shared accumulators made ptxas move them
     // between the variants' register assignments and serialize every wgmma: C7515).
