@@ -39,7 +39,9 @@ if has sass; then
   awk '/Function : .*sm90_kernel/{f=$3; h[f]=0; l[f]=0} /Function : /{if ($3 !~ /sm90_kernel/) f=""}
        f!="" && /[HIQ]GMMA/{h[f]++} f!="" && /(STL|LDL)/{l[f]++}
        END{for (k in h) printf "SASS %s GMMA=%d local=%d\n", k, h[k], l[k]}' "$L/sass.txt" > "$L/sass_sm90.txt"
-  summary+=("sass: $(wc -l < "$L/sass_sm90.txt") sm90 kernels, $(awk '$3=="GMMA=0"' "$L/sass_sm90.txt" | wc -l) without wgmma, $(awk '$4!="local=0"' "$L/sass_sm90.txt" | wc -l) with local memory")
+  # Local memory is tolerated outside the loops (once per unit), never inside an MMA loop.
+  python3 scripts/sass_loops.py "$L/sass.txt" > "$L/sass_loops.txt" 2>&1
+  summary+=("sass: $(wc -l < "$L/sass_sm90.txt") sm90 kernels, $(awk '$3=="GMMA=0"' "$L/sass_sm90.txt" | wc -l) without wgmma, $(awk '$4!="local=0"' "$L/sass_sm90.txt" | wc -l) with local memory, $(awk '$7=="local" && $8>0' "$L/sass_loops.txt" | wc -l) MMA loops (of $(grep -c ' mma ' "$L/sass_loops.txt")) with local memory inside")
 fi
 
 if has tests; then

@@ -11,7 +11,8 @@ Session 15 found the grouped W4A8 tiles' limits by counting SASS instructions pe
 A loop is a backward branch whose body holds at least one MMA instruction (HMMA, IMMA, HGMMA,
 IGMMA, QGMMA); loops longer than --max-len instructions (the persistent loop around a whole
 unit, with its epilogue) are left out. One line per loop: kernel (name tail), body start and
-end address, instruction count, MMA count, and the --top most frequent opcodes.
+end address, instruction count, MMA count, local-memory accesses (LDL/STL: a spill inside the
+loop), and the --top most frequent opcodes.
 """
 import argparse
 import collections
@@ -64,7 +65,8 @@ def main():
     for name, ops in kernels(text):
         for start, end, body, n_mma in loops(ops, a.max_len):
             mix = collections.Counter(o.split(".")[0] for _, o, _ in body).most_common(a.top)
-            print(f"{name[-60:]} {start:#x}-{end:#x} len {len(body)} mma {n_mma} "
+            local = sum(o.split(".")[0] in ("LDL", "STL") for _, o, _ in body)
+            print(f"{name[-60:]} {start:#x}-{end:#x} len {len(body)} mma {n_mma} local {local} "
                   + " ".join(f"{o}:{n}" for o, n in mix))
 
 

@@ -371,7 +371,7 @@ struct Sm90Cta {
     // them without a shift; the per-channel e4m3 tables index with bits [0,16), so it shifts.
     auto one = [&](auto hi, uint32_t w) -> uint32_t {
       constexpr bool kHi = decltype(hi)::value;
-      const uint32_t sg = kHi ? s1 : s0, zg = kHi ? z1 : z0;
+      [[maybe_unused]] const uint32_t sg = kHi ? s1 : s0, zg = kHi ? z1 : z0;  // grouped modes only
       if constexpr (A == AType::kS8) {
         // w8 = (q - B) or, with group scales, (q - z) * sg: exact int8 (semantics.md, QQQ).
         if constexpr (kMode == kSm90ScaleNone) return convert::cvt_u4x4_s8<kHi>(w, kBias);
