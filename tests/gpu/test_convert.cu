@@ -266,6 +266,15 @@ enum Op8 : int {
   kE4m3GB8Hi,
   kE5m2B8,
   kE5m2B8Hi,
+  // lut16x8 through tables built by e4m3_gscale_table: row g (nibbles 0..3) with (s, zs) =
+  // (p0, p1), row g+8 (nibbles 4..7) with the roles swapped, (p1, p0), so that a table mix-up
+  // shows; must equal cvt_u4x4_e4m3_gscale_bias on the same nibbles and scales.
+  kE4m3LutB8,      // u4b8: bias 8, no zero
+  kE4m3LutB8Hi,
+  kE4m3LutZero,    // u4 with zero points
+  kE4m3LutZeroHi,
+  kE4m3LutB0,      // u4 with scales only: bias 0, no zero
+  kE4m3LutB0Hi,
   kNumOps8
 };
 const char* kOp8Names[kNumOps8] = {"spread_nibbles", "nibble_msb_mask", "cvt_u4x4_s8(0)",
@@ -275,7 +284,10 @@ const char* kOp8Names[kNumOps8] = {"spread_nibbles", "nibble_msb_mask", "cvt_u4x
                                    "cvt_u4x4_e4m3_gscale_bias(0)", "lut16x4", "spread_nibbles<hi>",
                                    "cvt_u4x4_s8<hi>(8)", "cvt_u4x4_s8_gscale_pre<hi>",
                                    "cvt_u4x4_e4m3_gscale_bias<hi>(8)", "cvt_u4x4_e5m2_b8",
-                                   "cvt_u4x4_e5m2_b8<hi>"};
+                                   "cvt_u4x4_e5m2_b8<hi>", "lut16x8(e4m3 table, u4b8) lo",
+                                   "lut16x8(e4m3 table, u4b8) hi", "lut16x8(e4m3 table, zero) lo",
+                                   "lut16x8(e4m3 table, zero) hi", "lut16x8(e4m3 table, bias 0) lo",
+                                   "lut16x8(e4m3 table, bias 0) hi"};
 constexpr uint32_t kT0 = 0x80FF7F01u, kT1 = 0x12345678u, kT2 = 0x9ABCDEF0u, kT3 = 0x0F1E2D3Cu;
 
 struct Case8 {
@@ -315,6 +327,22 @@ __global__ void op8_kernel(const Case8* cases, size_t n, int op, uint32_t* out) 
         break;
       case kE5m2B8: r = cv::cvt_u4x4_e5m2_b8(c.x); break;
       case kE5m2B8Hi: r = cv::cvt_u4x4_e5m2_b8<true>(c.x); break;
+      case kE4m3LutB8:
+      case kE4m3LutB8Hi:
+      case kE4m3LutZero:
+      case kE4m3LutZeroHi:
+      case kE4m3LutB0:
+      case kE4m3LutB0Hi: {
+        const bool hz = op == kE4m3LutZero || op == kE4m3LutZeroHi;
+        const int32_t bias = (op == kE4m3LutB8 || op == kE4m3LutB8Hi) ? 8 : 0;
+        const __half a = __ushort_as_half(uint16_t(c.p0)), b = __ushort_as_half(uint16_t(c.p1));
+        const uint4 tg = cv::e4m3_gscale_table(a, b, hz, bias);
+        const uint4 tg8 = cv::e4m3_gscale_table(b, a, hz, bias);
+        uint32_t lo, hi;
+        cv::lut16x8(c.x, tg, tg8, lo, hi);
+        r = (op == kE4m3LutB8 || op == kE4m3LutZero || op == kE4m3LutB0) ? lo : hi;
+        break;
+      }
       default: r = cv::lut16x4(c.x, kT0, kT1, kT2, kT3); break;
     }
     out[i] = r;
@@ -341,6 +369,12 @@ uint32_t emulate8(const Case8& c, int op) {
     case kE4m3GB8Hi: return emu::cvt_u4x4_e4m3_gscale_bias(c.x >> 16, uint16_t(c.p0), uint16_t(c.p1), false, 8);
     case kE5m2B8: return emu::cvt_u4x4_e5m2_b8(c.x);
     case kE5m2B8Hi: return emu::cvt_u4x4_e5m2_b8(c.x >> 16);
+    case kE4m3LutB8: return emu::cvt_u4x4_e4m3_gscale_bias(c.x, uint16_t(c.p0), uint16_t(c.p1), false, 8);
+    case kE4m3LutB8Hi: return emu::cvt_u4x4_e4m3_gscale_bias(c.x >> 16, uint16_t(c.p1), uint16_t(c.p0), false, 8);
+    case kE4m3LutZero: return emu::cvt_u4x4_e4m3_gscale_bias(c.x, uint16_t(c.p0), uint16_t(c.p1), true, 0);
+    case kE4m3LutZeroHi: return emu::cvt_u4x4_e4m3_gscale_bias(c.x >> 16, uint16_t(c.p1), uint16_t(c.p0), true, 0);
+    case kE4m3LutB0: return emu::cvt_u4x4_e4m3_gscale_bias(c.x, uint16_t(c.p0), uint16_t(c.p1), false, 0);
+    case kE4m3LutB0Hi: return emu::cvt_u4x4_e4m3_gscale_bias(c.x >> 16, uint16_t(c.p1), uint16_t(c.p0), false, 0);
     default: return emu::lut16x4(c.x, kT0, kT1, kT2, kT3);
   }
 }
@@ -362,7 +396,9 @@ std::vector<Case8> make_cases8(int op) {
   Rng rng(kSeed + 100 + op);
   std::vector<Case8> cases;
   const bool gscale_s8 = op == kS8GScale || op == kS8GScalePre;
-  const bool gscale_e4m3 = op == kE4m3GZero || op == kE4m3GB8 || op == kE4m3GB0;
+  const bool gscale_e4m3 = op == kE4m3GZero || op == kE4m3GB8 || op == kE4m3GB0 || op == kE4m3LutB8 ||
+                           op == kE4m3LutB8Hi || op == kE4m3LutZero || op == kE4m3LutZeroHi ||
+                           op == kE4m3LutB0 || op == kE4m3LutB0Hi;
   if (gscale_s8) {
     // all nibble patterns x sg 0..17 x a few zsg (device == host for any input, valid or not)
     for (uint32_t sg = 0; sg <= 17; ++sg)

@@ -197,6 +197,76 @@ __device__ __forceinline__ uint32_t cvt_u4x4_e4m3_gscale_bias(uint32_t nibbles, 
   return ptx::prmt(ptx::cvt_e4m3x4_f16x2x2(w02, w13), 0u, 0x3120u);
 }
 
+// The same per-group conversion by lookup: a (row, group) has only 16 possible results,
+// computed once per row and group (e4m3_gscale_table), after which each weight is a 16-entry
+// byte lookup (lut16x8). tab = {entries 0..3, 4..7, 8..11, 12..15}: byte i of word j is the
+// result for q = 4j + i, computed with the same roundings as cvt_u4x4_e4m3_gscale_bias:
+//   !has_zero: RN_e4m3sat(RN_f16((q - bias) s))   mul.rn.f16x2 of the exact pair (q - bias)
+//   has_zero:  RN_e4m3sat(RN_f16(q s + zs))        fma.rn.f16x2 of the exact pair q
+// (the converter's magic-number subtraction produces exactly these f16 integers), then
+// cvt.rn.satfinite.e4m3x2.f16x2 per pair: 8 f16x2 operations and 8 conversions per row.
+// f16 bits of a small integer (|v| <= 15: exact).
+__host__ __device__ constexpr uint32_t f16_of_int(int v) {
+  if (v == 0) return 0u;
+  const uint32_t sign = v < 0 ? 0x8000u : 0u;
+  const int a = v < 0 ? -v : v;
+  const int e = a >= 8 ? 3 : a >= 4 ? 2 : a >= 2 ? 1 : 0;
+  return sign | static_cast<uint32_t>(e + 15) << 10 | (static_cast<uint32_t>(a << (10 - e)) & 0x3FFu);
+}
+// f16x2 {v(q0 + 1), v(q0)}: the pair of table entries q0, q0 + 1 (q0 even), v(q) = q - kBias.
+template <int kBias>
+__host__ __device__ constexpr uint32_t f16x2_of_pair(int q0) {
+  return f16_of_int(q0 - kBias) | f16_of_int(q0 + 1 - kBias) << 16;
+}
+template <bool kZero, int kBias>
+__device__ __forceinline__ uint4 e4m3_gscale_table_v(uint32_t s2, uint32_t zs2) {
+  uint32_t w[4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    uint32_t h[2];
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int q0 = 4 * j + 2 * i;
+      if constexpr (kZero) h[i] = ptx::fma_f16x2(f16x2_of_pair<0>(q0), s2, zs2);
+      else h[i] = ptx::mul_f16x2(f16x2_of_pair<kBias>(q0), s2);
+    }
+    w[j] = ptx::cvt_e4m3x4_f16x2x2(h[0], h[1]);  // {e(4j+3), e(4j+2), e(4j+1), e(4j)}
+  }
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+// has_zero: u4 with zero points (bias ignored); otherwise bias 8 (u4b8) or 0 (u4, scales only).
+__device__ __forceinline__ uint4 e4m3_gscale_table(__half s, __half zs, bool has_zero, int32_t bias) {
+  const uint32_t sb = __half_as_ushort(s), zb = __half_as_ushort(zs);
+  const uint32_t s2 = (sb << 16) | sb, zs2 = (zb << 16) | zb;
+  if (has_zero) return e4m3_gscale_table_v<true, 0>(s2, zs2);
+  return bias == 0 ? e4m3_gscale_table_v<false, 0>(s2, zs2) : e4m3_gscale_table_v<false, 8>(s2, zs2);
+}
+static_assert(f16_of_int(-8) == 0xC800u && f16_of_int(7) == 0x4700u && f16_of_int(1) == 0x3C00u &&
+                  f16_of_int(15) == 0x4B80u && f16_of_int(-3) == 0xC200u,
+              "f16 bits of small integers");
+
+// One word of 8 nibbles through two rows' tables: nibbles 0..3 (row g) by tab_lo into lo,
+// nibbles 4..7 (row g+8) by tab_hi into hi; byte i = tab[n_i] (lut16x4, the index and
+// bit-3 mask of both halves computed once per word: 11 instructions per 8 weights against
+// ~21 for two cvt_u4x4_e4m3_gscale_bias).
+//   idx  = n & 0x77777777                     idx_hi = idx >> 16
+//   a    = n << 4
+//   mlo  = prmt(a, n, 0xD9C8): byte i = 0xFF if bit 3 of n_i   (nibble_msb_mask)
+//   mhi  = prmt(a, n, 0xFBEA): byte i = 0xFF if bit 3 of n_{4+i}
+//          (a.byte2 = {n4, n3}, n.byte2 = {n5, n4}, a.byte3 = {n6, n5}, n.byte3 = {n7, n6}:
+//           the sign bit of each is bit 3 of n4, n5, n6, n7)
+__device__ __forceinline__ void lut16x8(uint32_t n, const uint4& tab_lo, const uint4& tab_hi, uint32_t& lo,
+                                        uint32_t& hi) {
+  const uint32_t idx = n & 0x77777777u;
+  const uint32_t idx_hi = idx >> 16;
+  const uint32_t a = n << 4;
+  const uint32_t mlo = ptx::prmt(a, n, 0xD9C8u);
+  const uint32_t mhi = ptx::prmt(a, n, 0xFBEAu);
+  lo = ptx::lop3<ptx::kLutSelect>(ptx::prmt(tab_lo.x, tab_lo.y, idx), ptx::prmt(tab_lo.z, tab_lo.w, idx), mlo);
+  hi = ptx::lop3<ptx::kLutSelect>(ptx::prmt(tab_hi.x, tab_hi.y, idx_hi), ptx::prmt(tab_hi.z, tab_hi.w, idx_hi),
+                                  mhi);
+}
+
 // The required entry point: has_zero selects u4-with-zeros, otherwise u4b8 (bias 8).
 // u4 with group scales and no zero points (w = RN(q * s)) is
 // cvt_u4x4_e4m3_gscale_bias(nibbles, s, zs, false, 0).

@@ -15,7 +15,9 @@
 //       kTileN/16 blocks of one k-block are contiguous in the layout: one copy) and of
 //       the group-scale / zero-point rows, into a kStages-deep ring, each stage
 //       completing on its `full` mbarrier; it waits on the stage's `empty` mbarrier
-//       before refilling it. Gives its registers away (setmaxnreg 40).
+//       before refilling it. Warps 1..3 (e4m3 with one group row per block only) build
+//       the stage's per-group weight tables (build_tables). Gives its registers away
+//       (setmaxnreg 56).
 //   WG1, WG2 consumers (cooperative): both work on the same tile, each on kTileN/2
 //       weight rows (kMW m64 atoms), sharing the activation tile. setmaxnreg 232.
 // Mainloop of a consumer, per 64-k block i (A fragments double-buffered in registers):
@@ -103,15 +105,20 @@ struct Sm90Traits {
   static constexpr int kWBytes = kNBlk * layout::kBlockBytes * kLayoutKb;
   static constexpr int kSRowBytes = kTileN * kSB;
   static constexpr int kSBytes = 4 * kSRowBytes;
+  // e4m3 with one group row per 64-k block (kSm90ScaleBlock): per weight row, the 16 possible
+  // e4m3 weights of the stage's group (16 bytes, built by the table warps: Sm90Cta::build_tables).
+  static constexpr bool kTables = A == AType::kE4M3;
+  static constexpr int kTBytes = kTables ? kTileN * 16 : 0;
   static constexpr int kOffW = kActBytes;
   static constexpr int kOffS = kOffW + kWBytes;
   static constexpr int kOffZ = kOffS + kSBytes;
-  static constexpr int kStageBytes = round_up(kOffZ + kSBytes, 1024);
+  static constexpr int kOffT = kOffZ + kSBytes;
+  static constexpr int kStageBytes = round_up(kOffT + kTBytes, 1024);
   // Epilogue staging: [token][weight row] 16-bit, rows padded by 16 bytes so that the
   // fragment stores (4 token rows x 8 weight rows per instruction) hit distinct banks.
   static constexpr int kEpiStride = kTileN * 2 + 16;
   static constexpr int kEpiBytes = kTileT * kEpiStride;
-  static constexpr int kBarBytes = 2 * kMaxStages * 8 + 16;
+  static constexpr int kBarBytes = (kTables ? 3 : 2) * kMaxStages * 8 + 16;  // full, empty (, tables)
   static constexpr int kStagesFit = (kSmemPerBlock - 1024 - kEpiBytes - kBarBytes) / kStageBytes;
   static constexpr int kStages = kStagesFit < kMaxStages ? kStagesFit : kMaxStages;
   static_assert(kStages >= 2, "at least double buffering");
@@ -283,6 +290,69 @@ struct Sm90Cta {
     }
   }
 
+  // ---- table warps: the per-group e4m3 weight tables ----------------------------------------
+  // e4m3 activations with one group row per 64-k block: RN_e4m3sat(RN_f16((q - 8) s)) (or
+  // RN_f16(q s + zs)) takes ~10 instructions per 4 weights in the consumer (prmt, 2 lop3,
+  // 2 sub, 2 mul.f16x2, 2 cvt e4m3x2, prmt: 80 of the wide tile's 126 per block and thread).
+  // A (row, group) has only 16 possible results, so warps 1..3 of the producer warpgroup (idle
+  // otherwise) compute them once per stage and row with the same converter
+  // (convert::e4m3_gscale_table: bit-identical) into the stage's table area, and the consumers
+  // convert by lookup (convert::lut16x8: 5.5 instructions per 4 weights, no f16 arithmetic).
+  // Per stage: wait `full` (the scale / zero rows have landed), 128 or 256 rows over 96
+  // threads, then every table thread arrives on the stage's `tables` barrier, which the
+  // consumers wait for after `full`. The tables of a stage are rewritten only after its next
+  // `full`, i.e. after the consumers released it (their lookups precede their release).
+  static constexpr int kTableThreads = 96;
+  static __device__ __forceinline__ bool tables_on(const Sm90KernelParams& p) {
+    return Tr::kTables && p.mode == kSm90ScaleBlock;
+  }
+  // Whether a consumer of variant kMode converts by the tables (and waits for them).
+  template <int kMode>
+  static __device__ __forceinline__ bool use_tables(const Sm90KernelParams& p) {
+    if constexpr (!Tr::kTables) return false;
+    else if constexpr (kMode == kSm90ScaleBlock) return true;
+    else if constexpr (kMode == kSm90ScaleAny) return p.mode == kSm90ScaleBlock;
+    else return false;
+  }
+  static __device__ __forceinline__ void build_tables(const Sm90KernelParams& p, uint32_t base, uint32_t full0,
+                                                      uint32_t tab0, int tt) {
+    const bool uns = p.b_unsigned;
+    const bool hs = !uns || p.has_scales, hz = uns && p.has_zeros;
+    const int32_t bias = uns ? 0 : 8;
+    int stage = 0;
+    uint32_t phase = 0;
+    for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
+      const int nk = sm90_unit_blocks(u, part_of(p));
+      for (int i = 0; i < nk; ++i) {
+        ptx::mbar_wait_parity(full0 + stage * 8, phase);
+        const uint32_t st = base + stage * Tr::kStageBytes;
+        // Unrolled over the thread's rows (2 or 3), so that their loads and conversions overlap.
+        constexpr int kRowsPer = (kTileN + kTableThreads - 1) / kTableThreads;
+        uint32_t sb[kRowsPer], zb[kRowsPer];
+#pragma unroll
+        for (int j = 0; j < kRowsPer; ++j) {
+          const int row = tt + j * kTableThreads;
+          const bool ok = row < kTileN;
+          sb[j] = hs && ok ? ptx::lds16(st + Tr::kOffS + row * 2) : kOne;
+          zb[j] = hz && ok ? ptx::lds16(st + Tr::kOffZ + row * 2) : 0u;
+        }
+#pragma unroll
+        for (int j = 0; j < kRowsPer; ++j) {
+          const int row = tt + j * kTableThreads;
+          if (row < kTileN)
+            ptx::sts128(st + Tr::kOffT + row * 16,
+                        convert::e4m3_gscale_table(__ushort_as_half(static_cast<unsigned short>(sb[j])),
+                                                   __ushort_as_half(static_cast<unsigned short>(zb[j])), hz, bias));
+        }
+        ptx::mbar_arrive(tab0 + stage * 8);
+        if (++stage == kStages) {
+          stage = 0;
+          phase ^= 1u;
+        }
+      }
+    }
+  }
+
   // ---- consumer ------------------------------------------------------------------------------
   // Per-thread constants of a consumer, kept minimal (the 128 x 256 tile has no register
   // to spare): everything else is derived from these two.
@@ -302,7 +372,17 @@ struct Sm90Cta {
     __device__ __forceinline__ int lane() const { return ctid & 31; }
     __device__ __forceinline__ uint32_t full0() const { return base + Tr::kOffBar; }
     __device__ __forceinline__ uint32_t empty0() const { return base + Tr::kOffBar + kStages * 8; }
+    __device__ __forceinline__ uint32_t tab0() const { return base + Tr::kOffBar + 2 * kStages * 8; }
   };
+
+  // Wait until stage `stage` may be read: its loads have landed (`full`) and, where the
+  // consumer converts by tables, its tables are built.
+  template <int kMode>
+  static __device__ __forceinline__ void wait_stage(const Ctx& c, const Sm90KernelParams& p, int stage,
+                                                    uint32_t phase) {
+    ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
+    if (use_tables<kMode>(p)) ptx::mbar_wait_parity(c.tab0() + stage * 8, phase);
+  }
 
   // The weights of one stage for this thread (16 bytes per atom; 8-bit weights: the first
   // of two layout blocks) and the splatted scale / zero of rows g and g+8 (both halves of a
@@ -310,6 +390,7 @@ struct Sm90Cta {
   struct BlockRegs {
     uint4 v[kMW];
     uint32_t s0[kMW], s1[kMW], z0[kMW], z1[kMW];
+    uint4 tg[kMW], tg8[kMW];  // e4m3 in kSm90ScaleBlock: the tables of rows g, g+8 (use_tables)
   };
 
   static __device__ __forceinline__ int block_of(const Ctx& c, int mw) {
@@ -318,6 +399,23 @@ struct Sm90Cta {
   // The stage offsets of atom mw (Ctx::wofs, Ctx::sofs): atom mw is 4 layout blocks further.
   static __device__ __forceinline__ uint32_t w_of(const Ctx& c, int mw) { return c.wofs + mw * 4 * layout::kBlockBytes; }
   static __device__ __forceinline__ uint32_t s_of(const Ctx& c, int mw) { return c.sofs + mw * 64 * Tr::kSB; }
+  // The stage offset of row g's table of atom mw (row g+8's is 128 bytes further): 16 bytes per
+  // row where the scale has 2 (kSB = 2 for e4m3).
+  static __device__ __forceinline__ uint32_t t_of(const Ctx& c, int mw) {
+    return Tr::kOffT + c.sofs * 8 + mw * 64 * 16;
+  }
+  // The tables of rows g, g+8 of atom mw.
+  static __device__ __forceinline__ void load_tables(const Ctx& c, uint32_t st, int mw, uint4& tg, uint4& tg8) {
+    const uint32_t ta = st + t_of(c, mw);
+    tg = ptx::lds128(ta);
+    tg8 = ptx::lds128(ta + 128);
+  }
+  // Four registers of k32 step s of atom mw by the tables (use_tables).
+  static __device__ __forceinline__ void dequant_k32_tables(const BlockRegs& r, const uint4& tg, const uint4& tg8,
+                                                            int mw, int s, uint32_t (&f)[4]) {
+    convert::lut16x8(word(r.v[mw], 2 * s), tg, tg8, f[0], f[1]);
+    convert::lut16x8(word(r.v[mw], 2 * s + 1), tg, tg8, f[2], f[3]);
+  }
   static __device__ __forceinline__ uint32_t splat(uint32_t b16) { return ptx::prmt(b16, 0u, 0x1010u); }
 
   // Scale / zero of this thread's rows g, g+8 in staged group row `row` (1.0 / 0 when absent):
@@ -402,7 +500,9 @@ struct Sm90Cta {
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       r.v[mw] = ptx::lds128(st + w_of(c, mw));
-      if constexpr (kMode == kSm90ScaleBlock)
+      if constexpr (kMode == kSm90ScaleBlock && Tr::kTables)  // e4m3: the tables replace them
+        load_tables(c, st, mw, r.tg[mw], r.tg8[mw]);
+      else if constexpr (kMode == kSm90ScaleBlock)
         load_sz<kUns>(p, st, s_of(c, mw), 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
     }
   }
@@ -418,6 +518,10 @@ struct Sm90Cta {
     if constexpr (Tr::kA8) {
 #pragma unroll
       for (int mw = 0; mw < kMW; ++mw) {
+        if constexpr (Tr::kTables && kMode == kSm90ScaleBlock) {
+          dequant_k32_tables(r, r.tg[mw], r.tg8[mw], mw, s, F[mw]);
+          continue;
+        }
         uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
         if constexpr (kMode == kSm90ScaleStep)  // group size 32: staged row (32 s) / gs
           load_sz<kUns>(p, st, s_of(c, mw), s * 32 / p.gs, s0, s1, z0, z1);
@@ -531,6 +635,10 @@ struct Sm90Cta {
                                     uns ? 0x53525150u : 0x44403800u, uns ? 0x57565554u : 0x4E4C4A48u);
           }
         }
+      } else if (Tr::kTables && p.mode == kSm90ScaleBlock) {
+        uint4 tg, tg8;  // e4m3, one group row per block: the tables (loaded per step here)
+        load_tables(c, st, mw, tg, tg8);
+        dequant_k32_tables(r, tg, tg8, mw, s, f);
       } else {
         // kSm90ScaleBlock: the block's lookup from load_block; kSm90ScaleStep (group size
         // 32): staged row (32 s) / gs, this step's.
@@ -655,7 +763,7 @@ struct Sm90Cta {
                                                   Acc (&acc)[kMW][kAcc], int& stage, uint32_t& phase) {
     using W = Wgmma<kUns, kMode>;
     BlockRegs r;
-    ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
+    wait_stage<kMode>(c, p, stage, phase);
     uint32_t st = c.base + stage * Tr::kStageBytes;
     load_block<kUns, kMode>(p, c, st, r);
     int prev = -1;  // stage of the previous block, until all its wgmma are known done
@@ -690,7 +798,7 @@ struct Sm90Cta {
           const bool more = i + h + 1 < nk;
           auto next = [&] {
             advance(stage, phase);
-            ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
+            wait_stage<kMode>(c, p, stage, phase);
             st = c.base + stage * Tr::kStageBytes;
             load_block<kUns, kMode>(p, c, st, r);
           };
@@ -748,7 +856,7 @@ struct Sm90Cta {
             // The stage stays held until this block's last wgmma is known done (prev).
             prev = stage;
             advance(stage, phase);
-            ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
+            wait_stage<kMode>(c, p, stage, phase);
             st = c.base + stage * Tr::kStageBytes;
             load_block<kUns, kMode>(p, c, st, r);
           }
@@ -958,12 +1066,14 @@ struct Sm90Cta {
     const uint32_t base = (raw + 1023u) & ~1023u;
     const uint32_t full0 = base + Tr::kOffBar;
     const uint32_t empty0 = full0 + kStages * 8;
+    const uint32_t tab0 = full0 + 2 * kStages * 8;
     const int wg = threadIdx.x / 128;
 
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
         ptx::mbar_init(full0 + s * 8, 1);                    // the producer's arrive + tx bytes
         ptx::mbar_init(empty0 + s * 8, 128 * kConsumerWGs);  // one arrival per consumer thread
+        if constexpr (Tr::kTables) ptx::mbar_init(tab0 + s * 8, kTableThreads);  // one per table thread
       }
       ptx::mbar_fence_init();
       ptx::prefetch_tensormap(&p.act_map);
@@ -973,6 +1083,8 @@ struct Sm90Cta {
     if (wg == 0) {
       ptx::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0) produce(p, base, full0, empty0);
+      else if constexpr (kVariant != kSm90VariantPlain)  // the per-channel kernel has no group rows
+        if (threadIdx.x >= 32 && tables_on(p)) build_tables(p, base, full0, tab0, threadIdx.x - 32);
       return;
     }
     ptx::setmaxnreg_inc<kConsumerRegs>();
