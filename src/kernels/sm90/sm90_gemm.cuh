@@ -303,6 +303,15 @@ struct Sm90Cta {
   // consumers wait for after `full`. The tables of a stage are rewritten only after its next
   // `full`, i.e. after the consumers released it (their lookups precede their release).
   static constexpr int kTableThreads = 96;
+  // The wide tile's GPTQ kernel (kSm90VariantGptq: kSm90ScaleBlock on the k-step mainloop) builds
+  // and loads a group's tables once, in the group's first block (or the unit's first), and its
+  // consumers keep them in registers for the group's other blocks: with groups of 128 that
+  // halves the tables' shared-memory traffic (their stores and loads were +18% of the kernel's
+  // shared-memory wavefronts, s19-prof) and the table warps' work.
+  template <int kMode>
+  static constexpr bool kTablesPerGroup = Tr::kTables && !Tr::kBlockIssue && kMode == kSm90ScaleBlock;
+  // Blocks left in the current group, the block kb included (gkb = group size / 64).
+  static __device__ __forceinline__ int group_blocks_left(int kb, int gkb) { return gkb - kb % gkb; }
   static __device__ __forceinline__ bool tables_on(const Sm90KernelParams& p) {
     return Tr::kTables && p.mode == kSm90ScaleBlock;
   }
@@ -314,18 +323,27 @@ struct Sm90Cta {
     else if constexpr (kMode == kSm90ScaleAny) return p.mode == kSm90ScaleBlock;
     else return false;
   }
+  // kPerGroup: only the stages of a group's (or a unit's) first block get tables
+  // (kTablesPerGroup); the others are only arrived on.
+  template <bool kPerGroup>
   static __device__ __forceinline__ void build_tables(const Sm90KernelParams& p, uint32_t base, uint32_t full0,
                                                       uint32_t tab0, int tt) {
     const bool uns = p.b_unsigned;
     const bool hs = !uns || p.has_scales, hz = uns && p.has_zeros;
     const int32_t bias = uns ? 0 : 8;
+    const int gkb = p.gs / kKBlock;  // kSm90ScaleBlock: gs is a multiple of 64
     int stage = 0;
     uint32_t phase = 0;
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
-      const int nk = sm90_unit_blocks(u, part_of(p));
+      const Sm90UnitPos q = sm90_unit_pos(u, part_of(p));
+      const int nk = q.kb1 - q.kb0;
+      int left = kPerGroup ? group_blocks_left(q.kb0, gkb) : 1;
       for (int i = 0; i < nk; ++i) {
+        const bool build = !kPerGroup || i == 0 || left == gkb;
+        if (--left == 0) left = gkb;
         ptx::mbar_wait_parity(full0 + stage * 8, phase);
         const uint32_t st = base + stage * Tr::kStageBytes;
+        if (build) {
         // Unrolled over the thread's rows (2 or 3), so that their loads and conversions overlap.
         constexpr int kRowsPer = (kTileN + kTableThreads - 1) / kTableThreads;
         uint32_t sb[kRowsPer], zb[kRowsPer];
@@ -343,6 +361,7 @@ struct Sm90Cta {
             ptx::sts128(st + Tr::kOffT + row * 16,
                         convert::e4m3_gscale_table(__ushort_as_half(static_cast<unsigned short>(sb[j])),
                                                    __ushort_as_half(static_cast<unsigned short>(zb[j])), hz, bias));
+        }
         }
         ptx::mbar_arrive(tab0 + stage * 8);
         if (++stage == kStages) {
@@ -496,12 +515,13 @@ struct Sm90Cta {
 
   template <bool kUns, int kMode>
   static __device__ __forceinline__ void load_block_v(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
-                                                      BlockRegs& r) {
+                                                      BlockRegs& r, bool tabs = true) {
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       r.v[mw] = ptx::lds128(st + w_of(c, mw));
-      if constexpr (kMode == kSm90ScaleBlock && Tr::kTables)  // e4m3: the tables replace them
-        load_tables(c, st, mw, r.tg[mw], r.tg8[mw]);
+      if constexpr (kMode == kSm90ScaleBlock && Tr::kTables) {  // e4m3: the tables replace them
+        if (tabs) load_tables(c, st, mw, r.tg[mw], r.tg8[mw]);  // else: the group's, kept
+      }
       else if constexpr (kMode == kSm90ScaleBlock)
         load_sz<kUns>(p, st, s_of(c, mw), 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
     }
@@ -565,9 +585,9 @@ struct Sm90Cta {
   // the conversion, set the pace.
   template <bool kUns, int kMode>
   static __device__ __forceinline__ void load_block(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
-                                                    BlockRegs& r) {
+                                                    BlockRegs& r, bool tabs = true) {
     if constexpr (kMode != kSm90ScaleAny) {
-      load_block_v<kUns, kMode>(p, c, st, r);
+      load_block_v<kUns, kMode>(p, c, st, r, tabs);
     } else {
       // Run-time flags: the weights, and in kSm90ScaleBlock the raw 16-bit scale / zero of
       // rows g, g+8 (1.0 / 0 when absent), splatted per step by scale_frag16. 8-bit
@@ -759,7 +779,7 @@ struct Sm90Cta {
   // issue step q, wait_group<1>, convert step q+1. At this tile size each step is long
   // (m64n256k16 per warpgroup) and the kernel is tensor-core bound.
   template <bool kUns, int kMode>
-  static __device__ __forceinline__ void mainloop(const Ctx& c, const Sm90KernelParams& p, const int nk,
+  static __device__ __forceinline__ void mainloop(const Ctx& c, const Sm90KernelParams& p, const int nk, const int kb0,
                                                   Acc (&acc)[kMW][kAcc], int& stage, uint32_t& phase) {
     using W = Wgmma<kUns, kMode>;
     BlockRegs r;
@@ -834,6 +854,10 @@ struct Sm90Cta {
       // conversion waiting for this load (s10-profile), but loading early did not make it
       // faster (s10-e4m3ab: 0.83-1.11x the time, geomean ~1.02 at M >= 1024).
       constexpr int kLoadStep = A != AType::kE4M3 ? Tr::kSteps - 2 : Tr::kSteps - 1;
+      // kTablesPerGroup: blocks left in the group of the block being converted (block 0 loaded
+      // its tables above, whatever its place in its group).
+      [[maybe_unused]] const int gkb = kTablesPerGroup<kMode> ? p.gs / kKBlock : 1;
+      [[maybe_unused]] int left = kTablesPerGroup<kMode> ? group_blocks_left(kb0, gkb) : 1;
       dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
       for (int i = 0; i < nk; ++i) {
         const uint64_t desc = ptx::smem_desc_swizzled<Tr::kRowBytes>(st);  // the stage's activation tile
@@ -858,7 +882,13 @@ struct Sm90Cta {
             advance(stage, phase);
             wait_stage<kMode>(c, p, stage, phase);
             st = c.base + stage * Tr::kStageBytes;
-            load_block<kUns, kMode>(p, c, st, r);
+            if constexpr (kTablesPerGroup<kMode>) {
+              // block i + 1 starts a group: its tables (build_tables<true> built them)
+              if (--left == 0) left = gkb;
+              load_block<kUns, kMode>(p, c, st, r, left == gkb);
+            } else {
+              load_block<kUns, kMode>(p, c, st, r);
+            }
           }
           if (s == Tr::kSteps - 1 && i + 1 < nk) dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
         }
@@ -1048,9 +1078,10 @@ struct Sm90Cta {
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
       // Only the block count stays live through the mainloop; the epilogue recomputes the
       // unit's coordinates (registers are scarce with 128 accumulators).
-      const int nk = sm90_unit_blocks(u, part_of(p));
+      const Sm90UnitPos q = sm90_unit_pos(u, part_of(p));
+      const int nk = q.kb1 - q.kb0;
       if (nk == 0) continue;  // stream-K: past this CTA's range
-      mainloop<kUns, kMode>(c, p, nk, acc, stage, phase);
+      mainloop<kUns, kMode>(c, p, nk, q.kb0, acc, stage, phase);
       epilogue(c, p, unit_of(p, u), acc, s_flag);
     }
   }
@@ -1084,7 +1115,10 @@ struct Sm90Cta {
       ptx::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0) produce(p, base, full0, empty0);
       else if constexpr (kVariant != kSm90VariantPlain)  // the per-channel kernel has no group rows
-        if (threadIdx.x >= 32 && tables_on(p)) build_tables(p, base, full0, tab0, threadIdx.x - 32);
+        if (threadIdx.x >= 32 && tables_on(p)) {
+          if constexpr (kVariant == kSm90VariantGptq) build_tables<true>(p, base, full0, tab0, threadIdx.x - 32);
+          else build_tables<false>(p, base, full0, tab0, threadIdx.x - 32);
+        }
       return;
     }
     ptx::setmaxnreg_inc<kConsumerRegs>();
