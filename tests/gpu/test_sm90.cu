@@ -317,13 +317,25 @@ void for_split_specs(uint64_t seed, const std::function<void(const Spec&)>& chec
   s8.out = OutType::kBF16;
   s8.seed = seed + 1;
   s8.fp8_promotion_k = 0;
+  // e4m3 u4b8 g128: the per-group weight tables (built by the producer warpgroup's table warps;
+  // in the wide tile's GPTQ kernel once per group, kept in registers across the group's blocks)
+  // with k-ranges that start and end anywhere in a group.
+  Spec e4m3;
+  e4m3.a = AType::kE4M3;
+  e4m3.group_size = 128;
+  e4m3.N = 1040;
+  e4m3.K = 4096;
+  e4m3.integer = true;
+  e4m3.tok = e4m3.bias = true;
+  e4m3.seed = seed + 2;
+  e4m3.fp8_promotion_k = 0;
   bool any = false;
-  for (const Spec* s : {&f16, &s8})
+  for (const Spec* s : {&f16, &s8, &e4m3})
     if (!mixgemm::kernels::sm90_configs(s->a, s->b).empty()) {
       check(*s);
       any = true;
     }
-  if (!any) GTEST_SKIP() << "neither f16.u4 nor s8.u4 is compiled in this build";
+  if (!any) GTEST_SKIP() << "none of f16.u4, s8.u4, e4m3.u4 is compiled in this build";
 }
 
 TEST(Sm90, TailSplit) {
@@ -413,8 +425,9 @@ TEST(Sm90Sanitize, SplitKWrapSmall) {
 
 // Every other type config's kernels under compute-sanitizer (StreamKSmall and SplitKWrapSmall
 // above run f16 x u4b8 only): bf16 x u4b8, f16 / bf16 x u8b128 (W8A16: their own kernels), s8 /
-// e4m3 x u4b8 (W4A8, with the wide tile's fixed-variant kernels, sm90_info), each grouped (g64)
-// and per-channel, every schedule, the ring wrapping (2 pretend SMs, 16 k-blocks per tile),
+// e4m3 x u4b8 (W4A8, with the wide tile's fixed-variant kernels, sm90_info), each grouped (g64;
+// e4m3 also g128, whose wide GPTQ kernel builds and loads its tables once per group) and
+// per-channel, every schedule, the ring wrapping (2 pretend SMs, 16 k-blocks per tile),
 // M = 130 (a partial token tile), N = 272 (a partial weight tile).
 TEST(Sm90Sanitize, TypeConfigsSmall) {
   MIXGEMM_SKIP_WITHOUT_GPU();
@@ -423,7 +436,8 @@ TEST(Sm90Sanitize, TypeConfigsSmall) {
                                              {AType::kE4M3, BType::kU4B8}};
   int ran = 0, i = 0;
   for (const auto& [a, b] : configs)
-    for (int64_t g : {int64_t{64}, int64_t{0}}) {
+    for (int64_t g : {int64_t{64}, int64_t{128}, int64_t{0}}) {
+      if (g == 128 && a != AType::kE4M3) continue;
       Spec s;
       s.a = a;
       s.b = b;
