@@ -295,8 +295,8 @@ struct Sm90Cta {
   // RN_f16(q s + zs)) takes ~10 instructions per 4 weights in the consumer (prmt, 2 lop3,
   // 2 sub, 2 mul.f16x2, 2 cvt e4m3x2, prmt: 80 of the wide tile's 126 per block and thread).
   // A (row, group) has only 16 possible results, so warps 1..3 of the producer warpgroup (idle
-  // otherwise) compute them once per stage and row with the same converter
-  // (convert::e4m3_gscale_table: bit-identical) into the stage's table area, and the consumers
+  // otherwise) compute them once per stage and row, with the converter's two roundings
+  // (convert::e4m3_gscale_table: bit-identical), into the stage's table area, and the consumers
   // convert by lookup (convert::lut16x8: 5.5 instructions per 4 weights, no f16 arithmetic).
   // Per stage: wait `full` (the scale / zero rows have landed), 128 or 256 rows over 96
   // threads, then every table thread arrives on the stage's `tables` barrier, which the
@@ -323,6 +323,28 @@ struct Sm90Cta {
     else if constexpr (kMode == kSm90ScaleAny) return p.mode == kSm90ScaleBlock;
     else return false;
   }
+  // The tables of one stage: this table thread's rows tt, tt + 96, ... (2 or 3, unrolled so that
+  // their loads and conversions overlap), from the stage's group-scale / zero row.
+  static __device__ __forceinline__ void build_stage_tables(uint32_t st, int tt, bool hs, bool hz, int32_t bias) {
+    constexpr int kRowsPer = (kTileN + kTableThreads - 1) / kTableThreads;
+    uint32_t sb[kRowsPer], zb[kRowsPer];
+#pragma unroll
+    for (int j = 0; j < kRowsPer; ++j) {
+      const int row = tt + j * kTableThreads;
+      const bool ok = row < kTileN;
+      sb[j] = hs && ok ? ptx::lds16(st + Tr::kOffS + row * 2) : kOne;
+      zb[j] = hz && ok ? ptx::lds16(st + Tr::kOffZ + row * 2) : 0u;
+    }
+#pragma unroll
+    for (int j = 0; j < kRowsPer; ++j) {
+      const int row = tt + j * kTableThreads;
+      if (row < kTileN)
+        ptx::sts128(st + Tr::kOffT + row * 16,
+                    convert::e4m3_gscale_table(__ushort_as_half(static_cast<unsigned short>(sb[j])),
+                                               __ushort_as_half(static_cast<unsigned short>(zb[j])), hz, bias));
+    }
+  }
+  // A table thread's loop over the CTA's units, stage by stage as the producer fills them.
   // kPerGroup: only the stages of a group's (or a unit's) first block get tables
   // (kTablesPerGroup); the others are only arrived on.
   template <bool kPerGroup>
@@ -342,27 +364,7 @@ struct Sm90Cta {
         const bool build = !kPerGroup || i == 0 || left == gkb;
         if (--left == 0) left = gkb;
         ptx::mbar_wait_parity(full0 + stage * 8, phase);
-        const uint32_t st = base + stage * Tr::kStageBytes;
-        if (build) {
-        // Unrolled over the thread's rows (2 or 3), so that their loads and conversions overlap.
-        constexpr int kRowsPer = (kTileN + kTableThreads - 1) / kTableThreads;
-        uint32_t sb[kRowsPer], zb[kRowsPer];
-#pragma unroll
-        for (int j = 0; j < kRowsPer; ++j) {
-          const int row = tt + j * kTableThreads;
-          const bool ok = row < kTileN;
-          sb[j] = hs && ok ? ptx::lds16(st + Tr::kOffS + row * 2) : kOne;
-          zb[j] = hz && ok ? ptx::lds16(st + Tr::kOffZ + row * 2) : 0u;
-        }
-#pragma unroll
-        for (int j = 0; j < kRowsPer; ++j) {
-          const int row = tt + j * kTableThreads;
-          if (row < kTileN)
-            ptx::sts128(st + Tr::kOffT + row * 16,
-                        convert::e4m3_gscale_table(__ushort_as_half(static_cast<unsigned short>(sb[j])),
-                                                   __ushort_as_half(static_cast<unsigned short>(zb[j])), hz, bias));
-        }
-        }
+        if (build) build_stage_tables(base + stage * Tr::kStageBytes, tt, hs, hz, bias);
         ptx::mbar_arrive(tab0 + stage * 8);
         if (++stage == kStages) {
           stage = 0;
@@ -1076,8 +1078,9 @@ struct Sm90Cta {
     uint32_t phase = 0;
     Acc acc[kMW][kAcc];
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
-      // Only the block count stays live through the mainloop; the epilogue recomputes the
-      // unit's coordinates (registers are scarce with 128 accumulators).
+      // Only the block count (and, for kTablesPerGroup, the first block's place in its group)
+      // go into the mainloop; the epilogue recomputes the unit's coordinates (registers are
+      // scarce with 128 accumulators).
       const Sm90UnitPos q = sm90_unit_pos(u, part_of(p));
       const int nk = q.kb1 - q.kb0;
       if (nk == 0) continue;  // stream-K: past this CTA's range
@@ -1113,12 +1116,14 @@ struct Sm90Cta {
 
     if (wg == 0) {
       ptx::setmaxnreg_dec<kProducerRegs>();
-      if (threadIdx.x == 0) produce(p, base, full0, empty0);
-      else if constexpr (kVariant != kSm90VariantPlain)  // the per-channel kernel has no group rows
-        if (threadIdx.x >= 32 && tables_on(p)) {
-          if constexpr (kVariant == kSm90VariantGptq) build_tables<true>(p, base, full0, tab0, threadIdx.x - 32);
-          else build_tables<false>(p, base, full0, tab0, threadIdx.x - 32);
-        }
+      if (threadIdx.x == 0) {
+        produce(p, base, full0, empty0);
+      } else if (threadIdx.x >= 32 && tables_on(p)) {
+        // Warps 1..3: the tables (the per-channel kernel has no group rows; the GPTQ kernel's
+        // consumers keep a group's tables across its blocks).
+        if constexpr (kVariant == kSm90VariantGptq) build_tables<true>(p, base, full0, tab0, threadIdx.x - 32);
+        else if constexpr (kVariant != kSm90VariantPlain) build_tables<false>(p, base, full0, tab0, threadIdx.x - 32);
+      }
       return;
     }
     ptx::setmaxnreg_inc<kConsumerRegs>();
