@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# One device call that times several sm90 variants against this tree ("base"), in one run:
+# each variant is this tree with one patch applied. For diagnostics (a variant may compute
+# wrong results on purpose, e.g. "what if the table warps did not build") and for choosing
+# among candidates before a full A/B (scripts/device_sm90_ab.sh runs tests and sanitizers;
+# this script does not).
+#   usage (device): bash scripts/device_sm90_multi.sh .sN/v1.patch .sN/v2.patch ...  (carry .sN)
+#   (.sN/commit.txt = the host's HEAD, the base.)
+# Builds base and every variant in parallel (mixgemm-bench only; sm90 instances
+# $AB_SM90_TYPES / $AB_SM90_SCHEDULES as in device_sm90_ab.sh), then benches
+# base v1 .. vN vN .. v1 base (each variant twice, symmetric around the middle) on $AB_SHAPES,
+# $AB_MS, $AB_TYPES, heuristic picks, settled $AB_SETTLE_MS (default 150) ms per row, no
+# baselines unless $AB_BASELINES. Prints each variant's time / base per type and M (geomean over
+# shapes) and per point; everything in $OUT/multi.tar.gz.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 1 ] || { echo "usage: device_sm90_multi.sh PATCH..."; exit 2; }
+export PATH=/usr/local/cuda/bin:$PATH
+OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
+T0=$SECONDS
+R=/tmp/multi; rm -rf "$R"; mkdir -p "$R"
+cp "$(dirname "$1")/commit.txt" "$R/commit.txt" 2>/dev/null || git rev-parse HEAD > "$R/commit.txt"
+T=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=${AB_SM90_TYPES:-e4m3.u4}
+   -DMIXGEMM_SM90_SCHEDULES=${AB_SM90_SCHEDULES:-} -DMIXGEMM_BUILD_TESTS=OFF)
+names=(base)
+dirs=(/tmp/v0)
+i=0
+for pf in "$@"; do
+  i=$((i + 1))
+  names+=("$(basename "$pf" .patch)")
+  dirs+=("/tmp/v$i")
+  cp "$pf" "$R/"
+done
+for j in "${!dirs[@]}"; do
+  d=${dirs[$j]}
+  rm -rf "$d" && mkdir -p "$d" && tar cf - --exclude='./build*' --exclude='./.git' . | tar xf - -C "$d"
+  if [ "$j" -gt 0 ]; then
+    (cd "$d" && patch -p1 < "$R/${names[$j]}.patch") > "$R/patch-${names[$j]}.log" 2>&1 || echo "PATCH ${names[$j]} FAILED"
+  fi
+  ( cmake -S "$d" -B "$d/build" "${T[@]}" && cmake --build "$d/build" -j 16 --target mixgemm-bench ) \
+    > "$R/build-${names[$j]}.log" 2>&1 || echo "BUILD ${names[$j]} FAILED" &
+done
+wait
+echo "builds done at $((SECONDS - T0)) s"
+bench() {  # $1 index, $2 run label
+  local j=$1 s="${names[$1]}-$2"
+  timeout 150 "${dirs[$j]}/build/tools/mixgemm-bench" --shapes ${AB_SHAPES:-seed,llama2-70b} --m ${AB_MS:-1024,8192} \
+    --types ${AB_TYPES:-e4m3.u4b8.g128,e4m3.u4b8.gch} \
+    $( [ -n "${AB_BASELINES:-}" ] && echo "--baselines $AB_BASELINES" || echo "--no-baselines" ) \
+    --lt-algos 4 --iters 20 --warmup 3 --settle-ms ${AB_SETTLE_MS:-150} \
+    --csv "$R/$s.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/$s.txt" 2>&1
+  echo "bench $s rc=$? at $((SECONDS - T0)) s"
+}
+n=${#names[@]}
+bench 0 1
+for ((j = 1; j < n; ++j)); do bench "$j" 1; done
+for ((j = n - 1; j >= 1; --j)); do bench "$j" 2; done
+bench 0 2
+tar czf "$OUT/multi.tar.gz" -C /tmp multi
+python3 - "$R" "${names[@]}" <<'PY'
+import csv, sys, os, math
+R, names = sys.argv[1], sys.argv[2:]
+def load(s):
+    p = os.path.join(R, s + ".csv")
+    if not os.path.exists(p): return {}
+    return {(r["shape"], r["type_spec"], int(r["M"])): float(r["us_median"])
+            for r in csv.DictReader(open(p)) if r["kernel"] == "mixgemm" and r["us_median"]}
+runs = {n: (load(n + "-1"), load(n + "-2")) for n in names}
+b1, b2 = runs["base"]
+for n in names[1:]:
+    c1, c2 = runs[n]
+    keys = [k for k in b1 if k in b2 and k in c1 and k in c2]
+    r = {k: (c1[k] + c2[k]) / (b1[k] + b2[k]) for k in keys}
+    for t in sorted({k[1] for k in keys}):
+        for m in sorted({k[2] for k in keys}):
+            l = [math.log(r[k]) for k in keys if k[1] == t and k[2] == m]
+            if l: print(f"{n:14s}/base geomean {t:16s} M={m:5d}: {math.exp(sum(l) / len(l)):.4f} over {len(l)}")
+keys = sorted(k for k in b1 if all(k in runs[n][0] and k in runs[n][1] for n in names))
+print(f"{'shape':20s} {'type':16s} {'M':>5s} " + " ".join(f"{n:>14s}" for n in names))
+for k in keys:
+    base = (b1[k] + b2[k]) / 2
+    cols = [f"{base:14.1f}"] + [f"{(runs[n][0][k] + runs[n][1][k]) / 2 / base:14.3f}" for n in names[1:]]
+    print(f"{k[0]:20s} {k[1]:16s} {k[2]:5d} " + " ".join(cols))
+PY
+echo "total $((SECONDS - T0)) s"
