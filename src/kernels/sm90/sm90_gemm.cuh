@@ -303,11 +303,14 @@ struct Sm90Cta {
   // consumers wait for after `full`. The tables of a stage are rewritten only after its next
   // `full`, i.e. after the consumers released it (their lookups precede their release).
   static constexpr int kTableThreads = 96;
-  // The wide tile's GPTQ kernel (kSm90VariantGptq: kSm90ScaleBlock on the k-step mainloop) builds
-  // and loads a group's tables once, in the group's first block (or the unit's first), and its
-  // consumers keep them in registers for the group's other blocks: with groups of 128 that
-  // halves the tables' shared-memory traffic (their stores and loads were +18% of the kernel's
-  // shared-memory wavefronts, s19-prof) and the table warps' work.
+  // The wide tile's GPTQ kernel (kSm90VariantGptq: kSm90ScaleBlock on the k-step mainloop, u4b8)
+  // has no table warps: its consumers build the two tables they use (rows g, g+8 of each atom)
+  // in registers, once per group, in the group's first block (or the unit's first), and keep
+  // them for the group's other blocks (build_reg_tables: 2 scale loads and ~40 instructions per
+  // group and thread, under the previous block's last wgmma). With the tables built by the
+  // table warps (session 19) the consumers waited for them: a diagnostic run without the build
+  // took 0.86-0.95x the time (s20-diag/), and the in-register build has no barrier, no table
+  // stores or loads in shared memory.
   template <int kMode>
   static constexpr bool kTablesPerGroup = Tr::kTables && !Tr::kBlockIssue && kMode == kSm90ScaleBlock;
   // Blocks left in the current group, the block kb included (gkb = group size / 64).
@@ -315,7 +318,8 @@ struct Sm90Cta {
   static __device__ __forceinline__ bool tables_on(const Sm90KernelParams& p) {
     return Tr::kTables && p.mode == kSm90ScaleBlock;
   }
-  // Whether a consumer of variant kMode converts by the tables (and waits for them).
+  // Whether a consumer of variant kMode converts by the tables (kTablesPerGroup: its own; else it
+  // waits for the table warps' ones: wait_stage).
   template <int kMode>
   static __device__ __forceinline__ bool use_tables(const Sm90KernelParams& p) {
     if constexpr (!Tr::kTables) return false;
@@ -345,26 +349,19 @@ struct Sm90Cta {
     }
   }
   // A table thread's loop over the CTA's units, stage by stage as the producer fills them.
-  // kPerGroup: only the stages of a group's (or a unit's) first block get tables
-  // (kTablesPerGroup); the others are only arrived on.
-  template <bool kPerGroup>
   static __device__ __forceinline__ void build_tables(const Sm90KernelParams& p, uint32_t base, uint32_t full0,
                                                       uint32_t tab0, int tt) {
     const bool uns = p.b_unsigned;
     const bool hs = !uns || p.has_scales, hz = uns && p.has_zeros;
     const int32_t bias = uns ? 0 : 8;
-    const int gkb = p.gs / kKBlock;  // kSm90ScaleBlock: gs is a multiple of 64
     int stage = 0;
     uint32_t phase = 0;
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
       const Sm90UnitPos q = sm90_unit_pos(u, part_of(p));
       const int nk = q.kb1 - q.kb0;
-      int left = kPerGroup ? group_blocks_left(q.kb0, gkb) : 1;
       for (int i = 0; i < nk; ++i) {
-        const bool build = !kPerGroup || i == 0 || left == gkb;
-        if (--left == 0) left = gkb;
         ptx::mbar_wait_parity(full0 + stage * 8, phase);
-        if (build) build_stage_tables(base + stage * Tr::kStageBytes, tt, hs, hz, bias);
+        build_stage_tables(base + stage * Tr::kStageBytes, tt, hs, hz, bias);
         ptx::mbar_arrive(tab0 + stage * 8);
         if (++stage == kStages) {
           stage = 0;
@@ -402,7 +399,7 @@ struct Sm90Cta {
   static __device__ __forceinline__ void wait_stage(const Ctx& c, const Sm90KernelParams& p, int stage,
                                                     uint32_t phase) {
     ptx::mbar_wait_parity(c.full0() + stage * 8, phase);
-    if (use_tables<kMode>(p)) ptx::mbar_wait_parity(c.tab0() + stage * 8, phase);
+    if (!kTablesPerGroup<kMode> && use_tables<kMode>(p)) ptx::mbar_wait_parity(c.tab0() + stage * 8, phase);
   }
 
   // The weights of one stage for this thread (16 bytes per atom; 8-bit weights: the first
@@ -430,6 +427,14 @@ struct Sm90Cta {
     const uint32_t ta = st + t_of(c, mw);
     tg = ptx::lds128(ta);
     tg8 = ptx::lds128(ta + 128);
+  }
+  // kTablesPerGroup (u4b8 weights): the same two tables built by this thread from the stage's
+  // group row (RN_e4m3sat(RN_f16((q - 8) s)), convert::e4m3_gscale_table_v: 2 x 20 instructions).
+  static __device__ __forceinline__ void build_reg_tables(const Ctx& c, uint32_t st, int mw, uint4& tg, uint4& tg8) {
+    const uint32_t sa = st + Tr::kOffS + s_of(c, mw);
+    const uint32_t s0 = ptx::lds16(sa), s1 = ptx::lds16(sa + 8 * Tr::kSB);  // rows g, g+8
+    tg = convert::e4m3_gscale_table_v<false, 8>(splat(s0), 0u);
+    tg8 = convert::e4m3_gscale_table_v<false, 8>(splat(s1), 0u);
   }
   // Four registers of k32 step s of atom mw by the tables (use_tables).
   static __device__ __forceinline__ void dequant_k32_tables(const BlockRegs& r, const uint4& tg, const uint4& tg8,
@@ -521,8 +526,11 @@ struct Sm90Cta {
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       r.v[mw] = ptx::lds128(st + w_of(c, mw));
-      if constexpr (kMode == kSm90ScaleBlock && Tr::kTables) {  // e4m3: the tables replace them
-        if (tabs) load_tables(c, st, mw, r.tg[mw], r.tg8[mw]);  // else: the group's, kept
+      if constexpr (kTablesPerGroup<kMode>) {  // e4m3, wide tile: the group's tables, built here
+        static_assert(!kUns, "the wide tile's GPTQ kernel: u4b8 weights");
+        if (tabs) build_reg_tables(c, st, mw, r.tg[mw], r.tg8[mw]);  // else: the group's, kept
+      } else if constexpr (kMode == kSm90ScaleBlock && Tr::kTables) {  // e4m3: the tables replace them
+        load_tables(c, st, mw, r.tg[mw], r.tg8[mw]);
       }
       else if constexpr (kMode == kSm90ScaleBlock)
         load_sz<kUns>(p, st, s_of(c, mw), 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
@@ -885,7 +893,7 @@ struct Sm90Cta {
             wait_stage<kMode>(c, p, stage, phase);
             st = c.base + stage * Tr::kStageBytes;
             if constexpr (kTablesPerGroup<kMode>) {
-              // block i + 1 starts a group: its tables (build_tables<true> built them)
+              // block i + 1 starts a group: its tables (build_reg_tables)
               if (--left == 0) left = gkb;
               load_block<kUns, kMode>(p, c, st, r, left == gkb);
             } else {
@@ -1120,9 +1128,9 @@ struct Sm90Cta {
         produce(p, base, full0, empty0);
       } else if (threadIdx.x >= 32 && tables_on(p)) {
         // Warps 1..3: the tables (the per-channel kernel has no group rows; the GPTQ kernel's
-        // consumers keep a group's tables across its blocks).
-        if constexpr (kVariant == kSm90VariantGptq) build_tables<true>(p, base, full0, tab0, threadIdx.x - 32);
-        else if constexpr (kVariant != kSm90VariantPlain) build_tables<false>(p, base, full0, tab0, threadIdx.x - 32);
+        // consumers build their own: kTablesPerGroup).
+        if constexpr (kVariant != kSm90VariantPlain && kVariant != kSm90VariantGptq)
+          build_tables(p, base, full0, tab0, threadIdx.x - 32);
       }
       return;
     }
