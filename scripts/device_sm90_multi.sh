@@ -12,6 +12,9 @@
 # $AB_MS, $AB_TYPES, heuristic picks, settled $AB_SETTLE_MS (default 150) ms per row, no
 # baselines unless $AB_BASELINES. Prints each variant's time / base per type and M (geomean over
 # shapes) and per point; everything in $OUT/multi.tar.gz.
+# AB_TEST_FILTER (optional): the variants also build mixgemm_gpu_tests and run that gtest filter,
+# and with AB_SANITIZE=1 memcheck and racecheck of $AB_SANITIZE_FILTER (default '*Sanitize*'),
+# each a line of the summary: enough to merge a candidate that this run finds faster.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: device_sm90_multi.sh PATCH..."; exit 2; }
@@ -21,7 +24,9 @@ T0=$SECONDS
 R=/tmp/multi; rm -rf "$R"; mkdir -p "$R"
 cp "$(dirname "$1")/commit.txt" "$R/commit.txt" 2>/dev/null || git rev-parse HEAD > "$R/commit.txt"
 T=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=${AB_SM90_TYPES:-e4m3.u4}
-   -DMIXGEMM_SM90_SCHEDULES=${AB_SM90_SCHEDULES:-} -DMIXGEMM_BUILD_TESTS=OFF)
+   -DMIXGEMM_SM90_SCHEDULES=${AB_SM90_SCHEDULES:-})
+TARGETS=(mixgemm-bench)
+if [ -n "${AB_TEST_FILTER:-}" ]; then TARGETS+=(mixgemm_gpu_tests); else T+=(-DMIXGEMM_BUILD_TESTS=OFF); fi
 names=(base)
 dirs=(/tmp/v0)
 i=0
@@ -37,11 +42,25 @@ for j in "${!dirs[@]}"; do
   if [ "$j" -gt 0 ]; then
     (cd "$d" && patch -p1 < "$R/${names[$j]}.patch") > "$R/patch-${names[$j]}.log" 2>&1 || echo "PATCH ${names[$j]} FAILED"
   fi
-  ( cmake -S "$d" -B "$d/build" "${T[@]}" && cmake --build "$d/build" -j 16 --target mixgemm-bench ) \
+  ( cmake -S "$d" -B "$d/build" "${T[@]}" && cmake --build "$d/build" -j 16 --target "${TARGETS[@]}" ) \
     > "$R/build-${names[$j]}.log" 2>&1 || echo "BUILD ${names[$j]} FAILED" &
 done
 wait
 echo "builds done at $((SECONDS - T0)) s"
+if [ -n "${AB_TEST_FILTER:-}" ]; then
+  for ((j = 1; j < ${#names[@]}; ++j)); do
+    tb="${dirs[$j]}/build/tests/mixgemm_gpu_tests"
+    timeout 200 "$tb" --gtest_filter="$AB_TEST_FILTER" > "$R/tests-${names[$j]}.log" 2>&1
+    echo "tests ${names[$j]} rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$R/tests-${names[$j]}.log" | tr '\n' ' ') at $((SECONDS - T0)) s"
+    if [ "${AB_SANITIZE:-0}" = 1 ]; then
+      for tool in memcheck racecheck; do
+        timeout 100 compute-sanitizer --tool $tool "$tb" --gtest_filter="${AB_SANITIZE_FILTER:-*Sanitize*}" \
+          > "$R/${names[$j]}-$tool.log" 2>&1
+        echo "${names[$j]} $tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/${names[$j]}-$tool.log" | tail -1)"
+      done
+    fi
+  done
+fi
 bench() {  # $1 index, $2 run label
   local j=$1 s="${names[$1]}-$2"
   timeout 150 "${dirs[$j]}/build/tools/mixgemm-bench" --shapes ${AB_SHAPES:-seed,llama2-70b} --m ${AB_MS:-1024,8192} \
