@@ -307,10 +307,10 @@ struct Sm90Cta {
   // has no table warps: its consumers build the two tables they use (rows g, g+8 of each atom)
   // in registers, once per group, in the group's first block (or the unit's first), and keep
   // them for the group's other blocks (build_reg_tables: 2 scale loads and ~40 instructions per
-  // group and thread, under the previous block's last wgmma). With the tables built by the
-  // table warps (session 19) the consumers waited for them: a diagnostic run without the build
-  // took 0.86-0.95x the time (s20-diag/), and the in-register build has no barrier, no table
-  // stores or loads in shared memory.
+  // group and thread, under the previous block's last wgmma). No table warps, no `tables`
+  // barrier, no table stores or loads in shared memory: 0.97-0.99x the time of the table warps'
+  // tables at M = 256..8192 (s20-regtables/). Building the next group's tables a step earlier,
+  // from a scale row staged beside the group's last block, gained nothing more (s20-lookahead/).
   template <int kMode>
   static constexpr bool kTablesPerGroup = Tr::kTables && !Tr::kBlockIssue && kMode == kSm90ScaleBlock;
   // Blocks left in the current group, the block kb included (gkb = group size / 64).
