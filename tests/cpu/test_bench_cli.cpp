@@ -248,7 +248,7 @@ TEST(BenchOptions, ParsesEveryFlag) {
   const Options o = parse({"--m", "1,16,256", "--shapes", "seed,llama2-70b", "--tp=1,2", "--types",
                            "f16.u4b8.g128,s8.u4b8.gch", "--iters", "60", "--warmup=3", "--settle-ms", "300", "--idle-ms=50", "--cold-l2", "flush",
                            "--lt-algos", "1", "--verify", "--verify-rows", "4", "--verify-cols", "128",
-                           "--fp8-promotion-k", "128", "--prepack-bench", "--stream-read", "--csv", "out.csv", "--json", "out.json",
+                           "--fp8-promotion-k", "128", "--prepack-bench", "--stream-read", "--unit-group-scales", "--csv", "out.csv", "--json", "out.json",
                            "--git-commit", "abc123", "--device", "1", "--seed", "7", "--quiet",
                            "--schedule", "smallm_k4", "--baselines", "fp16,cublaslt_fp8", "--time-limit", "400"});
   EXPECT_EQ(o.m_list, (std::vector<int64_t>{1, 16, 256}));
@@ -278,6 +278,9 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_TRUE(o.prepack_bench);
   EXPECT_TRUE(o.stream_read);
   EXPECT_FALSE(parse({}).stream_read);
+  EXPECT_TRUE(o.unit_group_scales);
+  EXPECT_FALSE(parse({}).unit_group_scales);
+  EXPECT_THROW(parse({"--unit-group-scales=1"}), std::invalid_argument);  // a switch, no value
   EXPECT_EQ(o.csv_path, "out.csv");
   EXPECT_EQ(o.json_path, "out.json");
   EXPECT_EQ(o.git_commit, "abc123");
@@ -334,7 +337,7 @@ TEST(BenchOptions, UsageAndListMentionEverything) {
   const std::string u = usage();
   for (const char* f : {"--types", "--shapes", "--shape", "--tp", "--m", "--iters", "--warmup", "--settle-ms", "--idle-ms", "--cold-l2", "--verify",
                         "--csv", "--json", "--git-commit", "--baselines-only", "--no-baselines", "--prepack-bench",
-                        "--lt-algos", "--stream-read"})
+                        "--lt-algos", "--stream-read", "--unit-group-scales"})
     EXPECT_NE(u.find(f), std::string::npos) << f;
   const std::string l = list_text({1, 8});
   EXPECT_NE(l.find("llama2-70b/gate_up tp=8: N=7168 K=8192"), std::string::npos) << l;
@@ -727,6 +730,44 @@ TEST(BenchInputs, EveryStandardConfigRunsThroughTheReference) {
     if (spec.has_zeros)
       EXPECT_NO_THROW(prepack_zeros_cpu(h.z.data(), h.scales.empty() ? nullptr : h.scales.data(), h.G, N, spec.a,
                                         spec.scale));
+  }
+}
+
+// --unit-group-scales: every group scale is exactly 1 and nothing else changes (zero points,
+// channel scales of the same seed; the channel scales of s8 follow mean(sg) = 1).
+TEST(BenchInputs, UnitGroupScalesAreOneAndLeaveTheRestAlone) {
+  for (const char* text : {"f16.u4b8.g128", "bf16.u4.g64", "s8.u4b8.g128", "s8.u4.g128", "e4m3.u4b8.g128",
+                           "e4m3.u4.g128", "f16.u4b8.gch", "s8.u4b8.gch"}) {
+    SCOPED_TRACE(text);
+    const TypeSpec spec = parse_type_spec(text);
+    const int64_t N = 64, K = 1024;
+    const HostInputs r = make_host_inputs(spec, N, K, 3);
+    const HostInputs u = make_host_inputs(spec, N, K, 3, true);
+    ASSERT_EQ(u.scales.size(), r.scales.size());
+    EXPECT_EQ(u.z, r.z);
+    EXPECT_EQ(u.G, r.G);
+    if (spec.uses_group_scales()) {
+      const uint16_t one = spec.scale == types::bf16 ? numeric::to_bf16(1.0) : numeric::to_f16(1.0);
+      for (size_t i = 0; i < u.scales.size(); i += static_cast<size_t>(u.scale_elem_bytes)) {
+        if (u.scale_elem_bytes == 1) {
+          ASSERT_EQ(u.scales[i], 1u);
+        } else {
+          uint16_t b;
+          std::memcpy(&b, &u.scales[i], 2);
+          ASSERT_EQ(b, one);
+        }
+      }
+      EXPECT_NE(u.scales, r.scales);  // the standard inputs are not all ones
+    }
+    if (spec.a == types::s8 && spec.uses_group_scales()) {
+      // channel scales were divided by mean(sg); with unit group scales by 1
+      ASSERT_EQ(u.ch.size(), r.ch.size());
+      const double smax = spec.has_zeros ? 8.0 : 16.0;
+      for (size_t i = 0; i < u.ch.size(); ++i)
+        EXPECT_NEAR(u.ch[i], r.ch[i] * (1.0 + smax) / 2.0, 1e-6 * std::fabs(u.ch[i]));
+    } else {
+      EXPECT_EQ(u.ch, r.ch);
+    }
   }
 }
 

@@ -305,6 +305,7 @@ int bench_main(int argc, char** argv) {
                 opt.iters, opt.warmup, cold_l2_name(opt.cold_l2));
     std::printf("power state: each row (baselines too) after %.0f ms idle and %.0f ms of its own kernel back to back%s\n",
                 opt.idle_ms, opt.settle_ms, opt.settle_ms > 0 ? " (sustained)" : "");
+    if (opt.unit_group_scales) std::printf("inputs: every group scale 1 (--unit-group-scales, a diagnostic)\n");
     std::fflush(stdout);
 
     if (!opt.baselines.empty()) create_cublaslt(ctx);

@@ -15,6 +15,9 @@
 //   token scales (f32)               : U[0.5, 1.5] / sd(a)
 //   zero points                      : uniform over the weight's range; 128 for 8-bit weights
 //                                      with s8 activations (keeps q - z in [-128, 127])
+// unit_scales (mixgemm-bench --unit-group-scales): every group scale 1 instead (a diagnostic:
+// integer weights at the tensor cores; outputs of 16-bit activations are then ~sqrt(K) sd(q - z)
+// larger, still finite in f16 / bf16 for the bench's shapes).
 #pragma once
 
 #include <cmath>
@@ -48,7 +51,8 @@ inline double activation_sd(const TypeSpec& spec) {
   return 1.0;
 }
 
-inline HostInputs make_host_inputs(const TypeSpec& spec, int64_t N, int64_t K, uint64_t seed) {
+inline HostInputs make_host_inputs(const TypeSpec& spec, int64_t N, int64_t K, uint64_t seed,
+                                   bool unit_scales = false) {
   HostInputs h;
   HostRng rng(seed * 7919 + static_cast<uint64_t>(N * 31 + K));
   h.G = spec.num_groups(K);
@@ -71,12 +75,16 @@ inline HostInputs make_host_inputs(const TypeSpec& spec, int64_t N, int64_t K, u
     h.scales.resize(static_cast<size_t>(h.G * N) * static_cast<size_t>(h.scale_elem_bytes));
     if (s8) {
       const int64_t smax = !four_bit ? 1 : (spec.has_zeros ? 8 : 16);
-      for (auto& v : h.scales) v = static_cast<uint8_t>(rng.integer(1, smax));
-      mean_sg = (1.0 + static_cast<double>(smax)) / 2.0;
+      for (auto& v : h.scales) {
+        const auto sg = static_cast<uint8_t>(rng.integer(1, smax));  // drawn either way: same sequence
+        v = unit_scales ? uint8_t{1} : sg;
+      }
+      mean_sg = unit_scales ? 1.0 : (1.0 + static_cast<double>(smax)) / 2.0;
     } else {
       const double s0 = e4m3 ? 1.0 : 1.0 / (sqrt_k * sd_q);
       for (int64_t i = 0; i < h.G * N; ++i) {
-        const double v = rng.uniform(0.5, 1.5) * s0;
+        const double drawn = rng.uniform(0.5, 1.5) * s0;  // drawn either way: same sequence
+        const double v = unit_scales ? 1.0 : drawn;
         const uint16_t bits = spec.scale == types::bf16 ? numeric::to_bf16(v) : numeric::to_f16(v);
         std::memcpy(&h.scales[static_cast<size_t>(i) * 2], &bits, 2);
       }

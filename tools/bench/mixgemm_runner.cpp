@@ -60,7 +60,7 @@ void build_weights(BenchContext& ctx, const TypeSpec& spec, const Shape& shape, 
   w.base.group_size = spec.group_size(K);
   w.kind = layout::Kind{spec.b.size_bits(), spec.a.size_bits() == 16 ? 16 : 8};
   w.b_bytes = static_cast<size_t>(layout::prepacked_bytes(w.kind, K, N));
-  w.host = make_host_inputs(spec, N, K, opt.seed);
+  w.host = make_host_inputs(spec, N, K, opt.seed, opt.unit_group_scales);
   const HostInputs& h = w.host;
   if (spec.has_zeros) {
     w.zeros_packed = prepack_zeros_cpu(h.z.data(), h.scales.empty() ? nullptr : h.scales.data(), h.G, N, spec.a,

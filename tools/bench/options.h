@@ -54,6 +54,7 @@ struct Options {
   bool all_schedules = false;
   bool prepack_bench = false;
   bool stream_read = false;  // --stream-read: rows timing a read of each shape's int4 weights + g128 scales
+  bool unit_group_scales = false;  // --unit-group-scales: every group scale 1 (inputs.h)
   std::string csv_path;
   std::string json_path;
   std::string git_commit;
@@ -117,6 +118,11 @@ Checks and extras
                        at least every N k; 0: never (the loosest bound); auto (default): 1 for
                        smallm* schedules (f16 HMMA, f32 accumulation), 0 for the others
   --prepack-bench      also time mixgemm::prepack on 57344 x 8192 int4 (GB/s, % of copy bandwidth)
+  --unit-group-scales  a diagnostic: every group scale 1 (f16/bf16 1.0, s8 1), so that the weights
+                       reaching the tensor cores are the integers q - bias (or q - z), as in
+                       per-channel mode, e.g. to tell how the operands' values move the time at the
+                       power limit. Outputs are larger (not O(1)) for 16-bit activations; every
+                       row is still verified as usual with --verify
 Output
   --csv PATH           one row per (shape, M, kernel)
   --json PATH          device, versions, git commit, command line, copy bandwidth, all rows
@@ -270,6 +276,7 @@ inline Options parse_options(const std::vector<std::string>& args) {
     }
     else if (flag == "--prepack-bench") { no_value(); o.prepack_bench = true; }
     else if (flag == "--stream-read") { no_value(); o.stream_read = true; }
+    else if (flag == "--unit-group-scales") { no_value(); o.unit_group_scales = true; }
     else if (flag == "--csv") o.csv_path = take();
     else if (flag == "--json") o.json_path = take();
     else if (flag == "--git-commit") o.git_commit = take();
