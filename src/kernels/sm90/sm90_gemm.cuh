@@ -15,9 +15,9 @@
 //       kTileN/16 blocks of one k-block are contiguous in the layout: one copy) and of
 //       the group-scale / zero-point rows, into a kStages-deep ring, each stage
 //       completing on its `full` mbarrier; it waits on the stage's `empty` mbarrier
-//       before refilling it. Warps 1..3 (e4m3 with one group row per block only) build
-//       the stage's per-group weight tables (build_tables). Gives its registers away
-//       (setmaxnreg 56).
+//       before refilling it. Warps 1..3 (e4m3 with one group row per block only, except
+//       the wide tile's GPTQ kernel, whose consumers build their own) build the stage's
+//       per-group weight tables (build_tables). Gives its registers away (setmaxnreg 56).
 //   WG1, WG2 consumers (cooperative): both work on the same tile, each on kTileN/2
 //       weight rows (kMW m64 atoms), sharing the activation tile. setmaxnreg 232.
 // Mainloop of a consumer, per 64-k block i (A fragments double-buffered in registers):
@@ -106,7 +106,8 @@ struct Sm90Traits {
   static constexpr int kSRowBytes = kTileN * kSB;
   static constexpr int kSBytes = 4 * kSRowBytes;
   // e4m3 with one group row per 64-k block (kSm90ScaleBlock): per weight row, the 16 possible
-  // e4m3 weights of the stage's group (16 bytes, built by the table warps: Sm90Cta::build_tables).
+  // e4m3 weights of the stage's group (16 bytes, built by the table warps: Sm90Cta::build_tables;
+  // unused by the wide tile's GPTQ kernel, whose consumers build their tables in registers).
   static constexpr bool kTables = A == AType::kE4M3;
   static constexpr int kTBytes = kTables ? kTileN * 16 : 0;
   static constexpr int kOffW = kActBytes;
