@@ -26,6 +26,7 @@
 
 #include <cstdint>
 
+#include "kernels/convert/convert_16bit.cuh"  // detail::splat2
 #include "kernels/ptx/ptx.cuh"
 
 namespace mixgemm::kernels::convert {
@@ -137,6 +138,20 @@ __device__ __forceinline__ uint32_t cvt_u4x4_e4m3(uint32_t nibbles, int32_t bias
   return lut16x4(nibbles, 0xCACCCED0u, 0xB8C0C4C8u, 0x44403800u, 0x4E4C4A48u);
 }
 
+// Nibbles 0..3 of a word (kHi: 4..7) as f16 pairs offset by magic numbers (as in
+// cvt_u4_frag16_biased); the caller subtracts 1024 + B and 64 + B (sub.rn.f16x2, exact:
+// 0x6400 / 0x5400 for B = 0, 0x6408 = 1032 / 0x5480 = 72 for B = 8) to get the integers
+// (q0 - B, q2 - B), (q1 - B, q3 - B):
+//   t   = {0x00, n3n2, 0x00, n1n0}                (prmt; kHi: bytes 2, 3)
+//   p02 = {0x64, 0x0|q2, 0x64, 0x0|q0}  = f16 (1024 + q0, 1024 + q2)
+//   p13 = {0x54, q3<<4, 0x54, q1<<4}    = f16 (64 + q1, 64 + q3)   (ulp 1/16 at 64)
+template <bool kHi>
+__device__ __forceinline__ void u4x4_f16_magic(uint32_t nibbles, uint32_t& p02, uint32_t& p13) {
+  const uint32_t t = ptx::prmt(nibbles, 0u, kHi ? 0x4342u : 0x4140u);
+  p02 = ptx::lop3<ptx::kLutAndOr>(t, 0x000F000Fu, 0x64006400u);
+  p13 = ptx::lop3<ptx::kLutAndOr>(t, 0x00F000F0u, 0x54005400u);
+}
+
 // Per byte e5m2(q - 8), exact, for the wgmma that takes e5m2 weights against e4m3
 // activations (.e5m2.e4m3: the same f32 products, since the values are the same): every
 // q - 8 in [-8, 7] has at most 3 significant bits, e5m2 holds 1 + 2, and e5m2 is f16 with
@@ -144,18 +159,14 @@ __device__ __forceinline__ uint32_t cvt_u4x4_e4m3(uint32_t nibbles, int32_t bias
 // of f16(v) whenever v is exactly representable in both. 6 instructions and no tables
 // (cvt_u4x4_e4m3(.., 8): 6 plus the table registers, which ptxas rematerializes in the
 // wide tile's loop):
-//   t   = {0x00, n3n2, 0x00, n1n0}                (prmt; kHi: bytes 2, 3)
-//   p02 = {0x64, 0x0|q2, 0x64, 0x0|q0}  = f16 (1024 + q0, 1024 + q2)
-//   p13 = {0x54, q3<<4, 0x54, q1<<4}    = f16 (64 + q1, 64 + q3)   (ulp 1/16 at 64)
-//   w02 = p02 - 1032, w13 = p13 - 72 (sub.f16x2, exact) = f16 (q0 - 8, q2 - 8), (q1 - 8, q3 - 8)
+//   w02 = p02 - 1032, w13 = p13 - 72 (u4x4_f16_magic)  = f16 (q0 - 8, q2 - 8), (q1 - 8, q3 - 8)
 //   prmt(w02, w13, 0x7351) = {hi(w13.y), hi(w02.y), hi(w13.x), hi(w02.x)}
 //                          = {e5m2(q3-8), e5m2(q2-8), e5m2(q1-8), e5m2(q0-8)}
 // q = 8 gives 1032 - 1032 = +0 (0x00).
 template <bool kHi = false>
 __device__ __forceinline__ uint32_t cvt_u4x4_e5m2_b8(uint32_t nibbles) {
-  const uint32_t t = ptx::prmt(nibbles, 0u, kHi ? 0x4342u : 0x4140u);
-  const uint32_t p02 = ptx::lop3<ptx::kLutAndOr>(t, 0x000F000Fu, 0x64006400u);
-  const uint32_t p13 = ptx::lop3<ptx::kLutAndOr>(t, 0x00F000F0u, 0x54005400u);
+  uint32_t p02, p13;
+  u4x4_f16_magic<kHi>(nibbles, p02, p13);
   return ptx::prmt(ptx::sub_f16x2(p02, 0x64086408u), ptx::sub_f16x2(p13, 0x54805480u), 0x7351u);
 }
 
@@ -163,10 +174,7 @@ __device__ __forceinline__ uint32_t cvt_u4x4_e5m2_b8(uint32_t nibbles) {
 //   has_zero:  RN_e4m3sat( RN_f16(q * s + zs) )        (u4 with zero points, zs = RN_f16(-(z*s)))
 //   !has_zero: RN_e4m3sat( RN_f16((q - 8) * s) )       (u4b8)
 // s and zs are the row's group scale and prepacked zero (one row per register).
-//   t   = {0x00, n3n2, 0x00, n1n0}
-//   p02 = {0x64, 0x0|q2, 0x64, 0x0|q0}       = (1024 + q0, 1024 + q2)
-//   p13 = {0x54, q3<<4, 0x54, q1<<4}         = (64 + q1, 64 + q3)
-//   exact sub.rn.f16x2 -> (q0 - B, q2 - B), (q1 - B, q3 - B)
+//   u4x4_f16_magic, then exact sub.rn.f16x2 -> (q0 - B, q2 - B), (q1 - B, q3 - B)
 //   fma.rn / mul.rn.f16x2 (rounds: RN_f16), cvt.rn.satfinite.e4m3x2.f16x2 (rounds:
 //   RN_e4m3sat) -> c02 = {e(w2), e(w0)}, c13 = {e(w3), e(w1)} in the low 16 bits,
 //   packed as {c13, c02} = {e(w3), e(w1), e(w2), e(w0)} (cvt_e4m3x4_f16x2x2), then
@@ -175,19 +183,16 @@ template <bool kHi = false>
 __device__ __forceinline__ uint32_t cvt_u4x4_e4m3_gscale_bias(uint32_t nibbles, __half s,
                                                               __half zs, bool has_zero,
                                                               int32_t bias) {
-  const uint32_t t = ptx::prmt(nibbles, 0u, kHi ? 0x4342u : 0x4140u);
-  const uint32_t p02 = ptx::lop3<ptx::kLutAndOr>(t, 0x000F000Fu, 0x64006400u);
-  const uint32_t p13 = ptx::lop3<ptx::kLutAndOr>(t, 0x00F000F0u, 0x54005400u);
-  const uint32_t sb = __half_as_ushort(s);
-  const uint32_t s2 = (sb << 16) | sb;
+  uint32_t p02, p13;
+  u4x4_f16_magic<kHi>(nibbles, p02, p13);
+  const uint32_t s2 = detail::splat2(s);
   uint32_t w02, w13;
   if (has_zero) {
-    const uint32_t zb = __half_as_ushort(zs);
-    const uint32_t zs2 = (zb << 16) | zb;
+    const uint32_t zs2 = detail::splat2(zs);
     w02 = ptx::fma_f16x2(ptx::sub_f16x2(p02, 0x64006400u), s2, zs2);
     w13 = ptx::fma_f16x2(ptx::sub_f16x2(p13, 0x54005400u), s2, zs2);
   } else {
-    // 1024 + B and 64 + B as f16 (B = 0 or 8: 0x6408 = 1032, 0x5480 = 72)
+    // 1024 + B and 64 + B as f16 (B = 0 or 8)
     const uint32_t lo_sub = bias == 0 ? 0x64006400u : 0x64086408u;
     const uint32_t hi_sub = bias == 0 ? 0x54005400u : 0x54805480u;
     w02 = ptx::mul_f16x2(ptx::sub_f16x2(p02, lo_sub), s2);
@@ -236,8 +241,7 @@ __device__ __forceinline__ uint4 e4m3_gscale_table_v(uint32_t s2, uint32_t zs2) 
 }
 // has_zero: u4 with zero points (bias ignored); otherwise bias 8 (u4b8) or 0 (u4, scales only).
 __device__ __forceinline__ uint4 e4m3_gscale_table(__half s, __half zs, bool has_zero, int32_t bias) {
-  const uint32_t sb = __half_as_ushort(s), zb = __half_as_ushort(zs);
-  const uint32_t s2 = (sb << 16) | sb, zs2 = (zb << 16) | zb;
+  const uint32_t s2 = detail::splat2(s), zs2 = detail::splat2(zs);
   if (has_zero) return e4m3_gscale_table_v<true, 0>(s2, zs2);
   return bias == 0 ? e4m3_gscale_table_v<false, 0>(s2, zs2) : e4m3_gscale_table_v<false, 8>(s2, zs2);
 }

@@ -316,9 +316,6 @@ struct Sm90Cta {
   static constexpr bool kTablesPerGroup = Tr::kTables && !Tr::kBlockIssue && kMode == kSm90ScaleBlock;
   // Blocks left in the current group, the block kb included (gkb = group size / 64).
   static __device__ __forceinline__ int group_blocks_left(int kb, int gkb) { return gkb - kb % gkb; }
-  static __device__ __forceinline__ bool tables_on(const Sm90KernelParams& p) {
-    return Tr::kTables && p.mode == kSm90ScaleBlock;
-  }
   // Whether a consumer of variant kMode converts by the tables (kTablesPerGroup: its own; else it
   // waits for the table warps' ones: wait_stage).
   template <int kMode>
@@ -532,9 +529,9 @@ struct Sm90Cta {
         if (tabs) build_reg_tables(c, st, mw, r.tg[mw], r.tg8[mw]);  // else: the group's, kept
       } else if constexpr (kMode == kSm90ScaleBlock && Tr::kTables) {  // e4m3: the tables replace them
         load_tables(c, st, mw, r.tg[mw], r.tg8[mw]);
-      }
-      else if constexpr (kMode == kSm90ScaleBlock)
+      } else if constexpr (kMode == kSm90ScaleBlock) {
         load_sz<kUns>(p, st, s_of(c, mw), 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
+      }
     }
   }
 
@@ -666,7 +663,7 @@ struct Sm90Cta {
                                     uns ? 0x53525150u : 0x44403800u, uns ? 0x57565554u : 0x4E4C4A48u);
           }
         }
-      } else if (Tr::kTables && p.mode == kSm90ScaleBlock) {
+      } else if (use_tables<kSm90ScaleAny>(p)) {
         uint4 tg, tg8;  // e4m3, one group row per block: the tables (loaded per step here)
         load_tables(c, st, mw, tg, tg8);
         dequant_k32_tables(r, tg, tg8, mw, s, f);
@@ -707,7 +704,7 @@ struct Sm90Cta {
   static __device__ __forceinline__ void dequant_step_any(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
                                                           BlockRegs& r, int s, uint32_t (&F)[kMW][4]) {
     static_assert(!Tr::kA8, "8-bit activations take dequant_step_any_a8");
-    #pragma unroll
+#pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       uint32_t (&f)[4] = F[mw];
       if constexpr (kWBits == 4) {
@@ -1127,7 +1124,7 @@ struct Sm90Cta {
       ptx::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0) {
         produce(p, base, full0, empty0);
-      } else if (threadIdx.x >= 32 && tables_on(p)) {
+      } else if (threadIdx.x >= 32 && use_tables<kSm90ScaleAny>(p)) {
         // Warps 1..3: the tables (the per-channel kernel has no group rows; the GPTQ kernel's
         // consumers build their own: kTablesPerGroup).
         if constexpr (kVariant != kSm90VariantPlain && kVariant != kSm90VariantGptq)
