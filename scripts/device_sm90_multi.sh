@@ -15,6 +15,8 @@
 # AB_TEST_FILTER (optional): the variants also build mixgemm_gpu_tests and run that gtest filter,
 # and with AB_SANITIZE=1 memcheck and racecheck of $AB_SANITIZE_FILTER (default '*Sanitize*'),
 # each a line of the summary: enough to merge a candidate that this run finds faster.
+# AB_BENCH_EXTRA (optional): more mixgemm-bench flags for every bench run, e.g.
+# "--unit-group-scales" for a diagnostic variant that is only correct with unit group scales.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: device_sm90_multi.sh PATCH..."; exit 2; }
@@ -67,7 +69,7 @@ bench() {  # $1 index, $2 run label
     --types ${AB_TYPES:-e4m3.u4b8.g128,e4m3.u4b8.gch} \
     $( [ -n "${AB_BASELINES:-}" ] && echo "--baselines $AB_BASELINES" || echo "--no-baselines" ) \
     --lt-algos 4 --iters 20 --warmup 3 --settle-ms ${AB_SETTLE_MS:-150} \
-    --csv "$R/$s.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/$s.txt" 2>&1
+    --csv "$R/$s.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet ${AB_BENCH_EXTRA:-} > "$R/$s.txt" 2>&1
   echo "bench $s rc=$? at $((SECONDS - T0)) s"
 }
 n=${#names[@]}
