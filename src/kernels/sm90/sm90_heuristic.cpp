@@ -32,14 +32,16 @@ struct TimeModel {
 // 16-bit activations: fitted to bench/results/2026-11-30-h200/sm90-timing.log (f16 x u4b8
 // g128, 5 shapes, M = 1..8192). It also decides every split (sm90_split), whatever the types.
 constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
-// 8-bit activations (s8, e4m3): fitted to every sm90 tile of s8 / e4m3 x u4b8 g128 on the seed
-// shape and Llama-2-70B at M = 32 / 64 / 128 / 256 (bench/results/2026-12-01-h200/s21-w4a8tiles/,
-// splits as the kernels ran them, by kModelA16). Their blocks are cheaper (8-bit fragments, k32
-// steps) and the 128 x 256 tile's partials moved faster than the 16-bit constants say; with
-// kModelA16 the 128 x 128 tile was picked on 70B qkv / o at M = 256, 4-11% slower than 128 x 256.
-// Fitted: the picks' geomean 1.002x the fastest tile (max 1.044x: 70B o M = 32 / 64, 256 x 64
-// against 128 x 64), model error rms 0.16 in log time (kModelA16 on the same data: 0.27).
-constexpr TimeModel kModelA8{280, 360, 500, 2000, 50, 1.4, 0.75};
+// 8-bit activations (s8, e4m3): fitted to s8 / e4m3 x u4b8 g128 on the seed shape and
+// Llama-2-70B (+ Llama-3-8B down), every sm90 tile at M = 32 / 64 / 128 / 256
+// (bench/results/2026-12-01-h200/s21-w4a8tiles/) and the three large ones at M = 160..384
+// (s21-a8model/), splits as the kernels ran them (kModelA16). Their blocks are cheaper (8-bit
+// fragments, k32 steps) and the 128 x 256 tile's partials moved faster than the 16-bit constants
+// say; with kModelA16 the 128 x 128 tile was picked at M = 160..256 on 70B qkv / o and 8B down,
+// 4-20% slower than 128 x 256. Over the 160 timed points the picks are 1.012x the fastest tile
+// (geomean; kModelA16 1.030x), worst 1.17x at M = 320, where s8 runs fastest on 128 x 128 and
+// e4m3 on 128 x 256 (one 8-bit model cannot follow both); model error rms 0.17 in log time (0.41).
+constexpr TimeModel kModelA8{300, 360, 500, 2000, 50, 1.4, 0.75};
 const TimeModel& model_of(AType a) { return is_a16(a) ? kModelA16 : kModelA8; }
 constexpr double kDramBytesPerUs = 4.0e6;  // ~ measured copy bandwidth
 constexpr double kLaunchUs = 2.0;
