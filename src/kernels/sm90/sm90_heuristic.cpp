@@ -15,25 +15,36 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// H200 constants of the time model, fitted to the committed timing table
-// (bench/results/2026-11-30-h200/sm90-timing.log, f16 x u4b8 g128, 5 shapes, M = 1..8192):
-// the time one CTA spends per 64-k block for each token tile (~flat below 128 tokens: the
-// conversion and the wgmma latency, not the tensor-core rate, set it there), a fixed cost
-// per unit (pipeline fill + epilogue), and the split-K partial traffic per SM.
-double block_ns(int tile_t) {
-  switch (tile_t) {
-    case 32: return 412;  // measured; the tile is no longer generated
-    case 64: return 411;
-    case 128: return 443;
-    default: return 682;  // 256
+// The H200 time model's constants: the time one CTA spends per 64-k block for each token
+// tile (~flat below 128 tokens: the conversion and the wgmma latency, not the tensor-core
+// rate, set it there), a fixed cost per unit (pipeline fill + epilogue), the split-K partial
+// traffic per SM, and the 256 x 64 tile's block and partial factors (in 128 x 64 terms).
+struct TimeModel {
+  double block_ns_t64, block_ns_t128, block_ns_t256;
+  double unit_overhead_ns;
+  double partial_bytes_per_ns;  // per SM: write own partial + read all splits
+  double two_atom_block;        // 256 x 64 per 64-k block, in 128 x 64 blocks
+  double two_atom_reduce;       // 256 x 64 split-K traffic, per partial byte
+  double block_ns(int tile_t) const {
+    return tile_t <= 64 ? block_ns_t64 : tile_t == 128 ? block_ns_t128 : block_ns_t256;
   }
-}
-constexpr double kUnitOverheadNs = 3000;
-constexpr double kPartialBytesPerNs = 25;  // per SM: write own partial + read all splits
+};
+// 16-bit activations: fitted to bench/results/2026-11-30-h200/sm90-timing.log (f16 x u4b8
+// g128, 5 shapes, M = 1..8192). It also decides every split (sm90_split), whatever the types.
+constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
+// 8-bit activations (s8, e4m3): fitted to s8 / e4m3 x u4b8 g128 on the seed shape and
+// Llama-2-70B (+ Llama-3-8B down), every sm90 tile at M = 32 / 64 / 128 / 256
+// (bench/results/2026-12-01-h200/s21-w4a8tiles/) and the three large ones at M = 160..384
+// (s21-a8model/), splits as the kernels ran them (kModelA16). Their blocks are cheaper (8-bit
+// fragments, k32 steps) and the 128 x 256 tile's partials moved faster than the 16-bit constants
+// say; with kModelA16 the 128 x 128 tile was picked at M = 160..256 on 70B qkv / o and 8B down,
+// 4-20% slower than 128 x 256. Over the 160 timed points the picks are 1.012x the fastest tile
+// (geomean; kModelA16 1.030x), worst 1.17x at M = 320, where s8 runs fastest on 128 x 128 and
+// e4m3 on 128 x 256 (one 8-bit model cannot follow both); model error rms 0.17 in log time (0.41).
+constexpr TimeModel kModelA8{300, 360, 500, 2000, 50, 1.4, 0.75};
+const TimeModel& model_of(AType a) { return is_a16(a) ? kModelA16 : kModelA8; }
 constexpr double kDramBytesPerUs = 4.0e6;  // ~ measured copy bandwidth
 constexpr double kLaunchUs = 2.0;
-constexpr double kTwoAtomBlockFactor = 1.25;   // 256 x 64 per 64-k block, in 128 x 64 blocks
-constexpr double kTwoAtomReduceFactor = 0.75;  // 256 x 64 split-K traffic, per partial byte
 
 }  // namespace
 
@@ -122,15 +133,15 @@ namespace {
 // conversion and wgmma overlap the first's; its split-K partials cost 0.75x their bytes
 // (fitted to bench/results/2026-11-30-h200/s4-round1/w16-256x64.csv, 5 shapes x M =
 // 64/128/256, and s4-round2/xover.csv, 9 shapes x M = 24/32/48: -8..+10%).
-double tile_block_ns(const Sm90Config& cfg) {
-  return cfg.tile_n == 256 ? kTwoAtomBlockFactor * block_ns(cfg.tile_t) : block_ns(cfg.tile_t);
+double tile_block_ns(const TimeModel& tm, const Sm90Config& cfg) {
+  return cfg.tile_n == 256 ? tm.two_atom_block * tm.block_ns(cfg.tile_t) : tm.block_ns(cfg.tile_t);
 }
 // The time to move `n` partial tiles of the config (store or load), per CTA.
-double partials_ns(const Sm90Config& cfg, double n) {
-  return cfg.tile_n * cfg.tile_t * 4.0 * n / kPartialBytesPerNs * (cfg.tile_n == 256 ? kTwoAtomReduceFactor : 1.0);
+double partials_ns(const TimeModel& tm, const Sm90Config& cfg, double n) {
+  return cfg.tile_n * cfg.tile_t * 4.0 * n / tm.partial_bytes_per_ns * (cfg.tile_n == 256 ? tm.two_atom_reduce : 1.0);
 }
-double unit_ns(const Sm90Config& cfg, double kb, int s) {
-  return kb * tile_block_ns(cfg) + kUnitOverheadNs + (s > 1 ? partials_ns(cfg, s + 1) : 0.0);
+double unit_ns(const TimeModel& tm, const Sm90Config& cfg, double kb, int s) {
+  return kb * tile_block_ns(tm, cfg) + tm.unit_overhead_ns + (s > 1 ? partials_ns(tm, cfg, s + 1) : 0.0);
 }
 
 // The persistent grid's compute time for a split, in ns: whole tiles in waves of P CTAs,
@@ -139,18 +150,19 @@ double unit_ns(const Sm90Config& cfg, double kb, int s) {
 // end every CTA stores its last partial tile and, being the last to arrive at that tile,
 // reads all of the tile's partials: a tile of kb blocks has about kb / per + 1 parts, and
 // all P CTAs move that traffic at once, as the split-K term assumes).
-double compute_ns(int64_t tiles, int64_t K, int64_t P, const Sm90Config& cfg, const Sm90Split& sp) {
+double compute_ns(const TimeModel& tm, int64_t tiles, int64_t K, int64_t P, const Sm90Config& cfg,
+                  const Sm90Split& sp) {
   const double kb = static_cast<double>(K / 64);
   if (sp.stream > 0) {
     const double per = static_cast<double>(ceil_div((tiles - sp.whole) * (K / 64), P));
     const double parts = std::ceil(kb / per) + 1.0;
-    return static_cast<double>(sp.whole / P) * unit_ns(cfg, kb, 1) + per * tile_block_ns(cfg) +
-           (per / kb + 1.0) * kUnitOverheadNs + partials_ns(cfg, parts + 1.0);
+    return static_cast<double>(sp.whole / P) * unit_ns(tm, cfg, kb, 1) + per * tile_block_ns(tm, cfg) +
+           (per / kb + 1.0) * tm.unit_overhead_ns + partials_ns(tm, cfg, parts + 1.0);
   }
-  if (sp.splits <= 1) return static_cast<double>(ceil_div(tiles, P)) * unit_ns(cfg, kb, 1);
+  if (sp.splits <= 1) return static_cast<double>(ceil_div(tiles, P)) * unit_ns(tm, cfg, kb, 1);
   const int64_t rest = tiles - sp.whole;
-  return static_cast<double>(ceil_div(sp.whole, P)) * unit_ns(cfg, kb, 1) +
-         static_cast<double>(ceil_div(rest * sp.splits, P)) * unit_ns(cfg, kb / sp.splits, sp.splits);
+  return static_cast<double>(ceil_div(sp.whole, P)) * unit_ns(tm, cfg, kb, 1) +
+         static_cast<double>(ceil_div(rest * sp.splits, P)) * unit_ns(tm, cfg, kb / sp.splits, sp.splits);
 }
 
 // A tail split must beat the unsplit wave by this margin in the model (whose constants are
@@ -189,10 +201,10 @@ Sm90Split split_k(int64_t tiles, int64_t K, int64_t P, const Sm90Config& cfg) {
   const int64_t r = tiles % P;
   if (r == 0) return best;
   // The r tiles of the partial last wave, in s <= P / r parts each (one wave of units).
-  double best_ns = kTailSplitMargin * compute_ns(tiles, K, P, cfg, best);
+  double best_ns = kTailSplitMargin * compute_ns(kModelA16, tiles, K, P, cfg, best);
   for (int64_t s = 2; s <= std::min(max_s, P / r); ++s) {
     const Sm90Split cand{tiles - r, static_cast<int>(s)};
-    const double t = compute_ns(tiles, K, P, cfg, cand);
+    const double t = compute_ns(kModelA16, tiles, K, P, cfg, cand);
     if (t < best_ns) {
       best_ns = t;
       best = cand;
@@ -211,12 +223,12 @@ Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int
   // Stream-K candidates: every tile (when they do not fill the SMs), or the tiles of the
   // partial last wave, or those and one whole wave before them.
   Sm90Split best = sk;
-  double best_ns = mode == Sm90SplitMode::kStream ? 1e300 : kStreamMargin * compute_ns(tiles, K, P, cfg, sk);
+  double best_ns = mode == Sm90SplitMode::kStream ? 1e300 : kStreamMargin * compute_ns(kModelA16, tiles, K, P, cfg, sk);
   const int64_t r = tiles % P;
   for (const int64_t whole : {tiles < P ? int64_t{0} : tiles - r, tiles - r - P}) {
     if (whole < 0 || whole == tiles || !stream_ok(tiles, whole, K, P)) continue;
     Sm90Split cand{whole, 1, static_cast<int>(P)};
-    const double t = compute_ns(tiles, K, P, cfg, cand);
+    const double t = compute_ns(kModelA16, tiles, K, P, cfg, cand);
     if (t < best_ns) {
       best_ns = t;
       best = cand;
@@ -239,12 +251,13 @@ size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& c
 
 namespace {
 
-double predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, BType b, const Sm90Config& cfg,
-                    Sm90SplitMode mode) {
+// The split is the one the kernel runs (sm90_split: kModelA16), its time from model tm.
+double predicted_us(const TimeModel& tm, int64_t M, int64_t N, int64_t K, int sm_count, BType b,
+                    const Sm90Config& cfg, Sm90SplitMode mode) {
   const int bits = weight_bits(b);
   const int64_t P = std::max(sm_count, 1);
   const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
-  const double ns = compute_ns(tiles, K, P, cfg, sm90_split(M, N, K, cfg, sm_count, mode));
+  const double ns = compute_ns(tm, tiles, K, P, cfg, sm90_split(M, N, K, cfg, sm_count, mode));
   const double dram_bytes = static_cast<double>(N) * K * bits / 8.0 + 2.0 * M * K + 2.0 * M * N;
   return kLaunchUs + std::max(ns * 1e-3, dram_bytes / kDramBytesPerUs);
 }
@@ -253,8 +266,11 @@ double predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, BType b, cons
 
 double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                          const Sm90Config& cfg) {
+  // kModelA16 for every type: the smallm / sm90 crossover (core/dispatch.cpp compares this time
+  // with smallm's model) was measured and set against it, for 8-bit activations too
+  // (tests/cpu/test_dispatch.cpp); kModelA8 only ranks the sm90 tiles (sm90_pick).
   (void)a;
-  return predicted_us(M, N, K, sm_count, b, cfg, Sm90SplitMode::kAuto);
+  return predicted_us(kModelA16, M, N, K, sm_count, b, cfg, Sm90SplitMode::kAuto);
 }
 
 // The tile is chosen on the split-K model; stream-K then refines that tile's split
@@ -267,7 +283,7 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, 
   double best = 0;
   for (const Sm90Config& c : candidates) {
     if (!sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
-    const double t = predicted_us(M, N, K, sm_count, b, c, Sm90SplitMode::kSplitK);
+    const double t = predicted_us(model_of(a), M, N, K, sm_count, b, c, Sm90SplitMode::kSplitK);
     if (!found || t < best) {
       best = t;
       *out = c;
