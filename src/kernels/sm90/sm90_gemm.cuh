@@ -854,14 +854,17 @@ struct Sm90Cta {
     } else {
       uint32_t F[2][kMW][4];
       // The next block's weights are loaded right after the current block's last conversion
-      // (below), except for e4m3, whose per-step scale lookups make that conversion long:
-      // there the early wait for the next stage delayed the last wgmma (measured in one run,
-      // s9-e4m3ab: without it e4m3 g128 0.93-0.98x the time at M = 256..8192, s8 unchanged).
+      // (below), except for grouped e4m3, whose per-step scale lookups made that conversion
+      // long: there the early wait for the next stage delayed the last wgmma (measured in one
+      // run, s9-e4m3ab: without it e4m3 g128 0.93-0.98x the time at M = 256..8192, s8
+      // unchanged). With the consumers' register tables (kTablesPerGroup) loading early was
+      // neutral (0.99 / 1.02 / 0.99x at M = 256 / 1024 / 8192, s21-early/), so it stays late.
       // The step after whose conversion the next block's weights and scales are loaded.
-      // e4m3 per-channel too: ncu put 12% of its stall samples on the next block's first
-      // conversion waiting for this load (s10-profile), but loading early did not make it
-      // faster (s10-e4m3ab: 0.83-1.11x the time, geomean ~1.02 at M >= 1024).
-      constexpr int kLoadStep = A != AType::kE4M3 ? Tr::kSteps - 2 : Tr::kSteps - 1;
+      // e4m3 per-channel (e5m2 weights, no scales) loads early since session 21: 0.97-0.98x
+      // the time at M = 256..8192 (s21-early/; s10-e4m3ab, with the older e4m3 converter,
+      // had measured ~1.02).
+      constexpr int kLoadStep =
+          A != AType::kE4M3 || kMode == kSm90ScaleNone ? Tr::kSteps - 2 : Tr::kSteps - 1;
       // kTablesPerGroup: blocks left in the group of the block being converted (block 0 loaded
       // its tables above, whatever its place in its group).
       [[maybe_unused]] const int gkb = kTablesPerGroup<kMode> ? p.gs / kKBlock : 1;
