@@ -275,6 +275,11 @@ enum Op8 : int {
   kE4m3LutZeroHi,
   kE4m3LutB0,      // u4 with scales only: bias 0, no zero
   kE4m3LutB0Hi,
+  // The same tables assembled half by half from e4m3_gscale_table_half (the sm90 wide GPTQ
+  // kernel's warp-shared build: lane L builds half L & 1 of one row), u4b8 and bias 0.
+  kE4m3LutWordB8,
+  kE4m3LutWordB8Hi,
+  kE4m3LutWordB0,
   kNumOps8
 };
 const char* kOp8Names[kNumOps8] = {"spread_nibbles", "nibble_msb_mask", "cvt_u4x4_s8(0)",
@@ -287,7 +292,8 @@ const char* kOp8Names[kNumOps8] = {"spread_nibbles", "nibble_msb_mask", "cvt_u4x
                                    "cvt_u4x4_e5m2_b8<hi>", "lut16x8(e4m3 table, u4b8) lo",
                                    "lut16x8(e4m3 table, u4b8) hi", "lut16x8(e4m3 table, zero) lo",
                                    "lut16x8(e4m3 table, zero) hi", "lut16x8(e4m3 table, bias 0) lo",
-                                   "lut16x8(e4m3 table, bias 0) hi"};
+                                   "lut16x8(e4m3 table, bias 0) hi", "lut16x8(table halves, u4b8) lo",
+                                   "lut16x8(table halves, u4b8) hi", "lut16x8(table halves, bias 0) lo"};
 constexpr uint32_t kT0 = 0x80FF7F01u, kT1 = 0x12345678u, kT2 = 0x9ABCDEF0u, kT3 = 0x0F1E2D3Cu;
 
 struct Case8 {
@@ -343,6 +349,26 @@ __global__ void op8_kernel(const Case8* cases, size_t n, int op, uint32_t* out) 
         r = (op == kE4m3LutB8 || op == kE4m3LutZero || op == kE4m3LutB0) ? lo : hi;
         break;
       }
+      case kE4m3LutWordB8:
+      case kE4m3LutWordB8Hi:
+      case kE4m3LutWordB0: {
+        const uint32_t a = cv::detail::splat2(__ushort_as_half(uint16_t(c.p0)));
+        const uint32_t b = cv::detail::splat2(__ushort_as_half(uint16_t(c.p1)));
+        uint32_t ta[4], tb[4];
+        for (int h = 0; h < 2; ++h) {
+          if (op == kE4m3LutWordB0) {
+            cv::e4m3_gscale_table_half<0>(a, h, ta[2 * h], ta[2 * h + 1]);
+            cv::e4m3_gscale_table_half<0>(b, h, tb[2 * h], tb[2 * h + 1]);
+          } else {
+            cv::e4m3_gscale_table_half<8>(a, h, ta[2 * h], ta[2 * h + 1]);
+            cv::e4m3_gscale_table_half<8>(b, h, tb[2 * h], tb[2 * h + 1]);
+          }
+        }
+        uint32_t lo, hi;
+        cv::lut16x8(c.x, make_uint4(ta[0], ta[1], ta[2], ta[3]), make_uint4(tb[0], tb[1], tb[2], tb[3]), lo, hi);
+        r = op == kE4m3LutWordB8Hi ? hi : lo;
+        break;
+      }
       default: r = cv::lut16x4(c.x, kT0, kT1, kT2, kT3); break;
     }
     out[i] = r;
@@ -375,6 +401,9 @@ uint32_t emulate8(const Case8& c, int op) {
     case kE4m3LutZeroHi: return emu::cvt_u4x4_e4m3_gscale_bias(c.x >> 16, uint16_t(c.p1), uint16_t(c.p0), true, 0);
     case kE4m3LutB0: return emu::cvt_u4x4_e4m3_gscale_bias(c.x, uint16_t(c.p0), uint16_t(c.p1), false, 0);
     case kE4m3LutB0Hi: return emu::cvt_u4x4_e4m3_gscale_bias(c.x >> 16, uint16_t(c.p1), uint16_t(c.p0), false, 0);
+    case kE4m3LutWordB8: return emu::cvt_u4x4_e4m3_gscale_bias(c.x, uint16_t(c.p0), uint16_t(c.p1), false, 8);
+    case kE4m3LutWordB8Hi: return emu::cvt_u4x4_e4m3_gscale_bias(c.x >> 16, uint16_t(c.p1), uint16_t(c.p0), false, 8);
+    case kE4m3LutWordB0: return emu::cvt_u4x4_e4m3_gscale_bias(c.x, uint16_t(c.p0), uint16_t(c.p1), false, 0);
     default: return emu::lut16x4(c.x, kT0, kT1, kT2, kT3);
   }
 }
@@ -398,7 +427,8 @@ std::vector<Case8> make_cases8(int op) {
   const bool gscale_s8 = op == kS8GScale || op == kS8GScalePre;
   const bool gscale_e4m3 = op == kE4m3GZero || op == kE4m3GB8 || op == kE4m3GB0 || op == kE4m3LutB8 ||
                            op == kE4m3LutB8Hi || op == kE4m3LutZero || op == kE4m3LutZeroHi ||
-                           op == kE4m3LutB0 || op == kE4m3LutB0Hi;
+                           op == kE4m3LutB0 || op == kE4m3LutB0Hi || op == kE4m3LutWordB8 ||
+                           op == kE4m3LutWordB8Hi || op == kE4m3LutWordB0;
   if (gscale_s8) {
     // all nibble patterns x sg 0..17 x a few zsg (device == host for any input, valid or not)
     for (uint32_t sg = 0; sg <= 17; ++sg)

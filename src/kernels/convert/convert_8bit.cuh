@@ -239,6 +239,22 @@ __device__ __forceinline__ uint4 e4m3_gscale_table_v(uint32_t s2, uint32_t zs2) 
   }
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
+// Half h (entries 8h .. 8h+7: words 2h, 2h+1) of e4m3_gscale_table_v<false, kBias> for a
+// run-time h in {0, 1}, the same operations on the same pairs. The pairs {v(q+1), v(q)} of the
+// half are the compile-time pairs {j+1, j} (j = 0, 2, 4, 6) plus the half's offset
+// v(8h) = 8h - kBias, one exact add.f16x2 each (small integers):
+//   kBias 8: offset 0 (h = 1) or -8 (h = 0);  kBias 0: offset 8 (h = 1) or 0 (h = 0).
+template <int kBias>
+__device__ __forceinline__ void e4m3_gscale_table_half(uint32_t s2, int h, uint32_t& w0, uint32_t& w1) {
+  static_assert(kBias == 0 || kBias == 8, "u4b8 or u4");
+  const uint32_t off = kBias == 8 ? (h ? 0u : 0xC800C800u) : (h ? 0x48004800u : 0u);  // f16x2 (8h - kBias)
+  uint32_t p[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) p[k] = ptx::mul_f16x2(ptx::add_f16x2(f16x2_of_pair<0>(2 * k), off), s2);
+  w0 = ptx::cvt_e4m3x4_f16x2x2(p[0], p[1]);  // {e(8h+3), e(8h+2), e(8h+1), e(8h)}
+  w1 = ptx::cvt_e4m3x4_f16x2x2(p[2], p[3]);
+}
+
 // has_zero: u4 with zero points (bias ignored); otherwise bias 8 (u4b8) or 0 (u4, scales only).
 __device__ __forceinline__ uint4 e4m3_gscale_table(__half s, __half zs, bool has_zero, int32_t bias) {
   const uint32_t s2 = detail::splat2(s), zs2 = detail::splat2(zs);

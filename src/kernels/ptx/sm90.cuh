@@ -144,6 +144,10 @@ __device__ __forceinline__ uint4 ld_shared_cluster128(uint32_t addr) {
                : "memory");
   return v;
 }
+// 8-byte store to this CTA's shared memory by window address.
+__device__ __forceinline__ void sts64(uint32_t addr, uint32_t lo, uint32_t hi) {
+  asm volatile("st.shared.v2.u32 [%0], {%1,%2};\n" ::"r"(addr), "r"(lo), "r"(hi) : "memory");
+}
 // 16-byte store to this CTA's shared memory by window address.
 __device__ __forceinline__ void sts128(uint32_t addr, uint4 v) {
   asm volatile("st.shared.v4.u32 [%0], {%1,%2,%3,%4};\n" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z),

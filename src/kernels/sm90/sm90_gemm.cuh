@@ -426,13 +426,26 @@ struct Sm90Cta {
     tg = ptx::lds128(ta);
     tg8 = ptx::lds128(ta + 128);
   }
-  // kTablesPerGroup (u4b8 weights): the same two tables built by this thread from the stage's
-  // group row (RN_e4m3sat(RN_f16((q - 8) s)), convert::e4m3_gscale_table_v: 2 x 20 instructions).
+  // kTablesPerGroup (u4b8 weights): the tables of rows g, g+8 (RN_e4m3sat(RN_f16((q - 8) s))),
+  // built by the warp: its 16 rows' tables are 64 words, so lane L builds half L & 1 (words 2h,
+  // 2h+1: convert::e4m3_gscale_table_half, 4 add + 4 mul.f16x2 + 4 cvt) of row L >> 1 of its layout block
+  // from one scale load, stores them in the stage's table area (unused by this kernel otherwise:
+  // only this warp writes and reads these 256 bytes), and every thread loads its two rows'
+  // tables back (2 lds128). ~20 instructions per group and thread instead of ~44
+  // (e4m3_gscale_table_v twice). WIP (session 21, not measured; s21-unitdiag/: the build is ~6%
+  // of this kernel's time, s21-quad/: the same split through shuffles was slower).
   static __device__ __forceinline__ void build_reg_tables(const Ctx& c, uint32_t st, int mw, uint4& tg, uint4& tg8) {
-    const uint32_t sa = st + Tr::kOffS + s_of(c, mw);
-    const uint32_t s0 = ptx::lds16(sa), s1 = ptx::lds16(sa + 8 * Tr::kSB);  // rows g, g+8
-    tg = convert::e4m3_gscale_table_v<false, 8>(splat(s0), 0u);
-    tg8 = convert::e4m3_gscale_table_v<false, 8>(splat(s1), 0u);
+    const int lane = c.lane(), g = lane >> 2;
+    // Row L >> 1 of the warp's block: its scale (kSB bytes per row) and its table (16 bytes per
+    // row, half h at byte 8h: lane L at 8L from the block's first row).
+    const uint32_t s = ptx::lds16(st + Tr::kOffS + s_of(c, mw) + ((lane >> 1) - g) * Tr::kSB);
+    uint32_t w0, w1;
+    convert::e4m3_gscale_table_half<8>(splat(s), lane & 1, w0, w1);
+    const uint32_t tbase = st + t_of(c, mw) - g * 16;
+    __syncwarp();  // the previous lookups of this area (an earlier group's) are done
+    ptx::sts64(tbase + lane * 8, w0, w1);
+    __syncwarp();
+    load_tables(c, st, mw, tg, tg8);
   }
   // Four registers of k32 step s of atom mw by the tables (use_tables).
   static __device__ __forceinline__ void dequant_k32_tables(const BlockRegs& r, const uint4& tg, const uint4& tg8,
@@ -863,8 +876,11 @@ struct Sm90Cta {
       // e4m3 per-channel (e5m2 weights, no scales) loads early since session 21: 0.97-0.98x
       // the time at M = 256..8192 (s21-early/; s10-e4m3ab, with the older e4m3 converter,
       // had measured ~1.02).
-      constexpr int kLoadStep =
-          A != AType::kE4M3 || kMode == kSm90ScaleNone ? Tr::kSteps - 2 : Tr::kSteps - 1;
+      // WIP (session 21): the GPTQ kernel's warp-built tables with the early load (a whole k32
+      // step of slack for the store / load round trip).
+      constexpr int kLoadStep = A != AType::kE4M3 || kMode == kSm90ScaleNone || kTablesPerGroup<kMode>
+                                    ? Tr::kSteps - 2
+                                    : Tr::kSteps - 1;
       // kTablesPerGroup: blocks left in the group of the block being converted (block 0 loaded
       // its tables above, whatever its place in its group).
       [[maybe_unused]] const int gkb = kTablesPerGroup<kMode> ? p.gs / kKBlock : 1;
