@@ -432,8 +432,9 @@ struct Sm90Cta {
   // from one scale load, stores them in the stage's table area (unused by this kernel otherwise:
   // only this warp writes and reads these 256 bytes), and every thread loads its two rows'
   // tables back (2 lds128). ~20 instructions per group and thread instead of ~44
-  // (e4m3_gscale_table_v twice). WIP (session 21, not measured; s21-unitdiag/: the build is ~6%
-  // of this kernel's time, s21-quad/: the same split through shuffles was slower).
+  // (e4m3_gscale_table_v twice). Session 22 (s22-warptables/): with the early load below 0.96-0.98x
+  // the time at M = 256..8192; without it 1.00-1.01x (the store / load round trip then sits in
+  // front of the next block's first conversion). s21-quad/: the same split through shuffles was slower.
   static __device__ __forceinline__ void build_reg_tables(const Ctx& c, uint32_t st, int mw, uint4& tg, uint4& tg8) {
     const int lane = c.lane(), g = lane >> 2;
     // Row L >> 1 of the warp's block: its scale (kSB bytes per row) and its table (16 bytes per
@@ -876,8 +877,8 @@ struct Sm90Cta {
       // e4m3 per-channel (e5m2 weights, no scales) loads early since session 21: 0.97-0.98x
       // the time at M = 256..8192 (s21-early/; s10-e4m3ab, with the older e4m3 converter,
       // had measured ~1.02).
-      // WIP (session 21): the GPTQ kernel's warp-built tables with the early load (a whole k32
-      // step of slack for the store / load round trip).
+      // The GPTQ kernel's warp-built tables load early too (a whole k32 step of slack for their
+      // store / load round trip; s22-warptables/: the early load is where their gain comes from).
       constexpr int kLoadStep = A != AType::kE4M3 || kMode == kSm90ScaleNone || kTablesPerGroup<kMode>
                                     ? Tr::kSteps - 2
                                     : Tr::kSteps - 1;
