@@ -65,6 +65,19 @@ __device__ __forceinline__ uint32_t fma_f16x2(uint32_t a, uint32_t b, uint32_t c
   return d;
 }
 
+// ---- f32 pairs -> 16-bit pairs (cvt.rn.{f16x2,bf16x2}.f32: each element RN, as cvt.rn.f16.f32) ----
+// Element 0 (low half) from lo, element 1 from hi (the instruction's first source is the high half).
+__device__ __forceinline__ uint32_t cvt_f16x2_f32(float lo, float hi) {
+  uint32_t d;
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(d) : "f"(hi), "f"(lo));
+  return d;
+}
+__device__ __forceinline__ uint32_t cvt_bf16x2_f32(float lo, float hi) {
+  uint32_t d;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(d) : "f"(hi), "f"(lo));
+  return d;
+}
+
 // ---- bf16x2 (sub/mul need sm_90; fma sm_80) -----------------------------------
 __device__ __forceinline__ uint32_t sub_bf16x2(uint32_t a, uint32_t b) {
   uint32_t d;

@@ -104,6 +104,16 @@ __device__ __forceinline__ uint4 lds128(uint32_t addr) {
 __device__ __forceinline__ void sts16(uint32_t addr, uint16_t v) {
   asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(addr), "h"(v) : "memory");
 }
+// stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 (warp-wide): four 8x8 matrices of 16-bit values
+// stored transposed. Register i of lane L holds row L/4, columns 2(L%4) and 2(L%4)+1 of matrix i
+// (column 2(L%4) in the low half: the mma accumulator layout); lane 8i + r gives the address of
+// row r of stored matrix i, which gets column r of register matrix i as 16 contiguous bytes.
+__device__ __forceinline__ void stmatrix_x4_trans(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2,
+                                                  uint32_t r3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0),
+               "r"(r1), "r"(r2), "r"(r3)
+               : "memory");
+}
 __device__ __forceinline__ uint32_t lds8(uint32_t addr) {
   uint16_t v;
   asm volatile("ld.shared.u8 %0, [%1];\n" : "=h"(v) : "r"(addr));
