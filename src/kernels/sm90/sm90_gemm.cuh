@@ -130,6 +130,25 @@ struct Sm90Traits {
   static_assert(kActBytes % 1024 == 0 && kStageBytes % 1024 == 0, "swizzle atoms stay aligned");
 };
 
+
+// Diagnostic timeline (-DMIXGEMM_SM90_TRACE only; nothing without it): %globaltimer (ns) at
+// milestones of a CTA into p.trace[blockIdx.x * 16 + slot]. kFirst: only the first write of a
+// launch counts (the launcher zeroes the buffer before a traced launch).
+template <bool kFirst = true>
+__device__ __forceinline__ void sm90_mark(const Sm90KernelParams& p, int slot) {
+#ifdef MIXGEMM_SM90_TRACE
+  if (p.trace) {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    unsigned long long* d = p.trace + blockIdx.x * 16 + slot;
+    if (!kFirst || *d == 0) *d = t;
+  }
+#else
+  (void)p;
+  (void)slot;
+#endif
+}
+
 template <AType A, int kWBits, int kTileN, int kTileT>
 struct Sm90Cta {
   using Tr = Sm90Traits<A, kWBits, kTileN, kTileT>;
@@ -806,6 +825,7 @@ struct Sm90Cta {
     using W = Wgmma<kUns, kMode>;
     BlockRegs r;
     wait_stage<kMode>(c, p, stage, phase);
+    if (c.ctid == 0) sm90_mark(p, 3);  // first unit's first stage landed
     uint32_t st = c.base + stage * Tr::kStageBytes;
     load_block<kUns, kMode>(p, c, st, r);
     int prev = -1;  // stage of the previous block, until all its wgmma are known done
@@ -982,6 +1002,7 @@ struct Sm90Cta {
         *s_flag = last;
       }
       ptx::named_barrier_sync(1, 256);
+      if (c.ctid == 0) sm90_mark(p, 5);  // partial stored, ticket taken
       if (!*s_flag) return;
       // Sum in split order 0, 1, ... (ascending k), whoever arrives last: deterministic.
       // Part sp's partial is at slot s0 + sp * step, less `skip` for sp >= 1 (Unit): 32-bit
@@ -1054,6 +1075,7 @@ struct Sm90Cta {
       }
     }
 
+    if (c.ctid == 0 && x.part >= 0) sm90_mark(p, 6);  // split tile reduced (last arriver)
     const uint32_t epi = c.base + Tr::kOffEpi;
     ptx::named_barrier_sync(1, 256);  // the previous tile's copy-out has read the staging buffer
     // Staging by stmatrix (session 22): the 8 x 8 block (j, h) of accumulators (weight rows
@@ -1105,6 +1127,7 @@ struct Sm90Cta {
       }
     }
     ptx::named_barrier_sync(1, 256);
+    if (c.ctid == 0) sm90_mark(p, 7);  // first unit's output staged in shared memory
     // Copy-out: 16-byte pieces of token rows, consecutive threads along a row.
     constexpr int kPieces = kTileN / 8;
     for (int i = c.ctid; i < kTileT * kPieces; i += 256) {
@@ -1130,9 +1153,13 @@ struct Sm90Cta {
       const Sm90UnitPos q = sm90_unit_pos(u, part_of(p));
       const int nk = q.kb1 - q.kb0;
       if (nk == 0) continue;  // stream-K: past this CTA's range
+      if (c.ctid == 0) sm90_mark(p, 2);  // first unit's mainloop entered
       mainloop<kUns, kMode>(c, p, nk, q.kb0, acc, stage, phase);
+      if (c.ctid == 0) sm90_mark(p, 4);  // first unit's mainloop done
       epilogue(c, p, unit_of(p, u), acc, s_flag);
+      if (c.ctid == 0) sm90_mark<false>(p, 8);  // last unit's epilogue done
     }
+    if (c.ctid == 0) sm90_mark<false>(p, 9);  // consumer exit
   }
 
   // kVariant (Sm90Variant): kSm90VariantAny reads the variant from the parameters; the wide
@@ -1148,6 +1175,7 @@ struct Sm90Cta {
     const uint32_t empty0 = full0 + kStages * 8;
     const uint32_t tab0 = full0 + 2 * kStages * 8;
     const int wg = threadIdx.x / 128;
+    if (threadIdx.x == 0) sm90_mark(p, 0);  // entry
 
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
@@ -1164,6 +1192,7 @@ struct Sm90Cta {
       ptx::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0) {
         produce(p, base, full0, empty0);
+        sm90_mark<false>(p, 1);  // producer: every load issued
       } else if (threadIdx.x >= 32 && use_tables<kSm90ScaleAny>(p)) {
         // Warps 1..3: the tables (the per-channel kernel has no group rows; the GPTQ kernel's
         // consumers build their own: kTablesPerGroup).

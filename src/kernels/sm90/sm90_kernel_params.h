@@ -61,6 +61,9 @@ struct Sm90KernelParams {
   uint8_t has_zeros;
   uint8_t b_unsigned;     // u4/u8 (value q) vs u4b8/u8b128 (value q - bias)
   uint8_t out_bf16;
+#ifdef MIXGEMM_SM90_TRACE
+  unsigned long long* trace;  // diagnostic build: [grid][16] %globaltimer marks, or null (sm90_gemm.cuh)
+#endif
 };
 
 }  // namespace mixgemm::kernels::sm90
