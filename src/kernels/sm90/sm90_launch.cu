@@ -186,7 +186,7 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   const unsigned grid = static_cast<unsigned>(split.stream > 0 ? split.stream : std::min<int64_t>(units, sm_count));
 #ifdef MIXGEMM_SM90_TRACE
   // Diagnostic build: MIXGEMM_SM90_TRACE_FILE=<file> traces the 10th launch of every
-  // (M, N, K, schedule, variant) and appends one line per CTA: "key cta t0 .. t15" (ns, %globaltimer).
+  // (M, N, K, types, schedule, variant) and appends one line per CTA: "key cta t0 .. t15" (ns, %globaltimer).
   // It allocates and synchronizes: never in a library build.
   static unsigned long long* trace_buf = nullptr;
   static std::mutex trace_mu;
@@ -197,7 +197,8 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.trace = nullptr;
   if (trace_path) {
     std::lock_guard<std::mutex> lk(trace_mu);
-    trace_key = std::to_string(p.M) + " " + std::to_string(p.N) + " " + std::to_string(p.K) + " " + cfg.name() +
+    trace_key = std::to_string(p.M) + " " + std::to_string(p.N) + " " + std::to_string(p.K) + " a" +
+                std::to_string(static_cast<int>(p.a_type)) + " b" + std::to_string(static_cast<int>(p.b_type)) + " " + cfg.name() +
                 " mode" + std::to_string(mode) + " splits" + std::to_string(split.splits) + " stream" +
                 std::to_string(split.stream);
     int* cnt = nullptr;
