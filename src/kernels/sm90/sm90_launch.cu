@@ -5,8 +5,6 @@
 #include <cudaTypedefs.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <vector>
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -15,6 +13,7 @@
 #include "kernels/sm90/sm90.h"
 #include "kernels/sm90/sm90_gemm.cuh"
 #include "kernels/sm90/sm90_instances.h"
+#include "kernels/sm90/sm90_trace.h"
 #include "kernels/workspace_layout.h"
 #include "mixgemm/error.h"
 
@@ -185,34 +184,13 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   // Stream-K: exactly `stream` CTAs (their ranges are what sm90_partition.h decodes).
   const unsigned grid = static_cast<unsigned>(split.stream > 0 ? split.stream : std::min<int64_t>(units, sm_count));
 #ifdef MIXGEMM_SM90_TRACE
-  // Diagnostic build: MIXGEMM_SM90_TRACE_FILE=<file> traces the 10th launch of every
-  // (M, N, K, types, schedule, variant) and appends one line per CTA: "key cta t0 .. t15" (ns, %globaltimer).
-  // It allocates and synchronizes: never in a library build.
-  static unsigned long long* trace_buf = nullptr;
-  static std::mutex trace_mu;
-  static std::vector<std::pair<std::string, int>> trace_seen;
-  const char* trace_path = std::getenv("MIXGEMM_SM90_TRACE_FILE");
-  std::string trace_key;
-  bool traced = false;
-  k.trace = nullptr;
-  if (trace_path) {
-    std::lock_guard<std::mutex> lk(trace_mu);
-    trace_key = std::to_string(p.M) + " " + std::to_string(p.N) + " " + std::to_string(p.K) + " a" +
-                std::to_string(static_cast<int>(p.a_type)) + " b" + std::to_string(static_cast<int>(p.b_type)) + " " + cfg.name() +
-                " mode" + std::to_string(mode) + " splits" + std::to_string(split.splits) + " stream" +
-                std::to_string(split.stream);
-    int* cnt = nullptr;
-    for (auto& kv : trace_seen) if (kv.first == trace_key) cnt = &kv.second;
-    if (!cnt) { trace_seen.emplace_back(trace_key, 0); cnt = &trace_seen.back().second; }
-    if (++*cnt == 10) {
-      if (!trace_buf && cudaMalloc(&trace_buf, 8192 * 16 * sizeof(unsigned long long)) != cudaSuccess) trace_buf = nullptr;
-      if (trace_buf) {
-        cudaMemsetAsync(trace_buf, 0, 8192 * 16 * sizeof(unsigned long long), stream);
-        k.trace = trace_buf;
-        traced = true;
-      }
-    }
-  }
+  const sm90::Sm90TraceLaunch trace = sm90::sm90_trace_begin(
+      std::to_string(p.M) + " " + std::to_string(p.N) + " " + std::to_string(p.K) + " a" +
+          std::to_string(static_cast<int>(p.a_type)) + " b" + std::to_string(static_cast<int>(p.b_type)) + " " +
+          cfg.name() + " mode" + std::to_string(mode) + " splits" + std::to_string(split.splits) + " stream" +
+          std::to_string(split.stream),
+      stream);
+  k.trace = trace.buf;
 #endif
   void* args[] = {&k};
   cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(fn), dim3(grid), dim3(sm90::kThreads), args,
@@ -220,19 +198,7 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) cuda_fail("kernel launch", e);
 #ifdef MIXGEMM_SM90_TRACE
-  if (traced) {
-    std::vector<unsigned long long> h(static_cast<size_t>(grid) * 16);
-    cudaStreamSynchronize(stream);
-    cudaMemcpy(h.data(), trace_buf, h.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost);
-    if (FILE* f = std::fopen(trace_path, "a")) {
-      for (unsigned c = 0; c < grid; ++c) {
-        std::fprintf(f, "%s cta %u", trace_key.c_str(), c);
-        for (int j = 0; j < 16; ++j) std::fprintf(f, " %llu", h[c * 16 + j]);
-        std::fprintf(f, "\n");
-      }
-      std::fclose(f);
-    }
-  }
+  sm90::sm90_trace_end(trace, grid, stream);
 #endif
   // MIXGEMM_PRINT_CONFIG=1 (gemm() prints the schedule): also how this launch splits K.
   if (core::print_config_enabled()) {
