@@ -130,7 +130,6 @@ struct Sm90Traits {
   static_assert(kActBytes % 1024 == 0 && kStageBytes % 1024 == 0, "swizzle atoms stay aligned");
 };
 
-
 // Diagnostic timeline (-DMIXGEMM_SM90_TRACE only; nothing without it): %globaltimer (ns) at
 // milestones of a CTA into p.trace[blockIdx.x * 16 + slot]. kFirst: only the first write of a
 // launch counts (the launcher zeroes the buffer before a traced launch).
