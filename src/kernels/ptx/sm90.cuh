@@ -128,9 +128,6 @@ __device__ __forceinline__ uint4 lds128(uint32_t addr) {
                : "r"(addr));
   return v;
 }
-__device__ __forceinline__ void sts16(uint32_t addr, uint16_t v) {
-  asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(addr), "h"(v) : "memory");
-}
 // stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 (warp-wide): four 8x8 matrices of 16-bit values
 // stored transposed. Register i of lane L holds row L/4, columns 2(L%4) and 2(L%4)+1 of matrix i
 // (column 2(L%4) in the low half: the mma accumulator layout); lane 8i + r gives the address of

@@ -132,7 +132,6 @@ struct Sm90Traits {
   static_assert(kTileN % 64 == 0 && kOffEpi % 1024 == 0 && kEpiBoxBytes % 1024 == 0, "epilogue boxes stay aligned");
 };
 
-
 // Diagnostic timeline (-DMIXGEMM_SM90_TRACE only; nothing without it): %globaltimer (ns) at
 // milestones of a CTA into p.trace[blockIdx.x * 16 + slot]. kFirst: only the first write of a
 // launch counts (the launcher zeroes the buffer before a traced launch).
