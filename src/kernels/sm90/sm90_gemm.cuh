@@ -115,10 +115,11 @@ struct Sm90Traits {
   static constexpr int kOffZ = kOffS + kSBytes;
   static constexpr int kOffT = kOffZ + kSBytes;
   static constexpr int kStageBytes = round_up(kOffT + kTBytes, 1024);
-  // Epilogue staging: [token][weight row] 16-bit, rows padded by 16 bytes so that the
-  // fragment stores (4 token rows x 8 weight rows per instruction) hit distinct banks.
-  static constexpr int kEpiStride = kTileN * 2 + 16;
-  static constexpr int kEpiBytes = kTileT * kEpiStride;
+  // Epilogue staging: the output tile as kTileN / 64 boxes of [kTileT tokens][64 columns] 16-bit,
+  // 128-byte rows with the 128B swizzle (16-byte chunk c of token row r at chunk c ^ (r & 7)): the
+  // layout the TMA store of out_map reads, and the 8 rows of a stmatrix store hit 8 bank groups.
+  static constexpr int kEpiBoxBytes = kTileT * 128;
+  static constexpr int kEpiBytes = (kTileN / 64) * kEpiBoxBytes;
   static constexpr int kBarBytes = (kTables ? 3 : 2) * kMaxStages * 8 + 16;  // full, empty (, tables)
   static constexpr int kStagesFit = (kSmemPerBlock - 1024 - kEpiBytes - kBarBytes) / kStageBytes;
   static constexpr int kStages = kStagesFit < kMaxStages ? kStagesFit : kMaxStages;
@@ -128,6 +129,7 @@ struct Sm90Traits {
   static constexpr int kSmemBytes = 1024 + kOffBar + kBarBytes;  // + slack to align to 1024
   static_assert(kSmemBytes <= kSmemPerBlock, "shared memory");
   static_assert(kActBytes % 1024 == 0 && kStageBytes % 1024 == 0, "swizzle atoms stay aligned");
+  static_assert(kTileN % 64 == 0 && kOffEpi % 1024 == 0 && kEpiBoxBytes % 1024 == 0, "epilogue boxes stay aligned");
 };
 
 // Diagnostic timeline (-DMIXGEMM_SM90_TRACE only; nothing without it): %globaltimer (ns) at
@@ -1076,7 +1078,8 @@ struct Sm90Cta {
 
     if (c.ctid == 0 && x.part >= 0) sm90_mark(p, 6);  // split tile reduced (last arriver)
     const uint32_t epi = c.base + Tr::kOffEpi;
-    ptx::named_barrier_sync(1, 256);  // the previous tile's copy-out has read the staging buffer
+    if (c.ctid == 0) ptx::bulk_wait_group_read<0>();  // the previous unit's TMA stores have read the buffer
+    ptx::named_barrier_sync(1, 256);  // ... before anyone writes it again
     // Staging by stmatrix (session 22): the 8 x 8 block (j, h) of accumulators (weight rows
     // 8h..8h+7 of the warp's 16, tokens 8j..8j+7) is the m8n8 fragment stmatrix takes (lane
     // (g, t): row g, tokens 2t, 2t+1 = registers 4j+2h, 4j+2h+1), packed in pairs by one cvt,
@@ -1102,7 +1105,10 @@ struct Sm90Cta {
           bv[h] = p.out_bf16 ? __bfloat162float(__ushort_as_bfloat16(bb)) : __half2float(__ushort_as_half(bb));
         }
       }
-      const uint32_t lane_addr = epi + (8 * (li >> 1) + lr) * Tr::kEpiStride + (nb + 8 * (li & 1)) * 2;
+      // Chunk q = (nb + 8 h) / 8 of the tile: box q / 8, chunk q % 8 of its 128-byte row, swizzled
+      // with the token row's low bits (8 (j + jj) + lr: lr).
+      const int q = nb / 8 + (li & 1);
+      const uint32_t lane_addr = epi + (q >> 3) * Tr::kEpiBoxBytes + (8 * (li >> 1) + lr) * 128 + (((q & 7) ^ lr) << 4);
 #pragma unroll
       for (int j = 0; j < kTileT / 8; j += 2) {
         uint32_t r[2][2];  // [j - j0][h]
@@ -1122,20 +1128,21 @@ struct Sm90Cta {
             r[jj][h] = p.out_bf16 ? ptx::cvt_bf16x2_f32(r0, r1) : ptx::cvt_f16x2_f32(r0, r1);
           }
         }
-        ptx::stmatrix_x4_trans(lane_addr + 8 * j * Tr::kEpiStride, r[0][0], r[0][1], r[1][0], r[1][1]);
+        ptx::stmatrix_x4_trans(lane_addr + 8 * j * 128, r[0][0], r[0][1], r[1][0], r[1][1]);
       }
     }
+    ptx::fence_proxy_async_shared();  // the staged tile, written through the generic proxy, for the TMA
     ptx::named_barrier_sync(1, 256);
-    if (c.ctid == 0) sm90_mark(p, 7);  // first unit's output staged in shared memory
-    // Copy-out: 16-byte pieces of token rows, consecutive threads along a row.
-    constexpr int kPieces = kTileN / 8;
-    for (int i = c.ctid; i < kTileT * kPieces; i += 256) {
-      const int ml = i / kPieces, pc = i - ml * kPieces;
-      const int m = m0 + ml, n = n0 + pc * 8;
-      if (m < p.M && n < p.N) {
-        const uint4 v = ptx::lds128(epi + ml * Tr::kEpiStride + pc * 16);
-        *reinterpret_cast<uint4*>(p.out + (static_cast<int64_t>(m) * p.ldo + n) * 2) = v;
-      }
+    if (c.ctid == 0) {
+      sm90_mark(p, 7);  // first unit's output staged in shared memory
+      // Copy-out by TMA stores (session 22, replacing 16-byte stores by the 256 consumer threads):
+      // the engine writes the boxes while the consumers go on to the next unit; rows past M and
+      // columns past N are clipped. The staging buffer is reused only after
+      // bulk_wait_group_read (the next unit's epilogue, above), the kernel ends after bulk_wait_group.
+#pragma unroll
+      for (int b = 0; b < kTileN / 64; ++b)
+        if (n0 + 64 * b < p.N) ptx::tma_store_2d(&p.out_map, epi + b * Tr::kEpiBoxBytes, n0 + 64 * b, m0);
+      ptx::bulk_commit_group();
     }
   }
 
@@ -1158,6 +1165,7 @@ struct Sm90Cta {
       epilogue(c, p, unit_of(p, u), acc, s_flag);
       if (c.ctid == 0) sm90_mark<false>(p, 8);  // last unit's epilogue done
     }
+    if (c.ctid == 0) ptx::bulk_wait_group<0>();  // the output stores are complete before the CTA ends
     if (c.ctid == 0) sm90_mark<false>(p, 9);  // consumer exit
   }
 
@@ -1184,6 +1192,7 @@ struct Sm90Cta {
       }
       ptx::mbar_fence_init();
       ptx::prefetch_tensormap(&p.act_map);
+      ptx::prefetch_tensormap(&p.out_map);
     }
     __syncthreads();
 

@@ -34,6 +34,7 @@ enum Sm90Variant : int32_t {
 
 struct Sm90KernelParams {
   CUtensorMap act_map;    // activations [M][lda] 16-bit, box 64 k x kTileT tokens, 128B swizzle
+  CUtensorMap out_map;    // output [M][ldo] 16-bit, box 64 columns x kTileT tokens, 128B swizzle (epilogue store)
   const uint8_t* b;       // prepacked weights
   const uint8_t* scales;  // [G][N] 16-bit group scales, or null
   const uint8_t* zeros;   // [G][N] prepacked zero points (16-bit), or null

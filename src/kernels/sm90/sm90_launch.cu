@@ -136,6 +136,23 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     if (r != CUDA_SUCCESS)
       throw Error(ErrorCode::kCudaError, "mixgemm sm90: cuTensorMapEncodeTiled failed (" + std::to_string(r) + ")");
   }
+  {
+    // Output [M][ldo] 16-bit: dims (N, M), row stride ldo * 2 bytes (ldo % 8 == 0: 16-byte rows),
+    // box 64 columns x tile_t tokens with the 128-byte swizzle (the epilogue's staging layout); the
+    // TMA store clips rows past M and columns past N.
+    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.N), static_cast<cuuint64_t>(p.M)};
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.ldo) * 2};
+    const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(cfg.tile_t)};
+    const cuuint32_t estr[2] = {1, 1};
+    const CUresult r = encode_fn()(&k.out_map,
+                                   p.out_type == OutType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                                : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                                   2, p.out, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                   CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+      throw Error(ErrorCode::kCudaError, "mixgemm sm90: cuTensorMapEncodeTiled (output) failed (" + std::to_string(r) + ")");
+  }
   const Sm90Split split = sm90_split(p.M, p.N, p.K, cfg, sm_count, split_mode);
   const int64_t n_tiles = (p.N + cfg.tile_n - 1) / cfg.tile_n;
   const int64_t t_tiles = (p.M + cfg.tile_t - 1) / cfg.tile_t;
