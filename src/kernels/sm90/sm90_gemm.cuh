@@ -19,7 +19,7 @@
 //       the wide tile's GPTQ kernel, whose consumers build their own) build the stage's
 //       per-group weight tables (build_tables). Gives its registers away (setmaxnreg 56).
 //   WG1, WG2 consumers (cooperative): both work on the same tile, each on kTileN/2
-//       weight rows (kMW m64 atoms), sharing the activation tile. setmaxnreg 232.
+//       weight rows (kMW m64 atoms), sharing the activation tile. setmaxnreg 224.
 // Mainloop of a consumer, per 64-k block i (A fragments double-buffered in registers):
 //       fence; issue the 4 wgmma (k16 steps) of block i on F[i%2]; commit
 //       wait_group<1>         -> block i-1 done: its stage is free (arrive `empty`) and
@@ -35,8 +35,8 @@
 // deterministic), applies the epilogue and re-zeroes the counter. No spin-waits, no
 // allocation: graph-safe.
 // Epilogue: out = RN_out(fma(acc, RN_f32(tok[m] * ch[n]), bias[n])) (docs/semantics.md),
-// staged through shared memory ([token][weight row], padded rows) so that the global
-// stores are coalesced 16-byte rows of out.
+// staged through shared memory by stmatrix as [token][64 weight rows] boxes (128B swizzle)
+// and written by TMA stores (one per box, clipped at M and N) while the consumers go on.
 #pragma once
 
 #include <cuda_bf16.h>
