@@ -75,6 +75,8 @@ void fill_uniform_f32(float* dst, size_t elems, float lo, float hi, uint64_t see
 // Reads `bytes` (a multiple of 16) once with `blocks` CTAs of 256 threads (the --stream-read
 // baseline: what reading a layer's weight bytes costs, launch and ramp included).
 void stream_read(const void* src, size_t bytes, unsigned* sink, int blocks, cudaStream_t stream);
+// An empty kernel of `blocks` CTAs of 256 threads (the --stream-read launch_only rows).
+void launch_empty(int blocks, cudaStream_t stream);
 
 // A one-thread kernel that keeps the stream busy for `us` microseconds, so that the host
 // can queue a batch of timed runs behind it and the runs start back to back.

@@ -160,6 +160,15 @@ void stream_read(const void* src, size_t bytes, unsigned* sink, int blocks, cuda
   check_launch("stream_read launch");
 }
 
+// Does nothing: its launch, timed like a GEMM, is the fixed cost every kernel of that grid pays
+// in this measurement (launch, CTA ramp, completion), bytes aside.
+__global__ void k_empty() {}
+
+void launch_empty(int blocks, cudaStream_t stream) {
+  k_empty<<<blocks, 256, 0, stream>>>();
+  check_launch("empty kernel launch");
+}
+
 void spin_stream(cudaStream_t stream, double us) {
   if (us <= 0) return;
   k_spin<<<1, 1, 0, stream>>>(static_cast<uint64_t>(us * 1000.0));

@@ -93,7 +93,9 @@ Kernels
   --baselines-only     baselines only
   --lt-algos N         cuBLASLt heuristic candidates timed, fastest kept (default 8; 1 = top one)
   --stream-read        add rows (kernel stream_read) timing a kernel that only reads each shape's
-                       int4 weights and g128 scales: the weight stream's own time at that size
+                       int4 weights and g128 scales: the weight stream's own time at that size;
+                       and rows launch_only: an empty kernel of the same grid (the fixed cost t0
+                       of a launch here; the note: what t0 + floor would be as a share of the floor)
 Timing
   --iters N            timed runs per row, each with its own CUDA event pair (default 100)
   --warmup N           untimed runs first (default 10)

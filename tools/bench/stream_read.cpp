@@ -2,9 +2,14 @@
 // group-128 scales takes by itself in this run (cold L2 by the same rotation as the mixgemm
 // rows, the same event timer), so a small-M kernel's time can be read against what the
 // weight stream alone costs at that size, launch and ramp included, not only against the
-// bytes / copy-bandwidth floor.
+// bytes / copy-bandwidth floor. And the launch_only rows: an empty kernel of the same grid,
+// timed the same way: the fixed cost t0 every launch pays in this measurement. A kernel whose
+// stream ran at the copy bandwidth but only after t0 would reach floor / (t0 + floor) of the
+// floor (the row's note); a real kernel overlaps part of its launch ramp with its first loads,
+// so this is an estimate of the reachable fraction, not a bound.
 #include <cuda_runtime_api.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -53,6 +58,7 @@ std::vector<ResultRow> run_stream_read(BenchContext& ctx, const Shape& shape) {
   const auto launch = [&](int i) {
     stream_read(src[i % copies].get(), static_cast<size_t>(per_copy), sink.as<unsigned>(), blocks, ctx.stream);
   };
+  const auto launch_only = [&](int) { launch_empty(blocks, ctx.stream); };
   for (int64_t M : opt.m_list) {
     ResultRow row = base_row(M);
     if (ctx.progress) ctx.progress(shape.name + " tp" + std::to_string(shape.tp) + " stream_read M=" + std::to_string(M));
@@ -64,6 +70,20 @@ std::vector<ResultRow> run_stream_read(BenchContext& ctx, const Shape& shape) {
                (copies > 1 ? "; rotating " + std::to_string(copies) + " copies" : std::string()) +
                (note.empty() ? "" : "; " + note);
     rows.push_back(row);
+
+    ResultRow e = base_row(M);
+    e.kernel = e.type_spec = "launch_only";
+    e.b_type = "-";
+    e.us = compute_stats(ctx.timer->run(launch_only, opt.warmup, opt.iters));
+    e.timed = true;
+    // No bytes, no floor of its own: its note says what t0 leaves of the layer's floor.
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "empty kernel, same grid; t0 + floor (%.1f MB at the copy bandwidth, %.2f us) would be "
+                  "%.1f%% of the floor",
+                  bytes.total() / 1e6, row.floor_us, 100.0 * row.floor_us / (row.floor_us + e.us.median));
+    e.note = buf;
+    rows.push_back(e);
   }
   return rows;
 }
