@@ -17,6 +17,9 @@
 //                  one per token m) when cuBLASLt has an algorithm for them, else per-tensor
 //                  scales; each row's note says which
 //   cublaslt_int8  s8 x s8 -> s32 (CUBLAS_COMPUTE_32I)
+//   cublaslt_fp8_fast  cublaslt_fp8 with CUBLASLT_MATMUL_DESC_FAST_ACCUM = 1 (not in the default
+//                  list): no periodic promotion of the fp8 accumulation, as mixgemm's e4m3 path;
+//                  cublaslt_fp8 runs cuBLASLt's default (0: promoted)
 // Algorithm: cuBLASLt's heuristic returns up to --lt-algos candidates; each is timed
 // briefly (cold L2 as configured) and the fastest kept (row's schedule: "heuristic i/n").
 #include <cublasLt.h>
@@ -82,7 +85,8 @@ Types types_of(Baseline b) {
   switch (b) {
     case Baseline::kFp16: return {CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, 2, 2};
     case Baseline::kBf16: return {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 2, 2};
-    case Baseline::kFp8: return {CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 1, 2};
+    case Baseline::kFp8:
+    case Baseline::kFp8Fast: return {CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F, 1, 2};
     case Baseline::kInt8: return {CUDA_R_8I, CUDA_R_32I, CUDA_R_32I, CUBLAS_COMPUTE_32I, 1, 4};
   }
   throw BenchError("unknown baseline");
@@ -94,7 +98,8 @@ void fill_input(Baseline b, void* p, size_t n, float sd16, uint64_t seed, cudaSt
   switch (b) {
     case Baseline::kFp16: fill_normal_16bit(p, n, Fill16::kF16, sd16, seed, s); break;
     case Baseline::kBf16: fill_normal_16bit(p, n, Fill16::kBF16, sd16, seed, s); break;
-    case Baseline::kFp8: fill_normal_e4m3(p, n, 16.0f, seed, s); break;
+    case Baseline::kFp8:
+    case Baseline::kFp8Fast: fill_normal_e4m3(p, n, 16.0f, seed, s); break;
     case Baseline::kInt8: fill_uniform_s8(p, n, -127, 127, seed, s); break;
   }
 }
@@ -143,7 +148,7 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline kind, const Shap
 
   // Weights (+ per-channel fp8 scales), rotated.
   const int64_t w_bytes = N * K * ty.in_bytes;
-  const int64_t wscale_bytes = kind == Baseline::kFp8 ? N * 4 : 0;
+  const int64_t wscale_bytes = is_fp8(kind) ? N * 4 : 0;
   std::string w_note;
   std::vector<DeviceBuffer> w, wscale;
   int cw = 1;
@@ -171,7 +176,7 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline kind, const Shap
     std::string note = w_note;
     try {
       const int64_t a_bytes = M * K * ty.in_bytes, o_bytes = M * N * ty.out_bytes;
-      const int64_t tscale_bytes = kind == Baseline::kFp8 ? M * 4 : 0;
+      const int64_t tscale_bytes = is_fp8(kind) ? M * 4 : 0;
       const int ca = rotation_count(ctx, w_bytes + a_bytes + o_bytes, std::max(2, cw), 0, note);
       std::vector<DeviceBuffer> act, out, tscale;
       for (int c = 0; c < ca; ++c) {
@@ -197,11 +202,14 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline kind, const Shap
         const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
         BENCH_LT(cublasLtMatmulDescSetAttribute(desc.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
         BENCH_LT(cublasLtMatmulDescSetAttribute(desc.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
-        if (kind == Baseline::kFp8) {
+        if (is_fp8(kind)) {
           const int32_t m = mode == Fp8Scales::kRowwise ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F
                                                         : CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
           BENCH_LT(cublasLtMatmulDescSetAttribute(desc.op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &m, sizeof m));
           BENCH_LT(cublasLtMatmulDescSetAttribute(desc.op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &m, sizeof m));
+          // cublaslt_fp8_fast: no periodic promotion of the fp8 accumulation (the default, 0, promotes).
+          const int8_t fast = kind == Baseline::kFp8Fast ? 1 : 0;
+          BENCH_LT(cublasLtMatmulDescSetAttribute(desc.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
           const void* pa = wscale[0].get();
           const void* pb = tscale[0].get();
           BENCH_LT(cublasLtMatmulDescSetAttribute(desc.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &pa, sizeof pa));
@@ -230,7 +238,7 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline kind, const Shap
       const Candidate* chosen = nullptr;
       const auto launch = [&](int i) {
         const int wi = i % cw, ai = i % ca;
-        if (kind == Baseline::kFp8) {
+        if (is_fp8(kind)) {
           const void* pa = wscale[wi].get();
           const void* pb = tscale[ai].get();
           BENCH_LT(cublasLtMatmulDescSetAttribute(desc.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &pa, sizeof pa));
@@ -276,12 +284,12 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline kind, const Shap
       };
       try_build(Fp8Scales::kRowwise);
       bool ok = !cands.empty() && select();
-      if (!ok && kind == Baseline::kFp8) {
+      if (!ok && is_fp8(kind)) {
         fp8_mode = Fp8Scales::kPerTensor;
         try_build(Fp8Scales::kPerTensor);
         ok = !cands.empty() && select();
       }
-      if (kind == Baseline::kFp8 && ok) {
+      if (is_fp8(kind) && ok) {
         const std::string m = fp8_mode == Fp8Scales::kRowwise ? "rowwise" : "per-tensor";
         note += std::string(note.empty() ? "" : "; ") +
                 (fp8_mode == Fp8Scales::kRowwise ? "rowwise scales (OUTER_VEC_32F)"

@@ -43,8 +43,11 @@ inline ByteCount mixgemm_bytes(const TypeSpec& t, int64_t M, int64_t N, int64_t 
   return b;
 }
 
-// The cuBLAS/cuBLASLt baselines, by name.
-enum class Baseline { kFp16, kBf16, kFp8, kInt8 };
+// The cuBLAS/cuBLASLt baselines, by name. kFp8Fast is kFp8 with CUBLASLT_MATMUL_DESC_FAST_ACCUM
+// (no periodic promotion of the fp8 accumulation: the precision of mixgemm's e4m3 path, which
+// accumulates each k-range in the tensor cores); it is not in the default list.
+enum class Baseline { kFp16, kBf16, kFp8, kInt8, kFp8Fast };
+inline bool is_fp8(Baseline b) { return b == Baseline::kFp8 || b == Baseline::kFp8Fast; }
 
 inline const char* baseline_name(Baseline b) {
   switch (b) {
@@ -52,6 +55,7 @@ inline const char* baseline_name(Baseline b) {
     case Baseline::kBf16: return "cublas_bf16";
     case Baseline::kFp8: return "cublaslt_fp8";
     case Baseline::kInt8: return "cublaslt_int8";
+    case Baseline::kFp8Fast: return "cublaslt_fp8_fast";
   }
   return "?";
 }
@@ -62,12 +66,14 @@ inline const std::vector<Baseline>& all_baselines() {
 inline Baseline parse_baseline(const std::string& s) {
   for (Baseline b : all_baselines())
     if (s == baseline_name(b)) return b;
+  if (s == baseline_name(Baseline::kFp8Fast) || s == "fp8_fast") return Baseline::kFp8Fast;
   if (s == "fp16") return Baseline::kFp16;
   if (s == "bf16") return Baseline::kBf16;
   if (s == "fp8") return Baseline::kFp8;
   if (s == "int8") return Baseline::kInt8;
   throw std::invalid_argument("unknown baseline '" + s +
-                              "'; known: cublas_fp16, cublas_bf16, cublaslt_fp8, cublaslt_int8 (or fp16, bf16, fp8, int8)");
+                              "'; known: cublas_fp16, cublas_bf16, cublaslt_fp8, cublaslt_int8, cublaslt_fp8_fast "
+                              "(or fp16, bf16, fp8, int8, fp8_fast)");
 }
 // Element types of each baseline: activation/weight, output.
 inline const char* baseline_in_type(Baseline b) {
@@ -75,6 +81,7 @@ inline const char* baseline_in_type(Baseline b) {
     case Baseline::kFp16: return "f16";
     case Baseline::kBf16: return "bf16";
     case Baseline::kFp8: return "e4m3";
+    case Baseline::kFp8Fast: return "e4m3";
     case Baseline::kInt8: return "s8";
   }
   return "?";
@@ -84,6 +91,7 @@ inline const char* baseline_out_type(Baseline b) {
     case Baseline::kFp16: return "f16";
     case Baseline::kBf16: return "bf16";
     case Baseline::kFp8: return "bf16";
+    case Baseline::kFp8Fast: return "bf16";
     case Baseline::kInt8: return "s32";
   }
   return "?";

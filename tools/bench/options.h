@@ -88,7 +88,8 @@ Kernels
                        e4m3.u4b8.g128, f16.u4b8.gch; `all` = every standard config (--list)
   --schedule NAME      force this mixgemm schedule (default: mixgemm's heuristic)
   --all-schedules      time every supported schedule of each config (one row each)
-  --baselines LIST     cublas_fp16,cublas_bf16,cublaslt_fp8,cublaslt_int8 (default: all)
+  --baselines LIST     cublas_fp16,cublas_bf16,cublaslt_fp8,cublaslt_int8 (default: all four);
+                       cublaslt_fp8_fast: cublaslt_fp8 with FAST_ACCUM (no promotion), on request
   --no-baselines       mixgemm only (ratio columns stay empty)
   --baselines-only     baselines only
   --lt-algos N         cuBLASLt heuristic candidates timed, fastest kept (default 8; 1 = top one)
