@@ -1135,7 +1135,7 @@ struct Sm90Cta {
     ptx::named_barrier_sync(1, 256);
     if (c.ctid == 0) {
       sm90_mark(p, 7);  // first unit's output staged in shared memory
-      // Copy-out by TMA stores (session 22, replacing 16-byte stores by the 256 consumer threads):
+      // Copy-out by TMA stores (session 23, replacing 16-byte stores by the 256 consumer threads):
       // the engine writes the boxes while the consumers go on to the next unit; rows past M and
       // columns past N are clipped. The staging buffer is reused only after
       // bulk_wait_group_read (the next unit's epilogue, above), the kernel ends after bulk_wait_group.
