@@ -22,7 +22,7 @@ import re
 import sys
 from collections import defaultdict
 
-BASELINES = ("cublas_fp16", "cublas_bf16", "cublaslt_fp8", "cublaslt_int8")
+BASELINES = ("cublas_fp16", "cublas_bf16", "cublaslt_fp8", "cublaslt_fp8_fast", "cublaslt_int8")
 
 
 def read_rows(path):
