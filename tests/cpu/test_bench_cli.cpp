@@ -250,7 +250,8 @@ TEST(BenchOptions, ParsesEveryFlag) {
                            "--lt-algos", "1", "--verify", "--verify-rows", "4", "--verify-cols", "128",
                            "--fp8-promotion-k", "128", "--prepack-bench", "--stream-read", "--unit-group-scales", "--csv", "out.csv", "--json", "out.json",
                            "--git-commit", "abc123", "--device", "1", "--seed", "7", "--quiet",
-                           "--schedule", "smallm_k4", "--baselines", "fp16,cublaslt_fp8", "--time-limit", "400"});
+                           "--schedule", "smallm_k4", "--baselines", "fp16,cublaslt_fp8", "--time-limit", "400",
+                           "--graph-batch", "32"});
   EXPECT_EQ(o.m_list, (std::vector<int64_t>{1, 16, 256}));
   EXPECT_EQ(o.sets, (std::vector<std::string>{"seed", "llama2-70b"}));
   EXPECT_EQ(o.tps, (std::vector<int>{1, 2}));
@@ -290,6 +291,10 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_EQ(o.schedule, "smallm_k4");
   EXPECT_EQ(o.baselines, (std::vector<Baseline>{Baseline::kFp16, Baseline::kFp8}));
   EXPECT_EQ(o.time_limit_s, 400);
+  EXPECT_EQ(o.graph_batch, 32);
+  EXPECT_EQ(parse({}).graph_batch, 0);  // one event pair per launch by default
+  EXPECT_THROW(parse({"--graph-batch", "0"}), std::invalid_argument);
+  EXPECT_THROW(parse({"--graph-batch", "2000"}), std::invalid_argument);
 }
 
 TEST(BenchOptions, CustomShapesReplaceTheDefaultSet) {
@@ -337,7 +342,7 @@ TEST(BenchOptions, UsageAndListMentionEverything) {
   const std::string u = usage();
   for (const char* f : {"--types", "--shapes", "--shape", "--tp", "--m", "--iters", "--warmup", "--settle-ms", "--idle-ms", "--cold-l2", "--verify",
                         "--csv", "--json", "--git-commit", "--baselines-only", "--no-baselines", "--prepack-bench",
-                        "--lt-algos", "--stream-read", "--unit-group-scales"})
+                        "--lt-algos", "--stream-read", "--unit-group-scales", "--graph-batch"})
     EXPECT_NE(u.find(f), std::string::npos) << f;
   const std::string l = list_text({1, 8});
   EXPECT_NE(l.find("llama2-70b/gate_up tp=8: N=7168 K=8192"), std::string::npos) << l;

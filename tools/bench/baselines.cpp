@@ -328,7 +328,7 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline kind, const Shap
       }
       if (row.status == kBadOutput) ++ctx.bad_outputs;
 
-      row.us = compute_stats(ctx.timer->run(launch, opt.warmup, opt.iters));
+      row.us = compute_stats(time_launches(ctx, launch));
       row.timed = true;
       row.bytes = baseline_bytes(kind, M, N, K, fp8_mode == Fp8Scales::kRowwise);
       row.floor_us = floor_us(row.bytes, ctx.copy_gbps);

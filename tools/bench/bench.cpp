@@ -53,6 +53,13 @@ int rotation_count(const BenchContext& ctx, int64_t bytes_per_copy, int max_copi
   return got;
 }
 
+std::vector<double> time_launches(BenchContext& ctx, const std::function<void(int)>& launch) {
+  const Options& opt = *ctx.opt;
+  if (opt.graph_batch <= 0) return ctx.timer->run(launch, opt.warmup, opt.iters);
+  (void)ctx.timer->run(launch, opt.warmup, 1);  // the same warm-up and power-state settle
+  return time_graph_batch(launch, opt.graph_batch, opt.iters, ctx.stream);
+}
+
 namespace {
 
 std::string trim(std::string s) {
@@ -225,7 +232,11 @@ int bench_main(int argc, char** argv) {
     set.add_num("settle_ms", opt.settle_ms, 0);
     set.add_str("cold_l2", cold_l2_name(opt.cold_l2));
     set.add_num("rotation_l2_factor", 3.0, 1);
-    set.add_str("timing", "one CUDA event pair per run, runs queued back to back behind a spin kernel; median/min/max/mean");
+    set.add_str("timing", opt.graph_batch > 0
+                              ? "each run one replay of a CUDA graph of graph_batch launches between one event pair, "
+                                "divided by graph_batch; median/min/max/mean"
+                              : "one CUDA event pair per run, runs queued back to back behind a spin kernel; median/min/max/mean");
+    set.add_int("graph_batch", opt.graph_batch);
     set.add_int("lt_algos", opt.lt_algos);
     set.add_str("lt_algo_choice", opt.lt_algos > 1 ? "fastest of the heuristic's candidates, each timed 5 runs"
                                                    : "the heuristic's top candidate");
@@ -301,8 +312,12 @@ int bench_main(int argc, char** argv) {
                   ctx.copy_gbps, copy_stats.count, opt.copy_gib, copy_gbps_min, copy_gbps_max);
       if (sm_clock_now > 0) std::printf("clocks after the copy: SM %d MHz, memory %d MHz\n", sm_clock_now, mem_clock_now);
     }
-    std::printf("timing: %d runs after %d warm-up, one event pair each, cold L2: %s; floors from the copy bandwidth above\n",
-                opt.iters, opt.warmup, cold_l2_name(opt.cold_l2));
+    if (opt.graph_batch > 0)
+      std::printf("timing: %d replays of a CUDA graph of %d launches after %d warm-up, per launch, cold L2: %s; floors from the copy bandwidth above\n",
+                  opt.iters, opt.graph_batch, opt.warmup, cold_l2_name(opt.cold_l2));
+    else
+      std::printf("timing: %d runs after %d warm-up, one event pair each, cold L2: %s; floors from the copy bandwidth above\n",
+                  opt.iters, opt.warmup, cold_l2_name(opt.cold_l2));
     std::printf("power state: each row (baselines too) after %.0f ms idle and %.0f ms of its own kernel back to back%s\n",
                 opt.idle_ms, opt.settle_ms, opt.settle_ms > 0 ? " (sustained)" : "");
     if (opt.unit_group_scales) std::printf("inputs: every group scale 1 (--unit-group-scales, a diagnostic)\n");

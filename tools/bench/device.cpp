@@ -152,6 +152,35 @@ std::vector<double> EventTimer::run(const std::function<void(int)>& launch, int 
   return times;
 }
 
+std::vector<double> time_graph_batch(const std::function<void(int)>& launch, int n, int reps, cudaStream_t stream) {
+  BENCH_CUDA(cudaStreamSynchronize(stream));
+  cudaGraph_t graph = nullptr;
+  BENCH_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  for (int i = 0; i < n; ++i) launch(i);
+  BENCH_CUDA(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec = nullptr;
+  const cudaError_t inst = cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphDestroy(graph);
+  BENCH_CUDA(inst);
+  cudaEvent_t start = nullptr, stop = nullptr;
+  BENCH_CUDA(cudaEventCreate(&start));
+  BENCH_CUDA(cudaEventCreate(&stop));
+  std::vector<double> times;
+  for (int r = -2; r < reps; ++r) {
+    BENCH_CUDA(cudaEventRecord(start, stream));
+    BENCH_CUDA(cudaGraphLaunch(exec, stream));
+    BENCH_CUDA(cudaEventRecord(stop, stream));
+    BENCH_CUDA(cudaEventSynchronize(stop));
+    float ms = 0.f;
+    BENCH_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    if (r >= 0) times.push_back(static_cast<double>(ms) * 1000.0 / n);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaGraphExecDestroy(exec);
+  return times;
+}
+
 std::vector<double> time_device_copy(size_t bytes, int warmup, int iters, cudaStream_t stream) {
   DeviceBuffer src(bytes, "copy-bandwidth source");
   DeviceBuffer dst(bytes, "copy-bandwidth destination");

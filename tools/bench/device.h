@@ -120,6 +120,12 @@ class EventTimer {
   double idle_ms_ = 0, settle_ms_ = 0;
 };
 
+// Per-launch times (us) of `n` launches of launch(0 .. n-1) captured in one CUDA graph: the graph
+// is replayed `reps` times (after two untimed replays), each replay between one event pair, and
+// each time divided by n. What a kernel costs back to back inside a graph, as a decode step's
+// kernels run: the event pair and the launch boundaries of the stream are amortized over n.
+std::vector<double> time_graph_batch(const std::function<void(int)>& launch, int n, int reps, cudaStream_t stream);
+
 // Device-to-device cudaMemcpyAsync of `bytes`: per-run times (us) after warm-up.
 std::vector<double> time_device_copy(size_t bytes, int warmup, int iters, cudaStream_t stream);
 

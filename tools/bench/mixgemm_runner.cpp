@@ -387,7 +387,7 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
           }
         }
 
-        row.us = compute_stats(ctx.timer->run(launch, opt.warmup, opt.iters));
+        row.us = compute_stats(time_launches(ctx, launch));
         row.timed = true;
         if (!w.zeros_packed.empty()) row.bytes.zeros = static_cast<int64_t>(w.zeros_packed.size());
         row.floor_us = floor_us(row.bytes, ctx.copy_gbps);

@@ -46,6 +46,7 @@ struct Options {
   int64_t fp8_promotion_k = -1;  // e4m3 tolerance: the kernels' f32 promotion interval (0: none, -1: auto)
   int iters = 100;
   int warmup = 10;
+  int graph_batch = 0;  // --graph-batch N: rows timed as N back-to-back launches in one CUDA graph (0: off)
   double idle_ms = 0;     // GPU idle this long before each row's warm-up (rested state)
   double settle_ms = 300; // each row's kernel run back to back this long before its timed runs
   ColdL2 cold_l2 = ColdL2::kRotate;
@@ -96,10 +97,17 @@ Kernels
   --stream-read        add rows (kernel stream_read) timing a kernel that only reads each shape's
                        int4 weights and g128 scales: the weight stream's own time at that size;
                        and rows launch_only: an empty kernel of the same grid (the fixed cost t0
-                       of a launch here; the note: what t0 + floor would be as a share of the floor)
+                       of a launch here; the note: what t0 + floor would be as a share of the floor);
+                       rows stream_read_graph / launch_only_graph: the same two kernels, 32 back to
+                       back in one CUDA graph, per launch (as a decode step's graph runs them)
 Timing
   --iters N            timed runs per row, each with its own CUDA event pair (default 100)
   --warmup N           untimed runs first (default 10)
+  --graph-batch N      time each row (mixgemm and baselines) as N launches back to back in one
+                       CUDA graph, the replay between one event pair, divided by N (a decode
+                       step's graph; the cold-L2 rotation goes on inside the graph). --iters
+                       replays after the usual warm-up and settle (default 0: one event pair per
+                       launch)
   --settle-ms X        after the warm-up, run the row's kernel back to back for at least X ms
                        before its timed runs, for every row alike (mixgemm and baselines): each
                        row is timed in the sustained state, where the board's power limit sets
@@ -247,6 +255,10 @@ inline Options parse_options(const std::vector<std::string>& args) {
     else if (flag == "--baselines-only") { no_value(); baselines_only = true; }
     else if (flag == "--lt-algos") o.lt_algos = static_cast<int>(take_int(1));
     else if (flag == "--iters") o.iters = static_cast<int>(take_int(1));
+    else if (flag == "--graph-batch") {
+      o.graph_batch = static_cast<int>(take_int(1));
+      if (o.graph_batch > 1024) throw std::invalid_argument("--graph-batch: at most 1024 launches per graph");
+    }
     else if (flag == "--warmup") o.warmup = static_cast<int>(take_int(0));
     else if (flag == "--settle-ms") o.settle_ms = static_cast<double>(take_int(0));
     else if (flag == "--idle-ms") o.idle_ms = static_cast<double>(take_int(0));

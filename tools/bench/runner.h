@@ -69,6 +69,10 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline b, const Shape& 
 // copy bandwidth.
 std::vector<ResultRow> run_stream_read(BenchContext& ctx, const Shape& shape);
 
+// The timed runs of one row (us per launch): the event timer (one event pair per launch), or with
+// --graph-batch N, after the same warm-up and settle, N launches per CUDA graph (time_graph_batch).
+std::vector<double> time_launches(BenchContext& ctx, const std::function<void(int)>& launch);
+
 // One row per (schedule, M) for mixgemm with `spec` on `shape`. schedules: the list to time
 // (empty string = the heuristic's choice).
 std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, const Shape& shape,
