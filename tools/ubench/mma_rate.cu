@@ -1,0 +1,273 @@
+// mma_rate.cu - mixgemm-mma-rate: how fast this GPU's tensor cores retire the MMA shapes of the
+// decode (small-M) kernels, with no memory traffic at all.
+//
+// The decode kernels (src/kernels/smallm/) give the 1..16 tokens to the tensor cores as the N = 8
+// side of mma.sync m16n8k16 (f16 / bf16) or m16n8k32 (s8), 256 or 512 weights per instruction
+// and warp. At the weight-streaming floor an H200 SM must consume ~32 int4 weights per cycle
+// (4.3 TB/s over 132 SMs at 1.98 GHz). This tool measures, per SM and cycle, how many of those
+// MMAs (and so weights) the tensor cores retire, with 1..8 independent accumulator chains per warp
+// and 1..32 warps per SM, and the latency of one dependent chain; and the same for the Hopper
+// register-A wgmma of the same N (m64n8k16 / m64n8k32: the four m16 blocks of a warpgroup in one
+// asynchronous instruction, B from shared memory), the alternative a decode kernel could use
+// (docs/design-smallm.md, "Session 26"). Operands are constants; only the accumulators change.
+//
+//   mixgemm-mma-rate [--iters N] [--device D]
+//
+// Prints one line per case: MMA per SM-cycle, weights per SM-cycle, cycles per loop trip.
+// SM cycles come from clock64() (each warp's span of the loop, median over warps): the
+// rates are per cycle of whatever clock the GPU ran at, not per nanosecond.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+#define UB_CHECK(x)                                                                        \
+  do {                                                                                     \
+    cudaError_t e_ = (x);                                                                  \
+    if (e_ != cudaSuccess) {                                                               \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+// ---- the instructions (one PTX instruction per function) -------------------------------
+// mma.sync: A 16 x 16 f16 (4 regs) / 16 x 32 s8 (4 regs), B 8 columns (2 regs), C/D 4 regs.
+__device__ __forceinline__ void mma_sync(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+__device__ __forceinline__ void mma_sync(int32_t (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "
+      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define UB_WGMMA 1
+#else
+#define UB_WGMMA 0
+#endif
+
+// Register-A wgmma, N = 8: warp w of the warpgroup supplies rows 16w..16w+15 of A in the
+// mma.sync A-fragment layout; B (8 tokens x 16 f16 or 32 s8 of k) through the descriptor.
+__device__ __forceinline__ void wgmma_n8(float (&d)[4], const uint32_t (&a)[4], uint64_t desc) {
+#if UB_WGMMA
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 "
+      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, p, 1, 1, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+#endif
+}
+__device__ __forceinline__ void wgmma_n8(int32_t (&d)[4], const uint32_t (&a)[4], uint64_t desc) {
+#if UB_WGMMA
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 "
+      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, p;\n}\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+#endif
+}
+__device__ __forceinline__ void wgmma_fence() {
+#if UB_WGMMA
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wgmma_commit() {
+#if UB_WGMMA
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+#if UB_WGMMA
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+
+// B tile: 8 token rows of kRowBytes (64 k: 128 bytes of f16 or 64 bytes of s8), one swizzle
+// atom, 1024-byte aligned, as src/kernels/ptx/sm90.cuh's smem_desc_swizzled describes it; step
+// s (16 f16 or 32 s8 of k: 32 bytes) starts 2 * s further in descriptor units.
+template <int kRowBytes>
+__device__ __forceinline__ uint64_t b_desc(uint32_t addr) {
+  constexpr uint64_t kLayout = kRowBytes == 128 ? 1 : 2;  // 128-byte / 64-byte swizzle
+  return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) | (uint64_t{1} << 16) |
+         (uint64_t{(8 * kRowBytes) >> 4} << 32) | (kLayout << 62);
+}
+
+// ---- the loops --------------------------------------------------------------------------
+// Each warp: `iters` trips of kChains independent MMAs (chain c accumulates into acc[c]).
+// cycles[w] = the warp's clock64 span of the loop. sink keeps the accumulators live.
+template <class Acc, int kChains>
+__global__ void mma_sync_loop(int iters, float* sink, long long* cycles) {
+  const uint32_t lane = threadIdx.x & 31;
+  // 1.0 in f16 (pairs) / 1 in s8 (quads), varied per lane so nothing is uniform.
+  const uint32_t one = std::is_same<Acc, float>::value ? 0x3C003C00u : 0x01010101u;
+  const uint32_t a[4] = {one, one ^ (lane & 1), one, one};
+  const uint32_t b0 = one, b1 = one ^ (lane & 2);
+  Acc acc[kChains][4] = {};
+  __syncwarp();
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+#pragma unroll
+    for (int c = 0; c < kChains; ++c) mma_sync(acc[c], a, b0, b1);
+  }
+  const long long t1 = clock64();
+  float s = 0.0f;
+#pragma unroll
+  for (int c = 0; c < kChains; ++c)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) s += static_cast<float>(acc[c][i]);
+  if (s == -1.0f) *sink = s;  // never true: the sums are non-negative
+  if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = t1 - t0;
+}
+
+// Each warpgroup: `iters` trips of { fence; kChains wgmma into acc[0..kChains); commit;
+// wait until at most one trip is in flight }.
+template <class Acc, int kChains>
+__global__ void wgmma_loop(int iters, float* sink, long long* cycles) {
+  constexpr bool kS8 = std::is_same<Acc, int32_t>::value;
+  constexpr int kRowBytes = kS8 ? 64 : 128;
+  __shared__ __align__(1024) uint8_t b_tile[8 * 128];
+  for (int i = threadIdx.x; i < 8 * 128 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = kS8 ? 0x01010101u : 0x3C003C00u;
+#if UB_WGMMA
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic writes -> wgmma's reads
+#endif
+  __syncthreads();
+  const uint32_t lane = threadIdx.x & 31;
+  const uint32_t one = kS8 ? 0x01010101u : 0x3C003C00u;
+  const uint32_t a[4] = {one, one ^ (lane & 1), one, one};
+  const uint64_t desc = b_desc<kRowBytes>(static_cast<uint32_t>(__cvta_generic_to_shared(b_tile)));
+  Acc acc[kChains][4] = {};
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+    wgmma_fence();
+#pragma unroll
+    for (int c = 0; c < kChains; ++c) wgmma_n8(acc[c], a, desc + 2 * ((i + c) & 1));
+    wgmma_commit();
+    wgmma_wait<1>();
+  }
+  wgmma_wait<0>();
+  const long long t1 = clock64();
+  float s = 0.0f;
+#pragma unroll
+  for (int c = 0; c < kChains; ++c)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) s += static_cast<float>(acc[c][i]);
+  if (s == -1.0f) *sink = s;
+  if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = t1 - t0;
+}
+
+struct Case {
+  std::string name;  // instruction
+  int weights;       // weights (A elements) per instruction and warp(group)
+  bool wgmma;        // per warpgroup
+  int warps_per_sm;  // resident warps per SM
+  int chains;
+  void (*kernel)(int, float*, long long*);
+};
+
+template <class Acc, int kChains>
+Case sync_case(const char* name, int weights, int warps_per_sm) {
+  return {name, weights, false, warps_per_sm, kChains, &mma_sync_loop<Acc, kChains>};
+}
+template <class Acc, int kChains>
+Case wg_case(const char* name, int weights, int warps_per_sm) {
+  return {name, weights, true, warps_per_sm, kChains, &wgmma_loop<Acc, kChains>};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int iters = 4096, dev = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string f = argv[i];
+    if (f == "--iters" && i + 1 < argc) iters = std::atoi(argv[++i]);
+    else if (f == "--device" && i + 1 < argc) dev = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: %s [--iters N] [--device D]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (iters < 16) {
+    std::fprintf(stderr, "--iters must be >= 16\n");
+    return 2;
+  }
+  UB_CHECK(cudaSetDevice(dev));
+  cudaDeviceProp prop{};
+  UB_CHECK(cudaGetDeviceProperties(&prop, dev));
+  if (prop.major != 9) {
+    std::fprintf(stderr, "mixgemm-mma-rate measures Hopper (sm_90) tensor cores; device %d is sm_%d%d\n", dev,
+                 prop.major, prop.minor);
+    return 1;
+  }
+  const int sms = prop.multiProcessorCount;
+  std::printf("# %s, %d SMs; iters %d; operands constant, no memory traffic in the loop\n", prop.name, sms, iters);
+  std::printf("%-26s %8s %6s %12s %14s %16s\n", "instruction", "warps/SM", "chains", "cycles/trip", "MMA/SM-cycle",
+              "weights/SM-cycle");
+
+  using F = float;
+  using S = int32_t;
+  const std::vector<Case> cases = {
+      // dependent-chain latency: one warp per SM, one chain
+      sync_case<F, 1>("mma.sync m16n8k16 f16", 256, 1), sync_case<F, 4>("mma.sync m16n8k16 f16", 256, 1),
+      sync_case<F, 1>("mma.sync m16n8k16 f16", 256, 4), sync_case<F, 2>("mma.sync m16n8k16 f16", 256, 4),
+      sync_case<F, 4>("mma.sync m16n8k16 f16", 256, 4), sync_case<F, 8>("mma.sync m16n8k16 f16", 256, 4),
+      sync_case<F, 1>("mma.sync m16n8k16 f16", 256, 16), sync_case<F, 2>("mma.sync m16n8k16 f16", 256, 16),
+      sync_case<F, 4>("mma.sync m16n8k16 f16", 256, 16), sync_case<F, 2>("mma.sync m16n8k16 f16", 256, 32),
+      sync_case<S, 1>("mma.sync m16n8k32 s8", 512, 1), sync_case<S, 1>("mma.sync m16n8k32 s8", 512, 16),
+      sync_case<S, 2>("mma.sync m16n8k32 s8", 512, 16), sync_case<S, 4>("mma.sync m16n8k32 s8", 512, 16),
+      wg_case<F, 1>("wgmma m64n8k16 f16", 1024, 4), wg_case<F, 4>("wgmma m64n8k16 f16", 1024, 4),
+      wg_case<F, 1>("wgmma m64n8k16 f16", 1024, 16), wg_case<F, 2>("wgmma m64n8k16 f16", 1024, 16),
+      wg_case<F, 4>("wgmma m64n8k16 f16", 1024, 16), wg_case<S, 1>("wgmma m64n8k32 s8", 2048, 4),
+      wg_case<S, 4>("wgmma m64n8k32 s8", 2048, 4), wg_case<S, 2>("wgmma m64n8k32 s8", 2048, 16),
+      wg_case<S, 4>("wgmma m64n8k32 s8", 2048, 16),
+  };
+
+  float* sink = nullptr;
+  long long* cycles = nullptr;
+  const int max_warps = sms * 32;
+  UB_CHECK(cudaMalloc(&sink, sizeof(float)));
+  UB_CHECK(cudaMalloc(&cycles, sizeof(long long) * max_warps));
+  std::vector<long long> host(max_warps);
+  for (const Case& c : cases) {
+    // CTAs of 4 warps (one warpgroup) where there are >= 4 warps per SM, one warp otherwise;
+    // warps_per_sm / 4 CTAs per SM, all resident at once (tiny kernels).
+    const int threads = c.warps_per_sm >= 4 ? 128 : 32 * c.warps_per_sm;
+    const int ctas_per_sm = c.warps_per_sm * 32 / threads;
+    const int grid = sms * ctas_per_sm;
+    const int warps = grid * threads / 32;
+    c.kernel<<<grid, threads>>>(iters / 8, sink, cycles);  // warm-up
+    UB_CHECK(cudaGetLastError());
+    c.kernel<<<grid, threads>>>(iters, sink, cycles);
+    UB_CHECK(cudaGetLastError());
+    UB_CHECK(cudaDeviceSynchronize());
+    UB_CHECK(cudaMemcpy(host.data(), cycles, sizeof(long long) * warps, cudaMemcpyDeviceToHost));
+    std::vector<long long> v(host.begin(), host.begin() + warps);
+    std::nth_element(v.begin(), v.begin() + warps / 2, v.end());
+    const double span = static_cast<double>(v[warps / 2]);  // median warp's cycles
+    // MMAs issued per SM over the span: every warp (or warpgroup) of the SM, iters x chains.
+    const double issuers = c.wgmma ? c.warps_per_sm / 4.0 : c.warps_per_sm;
+    const double mma_per_sm = issuers * static_cast<double>(iters) * c.chains;
+    const double rate = mma_per_sm / span;
+    std::printf("%-26s %8d %6d %12.1f %14.3f %16.1f\n", c.name.c_str(), c.warps_per_sm, c.chains,
+                span / iters, rate, rate * c.weights);
+  }
+  UB_CHECK(cudaFree(sink));
+  UB_CHECK(cudaFree(cycles));
+  return 0;
+}
