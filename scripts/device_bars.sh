@@ -8,7 +8,9 @@
 # $BARS_RUNS times in a row (each run with its baselines; rows settled 300 ms, 20 runs per row,
 # every row verified, $BARS_TIME_LIMIT s per run) on $BARS_SHAPES, writes bench-<i>.csv and
 # scripts/bar_status.py's bars-<i>.md per run, the MIXGEMM_PRINT_CONFIG=1 output of run 1 (each
-# distinct line once), and everything as $OUT/bars.tar.gz.
+# distinct line once), and everything as $OUT/bars.tar.gz. BARS_GRAPH=32 times every row (baselines too) as
+# 32 back-to-back launches in one CUDA graph (mixgemm-bench --graph-batch): the decode bars as an engine's
+# graph sees them, without the event-timed launch cost (docs/performance.md, "The weight stream's own time").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -eq 1 ] || { echo "usage: device_bars.sh COMMIT_FILE"; exit 2; }
@@ -25,6 +27,7 @@ for ((i = 1; i <= ${BARS_RUNS:-1}; ++i)); do
   MIXGEMM_PRINT_CONFIG=1 timeout $((${BARS_TIME_LIMIT:-200} + 30)) ./build-bars/tools/mixgemm-bench \
     --shapes ${BARS_SHAPES:-seed,llama2-70b} --m ${BARS_MS:?} --types ${BARS_TYPES:?} --baselines ${BARS_BASELINES:?} \
     --iters 20 --warmup 3 --settle-ms 300 --time-limit ${BARS_TIME_LIMIT:-200} --verify --git-commit "$C" \
+    ${BARS_GRAPH:+--graph-batch $BARS_GRAPH} \
     --csv $L/bench-$i.csv > $L/bench-$i.txt 2> $pc
   echo "bench $i rc=$? $((SECONDS - t0)) s"
   python3 scripts/bar_status.py $L/bench-$i.csv > $L/bars-$i.md 2>&1
