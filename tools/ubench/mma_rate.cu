@@ -10,12 +10,18 @@
 // register-A wgmma of the same N (m64n8k16 / m64n8k32: the four m16 blocks of a warpgroup in one
 // asynchronous instruction, B from shared memory), the alternative a decode kernel could use
 // (docs/design-smallm.md, "Session 26"). Operands are constants; only the accumulators change.
+// Last, the decode kernel's row in isolation ("row f16.u4b8.g"): per trip one 16-byte shared load
+// per block, then per k-step and block the library's exact f16 x u4b8 conversion and group-scale
+// multiply (kernels/convert/convert_16bit.cuh) and one mma.sync m16n8k16: the smallm TM 8 row loop
+// without its ring waits, scale and B-fragment loads and bookkeeping, at 4..32 warps per SM.
 //
 //   mixgemm-mma-rate [--iters N] [--device D]
 //
-// Prints one line per case: MMA per SM-cycle, weights per SM-cycle, cycles per loop trip.
+// Prints one line per case: MMA (row cases: 512-byte blocks) per SM-cycle, weights per SM-cycle,
+// cycles per loop trip.
 // SM cycles come from clock64() (each warp's span of the loop, median over warps): the
 // rates are per cycle of whatever clock the GPU ran at, not per nanosecond.
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -25,6 +31,8 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "kernels/convert/convert_16bit.cuh"
 
 namespace {
 
@@ -172,13 +180,61 @@ __global__ void wgmma_loop(int iters, float* sink, long long* cycles) {
   if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = t1 - t0;
 }
 
+
+// The decode row in isolation: kBlocks 512-byte blocks per warp and trip (the smallm TM 8 kernel's
+// kNBW = 2), one 16-byte shared load per lane and block from a 4-trip ring, then per k-step s and
+// block b the exact conversion RN_f16((q - 8) s) of word s and one mma.sync into the block's
+// accumulator. Per trip and warp: kBlocks x 1024 weights.
+template <int kBlocks>
+__global__ void row_loop(int iters, float* sink, long long* cycles) {
+  namespace cv = mixgemm::kernels::convert;
+  extern __shared__ uint4 ring[];  // [warp][trip % 4][block][lane]
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint4* mine = ring + warp * 4 * kBlocks * 32;
+  for (int i = lane; i < 4 * kBlocks * 32; i += 32) {
+    const uint32_t x = 0x9E3779B9u * static_cast<uint32_t>(i + 1 + 977 * warp);
+    mine[i] = make_uint4(x, x ^ 0x5A5A5A5Au, x * 3u, ~x);
+  }
+  __syncwarp();
+  const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
+  const uint32_t b0 = 0x3C003C00u, b1 = 0x38003800u ^ (lane & 1);
+  float acc[kBlocks][4] = {};
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+    const uint4* row = mine + (i & 3) * kBlocks * 32 + lane;
+    uint4 wv[kBlocks];
+#pragma unroll
+    for (int b = 0; b < kBlocks; ++b) wv[b] = row[b * 32];
+#pragma unroll
+    for (int st = 0; st < 4; ++st) {
+#pragma unroll
+      for (int b = 0; b < kBlocks; ++b) {
+        const uint32_t w = st == 0 ? wv[b].x : st == 1 ? wv[b].y : st == 2 ? wv[b].z : wv[b].w;
+        uint32_t f[4];
+        cv::cvt_u4b8_frag16<__half>(w, f);
+        cv::scale_frag16<__half>(f, s0, s1);
+        mma_sync(acc[b], f, b0, b1);
+      }
+    }
+  }
+  const long long t1 = clock64();
+  float s = 0.0f;
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) s += acc[b][i];
+  if (s == 12345.678f) *sink = s;  // practically never: keeps the accumulators live
+  if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = t1 - t0;
+}
+
 struct Case {
   std::string name;  // instruction
   int weights;       // weights (A elements) per instruction and warp(group)
   bool wgmma;        // per warpgroup
   int warps_per_sm;  // resident warps per SM
-  int chains;
+  int chains;                              // independent accumulators (row: blocks)
   void (*kernel)(int, float*, long long*);
+  int smem_per_warp = 0;                   // dynamic shared memory per warp (row loop)
 };
 
 template <class Acc, int kChains>
@@ -188,6 +244,12 @@ Case sync_case(const char* name, int weights, int warps_per_sm) {
 template <class Acc, int kChains>
 Case wg_case(const char* name, int weights, int warps_per_sm) {
   return {name, weights, true, warps_per_sm, kChains, &wgmma_loop<Acc, kChains>};
+}
+// Row cases count blocks (1024 weights each; kBlocks per trip) where the others count MMAs.
+template <int kBlocks>
+Case row_case(int warps_per_sm) {
+  return {"row f16.u4b8.g (blocks)", 1024, false, warps_per_sm, kBlocks, &row_loop<kBlocks>,
+          4 * kBlocks * 32 * 16};
 }
 
 }  // namespace
@@ -236,6 +298,8 @@ int main(int argc, char** argv) {
       wg_case<F, 4>("wgmma m64n8k16 f16", 1024, 16), wg_case<S, 1>("wgmma m64n8k32 s8", 2048, 4),
       wg_case<S, 4>("wgmma m64n8k32 s8", 2048, 4), wg_case<S, 2>("wgmma m64n8k32 s8", 2048, 16),
       wg_case<S, 4>("wgmma m64n8k32 s8", 2048, 16),
+      row_case<2>(4), row_case<2>(8), row_case<2>(16), row_case<2>(24), row_case<2>(32),
+      row_case<4>(16), row_case<4>(32),
   };
 
   float* sink = nullptr;
@@ -249,11 +313,13 @@ int main(int argc, char** argv) {
     // warps_per_sm / 4 CTAs per SM, all resident at once (tiny kernels).
     const int threads = c.warps_per_sm >= 4 ? 128 : 32 * c.warps_per_sm;
     const int ctas_per_sm = c.warps_per_sm * 32 / threads;
+    const int smem = c.smem_per_warp * threads / 32;
+    if (smem > 48 * 1024) UB_CHECK(cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     const int grid = sms * ctas_per_sm;
     const int warps = grid * threads / 32;
-    c.kernel<<<grid, threads>>>(iters / 8, sink, cycles);  // warm-up
+    c.kernel<<<grid, threads, smem>>>(iters / 8, sink, cycles);  // warm-up
     UB_CHECK(cudaGetLastError());
-    c.kernel<<<grid, threads>>>(iters, sink, cycles);
+    c.kernel<<<grid, threads, smem>>>(iters, sink, cycles);
     UB_CHECK(cudaGetLastError());
     UB_CHECK(cudaDeviceSynchronize());
     UB_CHECK(cudaMemcpy(host.data(), cycles, sizeof(long long) * warps, cudaMemcpyDeviceToHost));
