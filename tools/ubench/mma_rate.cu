@@ -33,6 +33,8 @@
 #include <vector>
 
 #include "kernels/convert/convert_16bit.cuh"
+#include "kernels/ptx/mma.cuh"
+#include "kernels/ptx/sm90.cuh"
 
 namespace {
 
@@ -45,76 +47,35 @@ namespace {
     }                                                                                      \
   } while (0)
 
-// ---- the instructions (one PTX instruction per function) -------------------------------
-// mma.sync: A 16 x 16 f16 (4 regs) / 16 x 32 s8 (4 regs), B 8 columns (2 regs), C/D 4 regs.
+// ---- the instructions ----------------------------------------------------------------
+// mma.sync and the wgmma fences / descriptors are the library's wrappers (kernels/ptx/); the
+// register-A wgmma of N = 8 is not among the generated ones (kernels/ptx/wgmma_rs.cuh holds the
+// sm90 token tiles, N >= 32), so it is written here, as the generator writes the others: warp w
+// of the warpgroup supplies rows 16w..16w+15 of A in the mma.sync A-fragment layout; B (8 tokens
+// x 16 f16 or 32 s8 of k) comes through the descriptor; scale-d = 1 (accumulate).
+namespace ptx = mixgemm::kernels::ptx;
+
 __device__ __forceinline__ void mma_sync(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  ptx::mma_f16_16816(d, a, b0, b1);
 }
 __device__ __forceinline__ void mma_sync(int32_t (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "
-      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  ptx::mma_s8_16832(d, a, b0, b1);
 }
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define UB_WGMMA 1
-#else
-#define UB_WGMMA 0
-#endif
-
-// Register-A wgmma, N = 8: warp w of the warpgroup supplies rows 16w..16w+15 of A in the
-// mma.sync A-fragment layout; B (8 tokens x 16 f16 or 32 s8 of k) through the descriptor.
 __device__ __forceinline__ void wgmma_n8(float (&d)[4], const uint32_t (&a)[4], uint64_t desc) {
-#if UB_WGMMA
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 "
       "{%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, p, 1, 1, 0;\n}\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-#endif
 }
 __device__ __forceinline__ void wgmma_n8(int32_t (&d)[4], const uint32_t (&a)[4], uint64_t desc) {
-#if UB_WGMMA
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 "
       "{%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, p;\n}\n"
       : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-#endif
-}
-__device__ __forceinline__ void wgmma_fence() {
-#if UB_WGMMA
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wgmma_commit() {
-#if UB_WGMMA
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-template <int kPending>
-__device__ __forceinline__ void wgmma_wait() {
-#if UB_WGMMA
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
-#endif
-}
-
-// B tile: 8 token rows of kRowBytes (64 k: 128 bytes of f16 or 64 bytes of s8), one swizzle
-// atom, 1024-byte aligned, as src/kernels/ptx/sm90.cuh's smem_desc_swizzled describes it; step
-// s (16 f16 or 32 s8 of k: 32 bytes) starts 2 * s further in descriptor units.
-template <int kRowBytes>
-__device__ __forceinline__ uint64_t b_desc(uint32_t addr) {
-  constexpr uint64_t kLayout = kRowBytes == 128 ? 1 : 2;  // 128-byte / 64-byte swizzle
-  return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) | (uint64_t{1} << 16) |
-         (uint64_t{(8 * kRowBytes) >> 4} << 32) | (kLayout << 62);
 }
 
 // ---- the loops --------------------------------------------------------------------------
@@ -152,24 +113,23 @@ __global__ void wgmma_loop(int iters, float* sink, long long* cycles) {
   constexpr int kRowBytes = kS8 ? 64 : 128;
   __shared__ __align__(1024) uint8_t b_tile[8 * 128];
   for (int i = threadIdx.x; i < 8 * 128 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = kS8 ? 0x01010101u : 0x3C003C00u;
-#if UB_WGMMA
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic writes -> wgmma's reads
-#endif
+  ptx::fence_proxy_async_shared();  // the generic writes above -> wgmma's (async proxy) reads
   __syncthreads();
   const uint32_t lane = threadIdx.x & 31;
   const uint32_t one = kS8 ? 0x01010101u : 0x3C003C00u;
   const uint32_t a[4] = {one, one ^ (lane & 1), one, one};
-  const uint64_t desc = b_desc<kRowBytes>(static_cast<uint32_t>(__cvta_generic_to_shared(b_tile)));
+  // B: 8 token rows of kRowBytes (64 k), one swizzle atom; step s (32 bytes) is 2 s further.
+  const uint64_t desc = ptx::smem_desc_swizzled<kRowBytes>(ptx::smem_u32(b_tile));
   Acc acc[kChains][4] = {};
   const long long t0 = clock64();
   for (int i = 0; i < iters; ++i) {
-    wgmma_fence();
+    ptx::wgmma_fence();
 #pragma unroll
     for (int c = 0; c < kChains; ++c) wgmma_n8(acc[c], a, desc + 2 * ((i + c) & 1));
-    wgmma_commit();
-    wgmma_wait<1>();
+    ptx::wgmma_commit();
+    ptx::wgmma_wait<1>();
   }
-  wgmma_wait<0>();
+  ptx::wgmma_wait<0>();
   const long long t1 = clock64();
   float s = 0.0f;
 #pragma unroll
