@@ -13,7 +13,8 @@
 // Last, the decode kernel's row in isolation ("row f16.u4b8.g"): per trip one 16-byte shared load
 // per block, then per k-step and block the library's exact f16 x u4b8 conversion and group-scale
 // multiply (kernels/convert/convert_16bit.cuh) and one mma.sync m16n8k16: the smallm TM 8 row loop
-// without its ring waits, scale and B-fragment loads and bookkeeping, at 4..32 warps per SM.
+// without its ring waits, scale and B-fragment loads and bookkeeping, at 4..32 warps per SM; and
+// the same row on wgmma m64n8k16 ("row wgmma"), the structure a wgmma decode kernel would run.
 //
 //   mixgemm-mma-rate [--iters N] [--device D]
 //
@@ -187,6 +188,64 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
   if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = t1 - t0;
 }
 
+// The same row with the register-A wgmma m64n8k16 instead of mma.sync: per trip the warpgroup's
+// four warps each load their kBlocks blocks, and per k-step each converts its blocks' words into
+// fragments (two sets: step s + 1 is converted while step s's wgmma run) and the warpgroup issues
+// one wgmma per block index (the four warps' blocks b as the m64 rows), B (8 tokens x 64 k) from a
+// constant swizzled shared tile. What a decode kernel on wgmma would run per row, in isolation.
+template <int kBlocks>
+__global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
+  namespace cv = mixgemm::kernels::convert;
+  extern __shared__ __align__(1024) uint8_t smem_raw[];
+  // [1 KB B tile, 1024-byte aligned for the 128-byte swizzle][ring: warp][trip % 4][block][lane]
+  uint8_t* b_tile = smem_raw + ((1024u - (ptx::smem_u32(smem_raw) & 1023u)) & 1023u);
+  uint4* ring = reinterpret_cast<uint4*>(b_tile + 1024);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int i = threadIdx.x; i < 1024 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = 0x3C003C00u;
+  uint4* mine = ring + warp * 4 * kBlocks * 32;
+  for (int i = lane; i < 4 * kBlocks * 32; i += 32) {
+    const uint32_t x = 0x9E3779B9u * static_cast<uint32_t>(i + 1 + 977 * warp);
+    mine[i] = make_uint4(x, x ^ 0x5A5A5A5Au, x * 3u, ~x);
+  }
+  ptx::fence_proxy_async_shared();
+  __syncthreads();
+  const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
+  const uint64_t desc = ptx::smem_desc_swizzled<128>(ptx::smem_u32(b_tile));
+  float acc[kBlocks][4] = {};
+  uint32_t f[2][kBlocks][4];
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+    const uint4* row = mine + (i & 3) * kBlocks * 32 + lane;
+    uint4 wv[kBlocks];
+#pragma unroll
+    for (int b = 0; b < kBlocks; ++b) wv[b] = row[b * 32];
+#pragma unroll
+    for (int st = 0; st < 4; ++st) {
+      // the set written here was read by the wgmma of step st - 2: at most one batch in flight
+      ptx::wgmma_wait<1>();
+#pragma unroll
+      for (int b = 0; b < kBlocks; ++b) {
+        const uint32_t w = st == 0 ? wv[b].x : st == 1 ? wv[b].y : st == 2 ? wv[b].z : wv[b].w;
+        cv::cvt_u4b8_frag16<__half>(w, f[st & 1][b]);
+        cv::scale_frag16<__half>(f[st & 1][b], s0, s1);
+      }
+      ptx::wgmma_fence();
+#pragma unroll
+      for (int b = 0; b < kBlocks; ++b) wgmma_n8(acc[b], f[st & 1][b], desc + 2 * st);
+      ptx::wgmma_commit();
+    }
+  }
+  ptx::wgmma_wait<0>();
+  const long long t1 = clock64();
+  float s = 0.0f;
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) s += acc[b][i];
+  if (s == 12345.678f) *sink = s;
+  if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = t1 - t0;
+}
+
 struct Case {
   std::string name;  // instruction
   int weights;       // weights (A elements) per instruction and warp(group)
@@ -210,6 +269,13 @@ template <int kBlocks>
 Case row_case(int warps_per_sm) {
   return {"row f16.u4b8.g (blocks)", 1024, false, warps_per_sm, kBlocks, &row_loop<kBlocks>,
           4 * kBlocks * 32 * 16};
+}
+// kBlocks blocks per warp and trip as above; per CTA of 4 warps 1 KB of B tile and up to 1 KB of
+// alignment on top.
+template <int kBlocks>
+Case row_wgmma_case(int warps_per_sm) {
+  return {"row wgmma f16.u4b8.g (blocks)", 1024, false, warps_per_sm, kBlocks, &row_loop_wgmma<kBlocks>,
+          4 * kBlocks * 32 * 16 + 512};
 }
 
 }  // namespace
@@ -239,7 +305,7 @@ int main(int argc, char** argv) {
   }
   const int sms = prop.multiProcessorCount;
   std::printf("# %s, %d SMs; iters %d; operands constant, no memory traffic in the loop\n", prop.name, sms, iters);
-  std::printf("%-26s %8s %6s %12s %14s %16s\n", "instruction", "warps/SM", "chains", "cycles/trip", "MMA/SM-cycle",
+  std::printf("%-30s %8s %6s %12s %14s %16s\n", "instruction", "warps/SM", "chains", "cycles/trip", "MMA/SM-cycle",
               "weights/SM-cycle");
 
   using F = float;
@@ -259,7 +325,9 @@ int main(int argc, char** argv) {
       wg_case<S, 4>("wgmma m64n8k32 s8", 2048, 4), wg_case<S, 2>("wgmma m64n8k32 s8", 2048, 16),
       wg_case<S, 4>("wgmma m64n8k32 s8", 2048, 16),
       row_case<2>(4), row_case<2>(8), row_case<2>(16), row_case<2>(24), row_case<2>(32),
-      row_case<4>(16), row_case<4>(32),
+      row_case<4>(16),
+      row_wgmma_case<2>(4), row_wgmma_case<2>(8), row_wgmma_case<2>(16), row_wgmma_case<2>(32),
+      row_wgmma_case<4>(16),
   };
 
   float* sink = nullptr;
@@ -275,6 +343,13 @@ int main(int argc, char** argv) {
     const int ctas_per_sm = c.warps_per_sm * 32 / threads;
     const int smem = c.smem_per_warp * threads / 32;
     if (smem > 48 * 1024) UB_CHECK(cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int resident = 0;  // the rates assume every CTA of the grid runs at once
+    UB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, c.kernel, threads, smem));
+    if (resident < ctas_per_sm) {
+      std::printf("%-30s %8d %6d   skipped: %d of %d CTAs per SM resident\n", c.name.c_str(), c.warps_per_sm,
+                  c.chains, resident, ctas_per_sm);
+      continue;
+    }
     const int grid = sms * ctas_per_sm;
     const int warps = grid * threads / 32;
     c.kernel<<<grid, threads, smem>>>(iters / 8, sink, cycles);  // warm-up
@@ -290,7 +365,7 @@ int main(int argc, char** argv) {
     const double issuers = c.wgmma ? c.warps_per_sm / 4.0 : c.warps_per_sm;
     const double mma_per_sm = issuers * static_cast<double>(iters) * c.chains;
     const double rate = mma_per_sm / span;
-    std::printf("%-26s %8d %6d %12.1f %14.3f %16.1f\n", c.name.c_str(), c.warps_per_sm, c.chains,
+    std::printf("%-30s %8d %6d %12.1f %14.3f %16.1f\n", c.name.c_str(), c.warps_per_sm, c.chains,
                 span / iters, rate, rate * c.weights);
   }
   UB_CHECK(cudaFree(sink));
