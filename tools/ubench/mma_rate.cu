@@ -79,6 +79,32 @@ __device__ __forceinline__ void wgmma_n8(int32_t (&d)[4], const uint32_t (&a)[4]
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
 }
 
+// ---- shared by the loops ----------------------------------------------------------------
+// Keeps the accumulators live (the sum is compared with a value it cannot take, so nothing is
+// stored) and records the warp's clock64 span of the loop.
+template <class Acc, int kN>
+__device__ __forceinline__ void finish(const Acc (&acc)[kN][4], float* sink, long long* cycles, long long span) {
+  float s = 0.0f;
+#pragma unroll
+  for (int c = 0; c < kN; ++c)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) s += static_cast<float>(acc[c][i]);
+  if (s == -12345.0f) *sink = s;
+  if ((threadIdx.x & 31) == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = span;
+}
+
+// Warp `warp`'s 4-trip ring of kBlocks blocks per trip ([trip][block][lane] of uint4) inside
+// `ring`, filled with a fixed pseudo-random pattern (the conversion's cost does not depend on it).
+template <int kBlocks>
+__device__ __forceinline__ uint4* fill_ring(uint4* ring, int warp, int lane) {
+  uint4* mine = ring + warp * 4 * kBlocks * 32;
+  for (int i = lane; i < 4 * kBlocks * 32; i += 32) {
+    const uint32_t x = 0x9E3779B9u * static_cast<uint32_t>(i + 1 + 977 * warp);
+    mine[i] = make_uint4(x, x ^ 0x5A5A5A5Au, x * 3u, ~x);
+  }
+  return mine;
+}
+
 // ---- the loops --------------------------------------------------------------------------
 // Each warp: `iters` trips of kChains independent MMAs (chain c accumulates into acc[c]).
 // cycles[w] = the warp's clock64 span of the loop. sink keeps the accumulators live.
@@ -97,13 +123,7 @@ __global__ void mma_sync_loop(int iters, float* sink, long long* cycles) {
     for (int c = 0; c < kChains; ++c) mma_sync(acc[c], a, b0, b1);
   }
   const long long t1 = clock64();
-  float s = 0.0f;
-#pragma unroll
-  for (int c = 0; c < kChains; ++c)
-#pragma unroll
-    for (int i = 0; i < 4; ++i) s += static_cast<float>(acc[c][i]);
-  if (s == -1.0f) *sink = s;  // never true: the sums are non-negative
-  if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = t1 - t0;
+  finish(acc, sink, cycles, t1 - t0);
 }
 
 // Each warpgroup: `iters` trips of { fence; kChains wgmma into acc[0..kChains); commit;
@@ -132,15 +152,8 @@ __global__ void wgmma_loop(int iters, float* sink, long long* cycles) {
   }
   ptx::wgmma_wait<0>();
   const long long t1 = clock64();
-  float s = 0.0f;
-#pragma unroll
-  for (int c = 0; c < kChains; ++c)
-#pragma unroll
-    for (int i = 0; i < 4; ++i) s += static_cast<float>(acc[c][i]);
-  if (s == -1.0f) *sink = s;
-  if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = t1 - t0;
+  finish(acc, sink, cycles, t1 - t0);
 }
-
 
 // The decode row in isolation: kBlocks 512-byte blocks per warp and trip (the smallm TM 8 kernel's
 // kNBW = 2), one 16-byte shared load per lane and block from a 4-trip ring, then per k-step s and
@@ -151,11 +164,7 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
   namespace cv = mixgemm::kernels::convert;
   extern __shared__ uint4 ring[];  // [warp][trip % 4][block][lane]
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  uint4* mine = ring + warp * 4 * kBlocks * 32;
-  for (int i = lane; i < 4 * kBlocks * 32; i += 32) {
-    const uint32_t x = 0x9E3779B9u * static_cast<uint32_t>(i + 1 + 977 * warp);
-    mine[i] = make_uint4(x, x ^ 0x5A5A5A5Au, x * 3u, ~x);
-  }
+  const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
   __syncwarp();
   const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
   const uint32_t b0 = 0x3C003C00u, b1 = 0x38003800u ^ (lane & 1);
@@ -179,13 +188,7 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
     }
   }
   const long long t1 = clock64();
-  float s = 0.0f;
-#pragma unroll
-  for (int b = 0; b < kBlocks; ++b)
-#pragma unroll
-    for (int i = 0; i < 4; ++i) s += acc[b][i];
-  if (s == 12345.678f) *sink = s;  // practically never: keeps the accumulators live
-  if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = t1 - t0;
+  finish(acc, sink, cycles, t1 - t0);
 }
 
 // The same row with the register-A wgmma m64n8k16 instead of mma.sync: per trip the warpgroup's
@@ -202,11 +205,7 @@ __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
   uint4* ring = reinterpret_cast<uint4*>(b_tile + 1024);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   for (int i = threadIdx.x; i < 1024 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = 0x3C003C00u;
-  uint4* mine = ring + warp * 4 * kBlocks * 32;
-  for (int i = lane; i < 4 * kBlocks * 32; i += 32) {
-    const uint32_t x = 0x9E3779B9u * static_cast<uint32_t>(i + 1 + 977 * warp);
-    mine[i] = make_uint4(x, x ^ 0x5A5A5A5Au, x * 3u, ~x);
-  }
+  const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
   ptx::fence_proxy_async_shared();
   __syncthreads();
   const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
@@ -237,13 +236,7 @@ __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
   }
   ptx::wgmma_wait<0>();
   const long long t1 = clock64();
-  float s = 0.0f;
-#pragma unroll
-  for (int b = 0; b < kBlocks; ++b)
-#pragma unroll
-    for (int i = 0; i < 4; ++i) s += acc[b][i];
-  if (s == 12345.678f) *sink = s;
-  if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = t1 - t0;
+  finish(acc, sink, cycles, t1 - t0);
 }
 
 struct Case {
