@@ -105,6 +105,23 @@ __device__ __forceinline__ uint4* fill_ring(uint4* ring, int warp, int lane) {
   return mine;
 }
 
+// Trip i's blocks of this lane from the warp's ring: one 16-byte shared load per block.
+template <int kBlocks>
+__device__ __forceinline__ void load_trip(const uint4* mine, int i, int lane, uint4 (&wv)[kBlocks]) {
+  const uint4* row = mine + (i & 3) * kBlocks * 32 + lane;
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b) wv[b] = row[b * 32];
+}
+
+// Word st (k16 step st) of a lane's 16 bytes of a block -> the f16 A fragment: the library's exact
+// u4b8 conversion and group-scale multiply, RN_f16((q - 8) s) (kernels/convert/convert_16bit.cuh).
+__device__ __forceinline__ void convert_word(const uint4& v, int st, __half s0, __half s1, uint32_t (&f)[4]) {
+  namespace cv = mixgemm::kernels::convert;
+  const uint32_t w = st == 0 ? v.x : st == 1 ? v.y : st == 2 ? v.z : v.w;
+  cv::cvt_u4b8_frag16<__half>(w, f);
+  cv::scale_frag16<__half>(f, s0, s1);
+}
+
 // ---- the loops --------------------------------------------------------------------------
 // Each warp: `iters` trips of kChains independent MMAs (chain c accumulates into acc[c]).
 // cycles[w] = the warp's clock64 span of the loop. sink keeps the accumulators live.
@@ -161,7 +178,6 @@ __global__ void wgmma_loop(int iters, float* sink, long long* cycles) {
 // accumulator. Per trip and warp: kBlocks x 1024 weights.
 template <int kBlocks>
 __global__ void row_loop(int iters, float* sink, long long* cycles) {
-  namespace cv = mixgemm::kernels::convert;
   extern __shared__ uint4 ring[];  // [warp][trip % 4][block][lane]
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
@@ -171,18 +187,14 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
   float acc[kBlocks][4] = {};
   const long long t0 = clock64();
   for (int i = 0; i < iters; ++i) {
-    const uint4* row = mine + (i & 3) * kBlocks * 32 + lane;
     uint4 wv[kBlocks];
-#pragma unroll
-    for (int b = 0; b < kBlocks; ++b) wv[b] = row[b * 32];
+    load_trip(mine, i, lane, wv);
 #pragma unroll
     for (int st = 0; st < 4; ++st) {
 #pragma unroll
       for (int b = 0; b < kBlocks; ++b) {
-        const uint32_t w = st == 0 ? wv[b].x : st == 1 ? wv[b].y : st == 2 ? wv[b].z : wv[b].w;
         uint32_t f[4];
-        cv::cvt_u4b8_frag16<__half>(w, f);
-        cv::scale_frag16<__half>(f, s0, s1);
+        convert_word(wv[b], st, s0, s1, f);
         mma_sync(acc[b], f, b0, b1);
       }
     }
@@ -198,7 +210,6 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
 // constant swizzled shared tile. What a decode kernel on wgmma would run per row, in isolation.
 template <int kBlocks>
 __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
-  namespace cv = mixgemm::kernels::convert;
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   // [1 KB B tile, 1024-byte aligned for the 128-byte swizzle][ring: warp][trip % 4][block][lane]
   uint8_t* b_tile = smem_raw + ((1024u - (ptx::smem_u32(smem_raw) & 1023u)) & 1023u);
@@ -214,20 +225,14 @@ __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
   uint32_t f[2][kBlocks][4];
   const long long t0 = clock64();
   for (int i = 0; i < iters; ++i) {
-    const uint4* row = mine + (i & 3) * kBlocks * 32 + lane;
     uint4 wv[kBlocks];
-#pragma unroll
-    for (int b = 0; b < kBlocks; ++b) wv[b] = row[b * 32];
+    load_trip(mine, i, lane, wv);
 #pragma unroll
     for (int st = 0; st < 4; ++st) {
       // the set written here was read by the wgmma of step st - 2: at most one batch in flight
       ptx::wgmma_wait<1>();
 #pragma unroll
-      for (int b = 0; b < kBlocks; ++b) {
-        const uint32_t w = st == 0 ? wv[b].x : st == 1 ? wv[b].y : st == 2 ? wv[b].z : wv[b].w;
-        cv::cvt_u4b8_frag16<__half>(w, f[st & 1][b]);
-        cv::scale_frag16<__half>(f[st & 1][b], s0, s1);
-      }
+      for (int b = 0; b < kBlocks; ++b) convert_word(wv[b], st, s0, s1, f[st & 1][b]);
       ptx::wgmma_fence();
 #pragma unroll
       for (int b = 0; b < kBlocks; ++b) wgmma_n8(acc[b], f[st & 1][b], desc + 2 * st);
