@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "../../tools/bench/metrics.h"
 #include "../../tools/bench/options.h"
+#include "../../tools/bench/plan.h"
 #include "../../tools/bench/report.h"
 #include "../../tools/bench/shapes.h"
 #include "../../tools/bench/type_spec.h"
@@ -347,6 +349,70 @@ TEST(BenchOptions, UsageAndListMentionEverything) {
   const std::string l = list_text({1, 8});
   EXPECT_NE(l.find("llama2-70b/gate_up tp=8: N=7168 K=8192"), std::string::npos) << l;
   EXPECT_NE(l.find("seed: N=8192 K=21760"), std::string::npos) << l;
+}
+
+// ---- --plan: the dispatch table without a GPU -----------------------------------------------------
+TEST(BenchPlan, ParsesItsFlags) {
+  EXPECT_FALSE(parse({}).plan);
+  EXPECT_EQ(parse({}).plan_sm_count, 132);
+  const Options o = parse({"--plan", "--sm-count", "114"});
+  EXPECT_TRUE(o.plan);
+  EXPECT_EQ(o.plan_sm_count, 114);
+  EXPECT_THROW(parse({"--plan=1"}), std::invalid_argument);
+  EXPECT_THROW(parse({"--sm-count", "0"}), std::invalid_argument);
+  EXPECT_THROW(parse({"--sm-count", "4096"}), std::invalid_argument);
+  const std::string u = usage();
+  EXPECT_NE(u.find("--plan"), std::string::npos);
+  EXPECT_NE(u.find("--sm-count"), std::string::npos);
+}
+
+// One row per shape x type x M, in the command line's order, each with the schedule
+// choose_schedule gives that problem; a problem gemm() refuses still gets its row.
+TEST(BenchPlan, OneRowPerPointWithTheHeuristicsChoice) {
+  const Options o = parse({"--plan", "--shapes", "seed", "--shape", "4096x4000", "--m", "1,64,1024", "--types",
+                           "f16.u4b8.g128,s8.u4b8.gch", "--sm-count", "114"});
+  std::istringstream in(plan_text(o));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line.rfind("# mixgemm dispatch plan", 0), 0u) << line;
+  EXPECT_NE(line.find("114 SMs"), std::string::npos) << line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "shape,tp,N,K,type,M,schedule");
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(in, line)) rows.push_back(csv_split(line));
+  const std::vector<Shape> shapes = expand_shapes(o.sets, o.tps, o.custom_shapes);
+  ASSERT_EQ(shapes.size(), 2u);
+  ASSERT_EQ(rows.size(), 2u * 2u * 3u);
+  size_t r = 0, refused = 0;
+  for (const Shape& s : shapes)
+    for (const TypeSpec& t : o.types)
+      for (int64_t M : o.m_list) {
+        const std::vector<std::string>& row = rows[r++];
+        ASSERT_EQ(row.size(), 7u) << line;
+        EXPECT_EQ(row[0], s.name);
+        EXPECT_EQ(row[2], std::to_string(s.N));
+        EXPECT_EQ(row[3], std::to_string(s.K));
+        EXPECT_EQ(row[4], t.text);
+        EXPECT_EQ(row[5], std::to_string(M));
+        std::string want;
+        try {
+          want = choose_schedule(plan_problem(s, t, M), 114);
+        } catch (const std::exception&) {
+          want = "";
+        }
+        if (want.empty()) {
+          EXPECT_EQ(row[6].rfind("refused: ", 0), 0u) << row[6];
+          ++refused;
+        } else {
+          EXPECT_EQ(row[6], want);
+          EXPECT_TRUE(row[6].rfind("smallm_", 0) == 0 || row[6].rfind("sm90_", 0) == 0) << row[6];
+        }
+      }
+  // K = 4000 is not a multiple of 128 (g128) nor of the 64-k block (per-channel): all six refused.
+  EXPECT_EQ(refused, 6u);
+  // The group size reaches the problem as the bench maps it: gch is per-channel (0), g128 is 128.
+  EXPECT_EQ(plan_problem(shapes[0], o.types[0], 1).group_size, 128);
+  EXPECT_EQ(plan_problem(shapes[0], o.types[1], 1).group_size, 0);
 }
 
 // ---- bytes, floors, throughput -------------------------------------------------------------------

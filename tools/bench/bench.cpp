@@ -29,6 +29,7 @@
 
 #include "mixgemm/error.h"
 #include "mixgemm/gemm.h"
+#include "plan.h"
 #include "runner.h"
 
 #ifndef MIXGEMM_GIT_COMMIT
@@ -153,6 +154,10 @@ int bench_main(int argc, char** argv) {
   }
   if (opt.list) {
     std::fputs(list_text(opt.tps).c_str(), stdout);
+    return 0;
+  }
+  if (opt.plan) {
+    std::fputs(plan_text(opt).c_str(), stdout);
     return 0;
   }
 

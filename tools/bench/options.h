@@ -66,6 +66,8 @@ struct Options {
   std::vector<int64_t> summary_m = {1, 16, 128, 1024, 8192};  // M columns of the closing summary
   int64_t time_limit_s = 0;  // stop starting new (shape, kernel) sweeps after this many seconds (0: none)
   bool list = false;
+  bool plan = false;       // --plan: print the dispatch choices, measure nothing (no GPU needed)
+  int plan_sm_count = 132;  // --sm-count: the SMs --plan assumes (132: H100 SXM / H200)
   bool help = false;
   std::string command_line;
 };
@@ -146,6 +148,10 @@ Output
                        reported as usual (default 0: no limit)
   --summary-m LIST     M columns of the summary printed last (default 1,16,128,1024,8192; none: no summary)
   --list               print the shape sets and type configs, then exit
+  --plan               print the schedule gemm() would choose for every shape x type x M of the
+                       command line (this build's instances, mixgemm::choose_schedule), as CSV,
+                       then exit; measures nothing and needs no GPU
+  --sm-count N         the SM count --plan assumes (default 132: H100 SXM, H200)
   -h, --help           this text
 Exit status: 0 ok; 1 a verification failed, an output was not finite, or a CUDA/cuBLAS call
 failed; 2 bad command line; 3 no GPU.
@@ -219,6 +225,12 @@ inline Options parse_options(const std::vector<std::string>& args) {
 
     if (flag == "-h" || flag == "--help") { no_value(); o.help = true; }
     else if (flag == "--list") { no_value(); o.list = true; }
+    else if (flag == "--plan") { no_value(); o.plan = true; }
+    else if (flag == "--sm-count") {
+      const int64_t n = take_int(1);
+      if (n > 1024) throw std::invalid_argument("--sm-count: " + std::to_string(n) + " is larger than 1024");
+      o.plan_sm_count = static_cast<int>(n);
+    }
     else if (flag == "--m" || flag == "--M") o.m_list = parse_int_list(flag, take(), 1);
     else if (flag == "--shapes") {
       o.sets.clear();
