@@ -7,7 +7,12 @@ the instructions with the most stall samples. Used by scripts/profile_*.sh.
 
 --reasons also sums the per-reason stall samples (stall_barrier, stall_wait, ...) over
 every instruction: where the warps' time goes. --by-op sums the stall samples per opcode
-(LDGSTS, HMMA, ...) with each one's three leading reasons.
+(LDGSTS, HMMA, ...) with each one's three leading reasons. --regions splits the samples
+between the MMA loops (each backward branch whose body holds an MMA instruction; the
+innermost such bodies, as scripts/sass_loops.py finds them in a cuobjdump listing) and the
+rest of the kernel, with each part's leading reasons: is the time in the row loop or around it.
+(Loops longer than 1200 instructions are not counted as MMA loops: the chunk or persistent loop
+around them; a kernel whose MMAs are not inside such a short loop shows "0 MMA loop(s)".)
 """
 import csv
 import gzip
@@ -23,7 +28,38 @@ def opcode(row) -> str:
     return op.split(".")[0]
 
 
-def summarize(path: str, reasons: bool = False, by_op: bool = False) -> None:
+MMA_OPS = ("HMMA", "IMMA", "HGMMA", "IGMMA", "QGMMA")
+
+
+def mma_loop_ranges(data, max_len=1200):
+    """[(lo, hi)] address ranges of the innermost backward-branch loops of at most max_len
+    instructions whose body holds an MMA instruction. data: source-page rows (address in
+    column 0, SASS text in column 1)."""
+    rows = []
+    for r in data:
+        try:
+            rows.append((int(r[0], 16), r[1]))
+        except ValueError:
+            continue
+    loops = []
+    for addr, text in rows:
+        t = text.split()
+        if "BRA" not in [x.split(".")[0] for x in t]:
+            continue
+        try:
+            target = int(t[-1], 16)
+        except ValueError:
+            continue
+        if target < addr:
+            body = [x for a, x in rows if target <= a <= addr]
+            # bodies longer than max_len are the chunk or persistent loops around the MMA loop
+            if len(body) <= max_len and any(opcode([None, x]) in MMA_OPS for x in body):
+                loops.append((target, addr))
+    # innermost: drop a loop that contains another MMA loop
+    return [l for l in loops if not any(o != l and l[0] <= o[0] and o[1] <= l[1] for o in loops)]
+
+
+def summarize(path: str, reasons: bool = False, by_op: bool = False, regions: bool = False) -> None:
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as fh:
         rows = list(csv.reader(fh))
@@ -60,6 +96,25 @@ def summarize(path: str, reasons: bool = False, by_op: bool = False) -> None:
         for op, v in samples.most_common(10):
             top = ", ".join(f"{k} {w}" for k, w in why[op].most_common(3))
             print(f"   by opcode: {op:10s} {100 * v / n:5.1f}% of samples ({top})")
+    if regions:
+        ranges = mma_loop_ranges(data)
+        parts = {"MMA loops": Counter(), "elsewhere": Counter()}
+        for r in data:
+            try:
+                addr = int(r[0], 16)
+            except ValueError:
+                continue
+            part = "MMA loops" if any(lo <= addr <= hi for lo, hi in ranges) else "elsewhere"
+            if r[i_stall].isdigit():
+                parts[part]["all"] += int(r[i_stall])
+            for i in cols:
+                if r[i].isdigit():
+                    parts[part][hdr[i][6:]] += int(r[i])
+        total = sum(p["all"] for p in parts.values()) or 1
+        print(f"   {len(ranges)} MMA loop(s): " + ", ".join(f"{lo:#x}-{hi:#x}" for lo, hi in ranges))
+        for name, c in parts.items():
+            top = ", ".join(f"{k} {v}" for k, v in c.most_common(6) if k != "all")
+            print(f"   region {name:9s}: {100 * c['all'] / total:5.1f}% of samples ({top})")
     if reasons:
         tot = Counter()
         for r in data:
@@ -74,6 +129,7 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     want_reasons = "--reasons" in args
     want_ops = "--by-op" in args
+    want_regions = "--regions" in args
     for p in args:
-        if p not in ("--reasons", "--by-op"):
-            summarize(p, want_reasons, want_ops)
+        if p not in ("--reasons", "--by-op", "--regions"):
+            summarize(p, want_reasons, want_ops, want_regions)
