@@ -224,19 +224,23 @@ __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
   float acc[kBlocks][4] = {};
   uint32_t f[2][kBlocks][4];
   const long long t0 = clock64();
+  // As the sm90 mainloop: step s's batch is issued, then (once batch s - 1 is done) step s + 1
+  // is converted into the other fragment set while batch s runs.
+  uint4 wv[kBlocks];
+  load_trip(mine, 0, lane, wv);
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b) convert_word(wv[b], 0, s0, s1, f[0][b]);
   for (int i = 0; i < iters; ++i) {
-    uint4 wv[kBlocks];
-    load_trip(mine, i, lane, wv);
 #pragma unroll
     for (int st = 0; st < 4; ++st) {
-      // the set written here was read by the wgmma of step st - 2: at most one batch in flight
-      ptx::wgmma_wait<1>();
-#pragma unroll
-      for (int b = 0; b < kBlocks; ++b) convert_word(wv[b], st, s0, s1, f[st & 1][b]);
       ptx::wgmma_fence();
 #pragma unroll
       for (int b = 0; b < kBlocks; ++b) wgmma_n8(acc[b], f[st & 1][b], desc + 2 * st);
       ptx::wgmma_commit();
+      ptx::wgmma_wait<1>();  // batch st - 1 done: set (st + 1) & 1 is free
+      if (st == 3) load_trip(mine, i + 1, lane, wv);  // the next trip's blocks (the ring wraps)
+#pragma unroll
+      for (int b = 0; b < kBlocks; ++b) convert_word(wv[b], (st + 1) & 3, s0, s1, f[(st + 1) & 1][b]);
     }
   }
   ptx::wgmma_wait<0>();
