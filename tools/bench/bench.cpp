@@ -337,7 +337,7 @@ int bench_main(int argc, char** argv) {
         std::vector<std::string> scheds{opt.schedule};
         if (opt.all_schedules) {
           try {
-            const TypeConfig tc{t.a, t.b, t.scale, t.has_zeros, t.out};
+            const TypeConfig tc = t.types();
             auto names = supported_schedules(tc);
             if (!names.empty()) scheds = names;
           } catch (const Error&) {

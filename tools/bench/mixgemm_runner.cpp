@@ -53,11 +53,7 @@ struct Weights {
 void build_weights(BenchContext& ctx, const TypeSpec& spec, const Shape& shape, Weights& w, std::string& note) {
   const Options& opt = *ctx.opt;
   const int64_t N = shape.N, K = shape.K;
-  w.base.M = 0;
-  w.base.N = N;
-  w.base.K = K;
-  w.base.types = TypeConfig{spec.a, spec.b, spec.scale, spec.has_zeros, spec.out};
-  w.base.group_size = spec.group_size(K);
+  w.base = spec.problem(0, N, K);
   w.kind = layout::Kind{spec.b.size_bits(), spec.a.size_bits() == 16 ? 16 : 8};
   w.b_bytes = static_cast<size_t>(layout::prepacked_bytes(w.kind, K, N));
   w.host = make_host_inputs(spec, N, K, opt.seed, opt.unit_group_scales);
@@ -246,7 +242,7 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
   const Options& opt = *ctx.opt;
   std::vector<ResultRow> rows;
   const int64_t N = shape.N, K = shape.K;
-  const TypeConfig tc{spec.a, spec.b, spec.scale, spec.has_zeros, spec.out};
+  const TypeConfig tc = spec.types();
 
   const auto base_row = [&](int64_t M, const std::string& sched) {
     ResultRow r;

@@ -17,16 +17,8 @@
 
 namespace mixgemm::bench {
 
-// The problem of one plan point (the bench's own mapping of a type spec, as mixgemm_runner.cpp).
-inline GemmProblem plan_problem(const Shape& s, const TypeSpec& t, int64_t M) {
-  GemmProblem p;
-  p.M = M;
-  p.N = s.N;
-  p.K = s.K;
-  p.types = TypeConfig{t.a, t.b, t.scale, t.has_zeros, t.out};
-  p.group_size = t.group_size(s.K);
-  return p;
-}
+// The problem of one plan point: the bench's own mapping of a type spec (TypeSpec::problem).
+inline GemmProblem plan_problem(const Shape& s, const TypeSpec& t, int64_t M) { return t.problem(M, s.N, s.K); }
 
 // CSV: shape,tp,N,K,type,M,schedule. A problem gemm() would refuse gets "refused: <reason>"
 // in the schedule column (commas replaced), so every point of the grid has a row.

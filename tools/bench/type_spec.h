@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mixgemm/gemm.h"
 #include "mixgemm/scalar_type.h"
 
 namespace mixgemm::bench {
@@ -52,6 +53,17 @@ struct TypeSpec {
       case GroupMode::kOneGroup: return K;
     }
     return 0;
+  }
+  TypeConfig types() const { return TypeConfig{a, b, scale, has_zeros, out}; }
+  // The GemmProblem of this config on an N x K layer at M tokens.
+  GemmProblem problem(int64_t M, int64_t N, int64_t K) const {
+    GemmProblem p;
+    p.M = M;
+    p.N = N;
+    p.K = K;
+    p.types = types();
+    p.group_size = group_size(K);
+    return p;
   }
   bool eight_bit_act() const { return a.size_bits() == 8; }
   bool uses_channel_scales() const { return mode == GroupMode::kPerChannel || eight_bit_act(); }
