@@ -175,31 +175,111 @@ __global__ void wgmma_loop(int iters, float* sink, long long* cycles) {
 // The decode row in isolation: kBlocks 512-byte blocks per warp and trip (the smallm TM 8 kernel's
 // kNBW = 2), one 16-byte shared load per lane and block from a 4-trip ring, then per k-step s and
 // block b the exact conversion RN_f16((q - 8) s) of word s and one mma.sync into the block's
-// accumulator. Per trip and warp: kBlocks x 1024 weights.
-template <int kBlocks>
+// accumulator. Per trip and warp: kBlocks x 1024 weights. kVar adds or removes one part of the
+// kernel's row at a time (session 27: which part of the real row's 153 instructions costs):
+enum RowVar : int {
+  kRowExact = 0,      // as above: B fragments and scales in registers
+  kRowNoScale = 1,    // the conversion without the group-scale multiply (g = 0)
+  kRowRaw = 2,        // the raw words as A fragments (no conversion: the ladder's level D)
+  kRowLdsm = 3,       // exact, B fragments loaded per k-step with ldmatrix.x2 (as the kernel)
+  kRowLdsmScale = 4,  // + the two group scales of each block loaded per trip (4 x ld.shared.u16)
+};
+constexpr int kRowBTileBytes = 8 * 144;  // 8 token rows of 64 k (128 B) padded to 144 B (stride % 128 == 16)
+template <int kBlocks, int kVar = kRowExact>
 __global__ void row_loop(int iters, float* sink, long long* cycles) {
-  extern __shared__ uint4 ring[];  // [warp][trip % 4][block][lane]
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  extern __shared__ uint4 ring[];  // [warp][trip % 4][block][lane], then per warp a B tile and scales
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
   const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
+  // Per warp: a B tile (8 tokens x 64 k f16, 1.0 / 0.5) and 2 x 16 scales per block.
+  uint8_t* extra = reinterpret_cast<uint8_t*>(ring + nwarps * 4 * kBlocks * 32) + warp * (kRowBTileBytes + 64 * kBlocks);
+  for (int i = lane; i < kRowBTileBytes / 4; i += 32) reinterpret_cast<uint32_t*>(extra)[i] = 0x38003C00u;
+  for (int i = lane; i < 32 * kBlocks; i += 32)
+    reinterpret_cast<__half*>(extra + kRowBTileBytes)[i] = __float2half(0.5f + 0.001f * i);
   __syncwarp();
-  const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
-  const uint32_t b0 = 0x3C003C00u, b1 = 0x38003800u ^ (lane & 1);
+  const uint32_t btile = ptx::smem_u32(extra) + (lane & 7) * 144 + ((lane >> 3) & 1) * 16;
+  const __half* sc = reinterpret_cast<const __half*>(extra + kRowBTileBytes) + (lane >> 2);
+  __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
+  uint32_t b0 = 0x3C003C00u, b1 = 0x38003800u ^ (lane & 1);
   float acc[kBlocks][4] = {};
   const long long t0 = clock64();
   for (int i = 0; i < iters; ++i) {
     uint4 wv[kBlocks];
     load_trip(mine, i, lane, wv);
+    __half sb[kBlocks][2];
+#pragma unroll
+    for (int b = 0; b < kBlocks; ++b) {
+      if constexpr (kVar == kRowLdsmScale) {
+        const __half* q = sc + 32 * b + 16 * (i & 1);
+        sb[b][0] = q[0];
+        sb[b][1] = q[8];
+      } else {
+        sb[b][0] = s0;
+        sb[b][1] = s1;
+      }
+    }
 #pragma unroll
     for (int st = 0; st < 4; ++st) {
+      if constexpr (kVar >= kRowLdsm) {
+        uint32_t r[2];
+        ptx::ldmatrix_x2(r, btile + st * 32);
+        b0 = r[0];
+        b1 = r[1];
+      }
 #pragma unroll
       for (int b = 0; b < kBlocks; ++b) {
         uint32_t f[4];
-        convert_word(wv[b], st, s0, s1, f);
+        if constexpr (kVar == kRowRaw) {
+          // the block's 4 words as they came from the load (no register moves)
+          f[0] = wv[b].x;
+          f[1] = wv[b].y;
+          f[2] = wv[b].z;
+          f[3] = wv[b].w;
+        } else if constexpr (kVar == kRowNoScale) {
+          const uint4& v = wv[b];
+          mixgemm::kernels::convert::cvt_u4b8_frag16<__half>(st == 0 ? v.x : st == 1 ? v.y : st == 2 ? v.z : v.w, f);
+        } else {
+          convert_word(wv[b], st, sb[b][0], sb[b][1], f);
+        }
         mma_sync(acc[b], f, b0, b1);
       }
     }
   }
   const long long t1 = clock64();
+  finish(acc, sink, cycles, t1 - t0);
+}
+
+// One pipe's issue rate: each warp runs 8 independent dependency chains of one instruction (no
+// memory, no MMA); the rate is warp instructions per SM-cycle (4 schedulers: at most 4).
+enum PipeOp : int { kOpHadd2, kOpHmul2, kOpHfma2, kOpFfma, kOpLop3, kOpImad, kOpPrmt, kOpShf, kOpIadd3 };
+template <int kOp>
+__device__ __forceinline__ uint32_t pipe_op(uint32_t x, uint32_t y) {
+  uint32_t d;
+  if constexpr (kOp == kOpHadd2) asm volatile("add.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+  else if constexpr (kOp == kOpHmul2) asm volatile("mul.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+  else if constexpr (kOp == kOpHfma2) asm volatile("fma.rn.f16x2 %0, %1, %2, %1;" : "=r"(d) : "r"(x), "r"(y));
+  else if constexpr (kOp == kOpFfma) asm volatile("fma.rn.f32 %0, %1, %2, %1;" : "=r"(d) : "r"(x), "r"(y));
+  else if constexpr (kOp == kOpLop3) asm volatile("lop3.b32 %0, %1, %2, 0x64006400, 0xea;" : "=r"(d) : "r"(x), "r"(y));
+  else if constexpr (kOp == kOpImad) asm volatile("mad.lo.u32 %0, %1, %2, %1;" : "=r"(d) : "r"(x), "r"(y));
+  else if constexpr (kOp == kOpPrmt) asm volatile("prmt.b32 %0, %1, %2, 0x5140;" : "=r"(d) : "r"(x), "r"(y));
+  else if constexpr (kOp == kOpShf) asm volatile("shf.r.wrap.b32 %0, %1, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+  else asm volatile("add.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+  return d;
+}
+template <int kOp>
+__global__ void pipe_loop(int iters, float* sink, long long* cycles) {
+  const uint32_t lane = threadIdx.x & 31;
+  uint32_t v[8];
+#pragma unroll
+  for (int c = 0; c < 8; ++c) v[c] = 0x3C003C00u + lane + c;
+  const uint32_t y = 0x3BFF3BFFu ^ (lane & 1);  // ~0.999 in f16x2: the f16 chains stay finite
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+#pragma unroll
+    for (int c = 0; c < 8; ++c) v[c] = pipe_op<kOp>(v[c], y);
+  }
+  const long long t1 = clock64();
+  float acc[1][4] = {{__uint_as_float(v[0] ^ v[1] ^ v[2] ^ v[3]), __uint_as_float(v[4] ^ v[5]),
+                      __uint_as_float(v[6]), __uint_as_float(v[7])}};
   finish(acc, sink, cycles, t1 - t0);
 }
 
@@ -267,10 +347,17 @@ Case wg_case(const char* name, int weights, int warps_per_sm) {
   return {name, weights, true, warps_per_sm, kChains, &wgmma_loop<Acc, kChains>};
 }
 // Row cases count blocks (1024 weights each; kBlocks per trip) where the others count MMAs.
-template <int kBlocks>
+template <int kBlocks, int kVar = kRowExact>
 Case row_case(int warps_per_sm) {
-  return {"row f16.u4b8.g (blocks)", 1024, false, warps_per_sm, kBlocks, &row_loop<kBlocks>,
-          4 * kBlocks * 32 * 16};
+  static const char* names[] = {"row f16.u4b8.g (blocks)", "row f16.u4b8 no scale", "row raw words (no cvt)",
+                                "row + ldmatrix B", "row + ldmatrix B + scale lds"};
+  return {names[kVar], 1024, false, warps_per_sm, kBlocks, &row_loop<kBlocks, kVar>,
+          4 * kBlocks * 32 * 16 + kRowBTileBytes + 64 * kBlocks};
+}
+// Pipe cases: "MMA/SM-cycle" is warp instructions per SM-cycle (8 chains per warp).
+template <int kOp>
+Case pipe_case(const char* name, int warps_per_sm) {
+  return {name, 0, false, warps_per_sm, 8, &pipe_loop<kOp>};
 }
 // kBlocks blocks per warp and trip as above; per CTA of 4 warps 1 KB of B tile and up to 1 KB of
 // alignment on top.
@@ -328,6 +415,14 @@ int main(int argc, char** argv) {
       wg_case<S, 4>("wgmma m64n8k32 s8", 2048, 16),
       row_case<2>(4), row_case<2>(8), row_case<2>(16), row_case<2>(24), row_case<2>(32),
       row_case<4>(16),
+      row_case<2, kRowNoScale>(16), row_case<2, kRowRaw>(16), row_case<2, kRowLdsm>(16),
+      row_case<2, kRowLdsmScale>(16), row_case<2, kRowLdsmScale>(32),
+      pipe_case<kOpHadd2>("pipe add.f16x2 (instr)", 16), pipe_case<kOpHmul2>("pipe mul.f16x2 (instr)", 16),
+      pipe_case<kOpHfma2>("pipe fma.f16x2 (instr)", 16), pipe_case<kOpFfma>("pipe fma.f32 (instr)", 16),
+      pipe_case<kOpLop3>("pipe lop3 (instr)", 16), pipe_case<kOpImad>("pipe mad.lo.u32 (instr)", 16),
+      pipe_case<kOpPrmt>("pipe prmt (instr)", 16), pipe_case<kOpShf>("pipe shf (instr)", 16),
+      pipe_case<kOpIadd3>("pipe add.u32 (instr)", 16), pipe_case<kOpHadd2>("pipe add.f16x2 (instr)", 32),
+      pipe_case<kOpLop3>("pipe lop3 (instr)", 32),
       row_wgmma_case<2>(4), row_wgmma_case<2>(8), row_wgmma_case<2>(16), row_wgmma_case<2>(32),
       row_wgmma_case<4>(16),
   };
