@@ -53,6 +53,10 @@
 #define MIXGEMM_SMALLM_TM8_UNROLL 1
 #endif
 // 1: TM 8 loads the B fragments of two k-steps with one ldmatrix.x4 (0: one .x2 per k-step).
+// CTAs of 256 threads per SM the TM 8 kernels are compiled for (2: <= 128 registers; 3: <= 80).
+#ifndef MIXGEMM_SMALLM_TM8_MINBLOCKS
+#define MIXGEMM_SMALLM_TM8_MINBLOCKS 2
+#endif
 #ifndef MIXGEMM_SMALLM_TM8_BPAIR
 #define MIXGEMM_SMALLM_TM8_BPAIR 0
 #endif
@@ -1087,7 +1091,7 @@ struct SmallmCta {
 };
 
 template <AType A, int kWBits, int kTM>
-__global__ void __launch_bounds__(kMaxWarps * 32, kTM <= 16 ? 2 : 1)
+__global__ void __launch_bounds__(kMaxWarps * 32, kTM == 8 ? MIXGEMM_SMALLM_TM8_MINBLOCKS : kTM <= 16 ? 2 : 1)
     smallm_kernel(const __grid_constant__ SmallmKernelParams p) {
   SmallmCta<A, kWBits, kTM>::run(p);
 }
