@@ -15,6 +15,11 @@
 // multiply (kernels/convert/convert_16bit.cuh) and one mma.sync m16n8k16: the smallm TM 8 row loop
 // without its ring waits, scale and B-fragment loads and bookkeeping, at 4..32 warps per SM; and
 // the same row on wgmma m64n8k16 ("row wgmma"), the structure a wgmma decode kernel would run.
+// Since session 27 also: row variants that remove or add one part at a time (no scale multiply;
+// raw words, no conversion; + the kernel's ldmatrix B loads; + its scale loads; the folded form
+// with the activation sums given, and with session 25's extra a * O MMA), and the issue rate of
+// single instructions (8 independent chains per warp: f16x2 add / mul / fma, f32 fma, lop3,
+// mad.lo, prmt, shf, add), which says which pipe each conversion step uses and at what rate.
 //
 //   mixgemm-mma-rate [--iters N] [--device D]
 //
@@ -183,6 +188,12 @@ enum RowVar : int {
   kRowRaw = 2,        // the raw words as A fragments (no conversion: the ladder's level D)
   kRowLdsm = 3,       // exact, B fragments loaded per k-step with ldmatrix.x2 (as the kernel)
   kRowLdsmScale = 4,  // + the two group scales of each block loaded per trip (4 x ld.shared.u16)
+  // The folded form (docs/design-smallm.md "Session 25"): the MMA takes the magic-number values
+  // 1024 + q / 1024 + 16 q straight from one lop3 per register (no subtraction, no scale), into a
+  // per-group accumulator; every second trip (a 128-k group) the group folds into the f32 total,
+  // tot += s * acc - s * O * (sum a), 8 FFMA per block, and the group accumulator restarts.
+  kRowFold = 5,       // the activation sums given (constants here: the kernel would stage them)
+  kRowFoldMma = 6,    // + one more MMA per k-step that sums a * O (session 25's kernel)
 };
 constexpr int kRowBTileBytes = 8 * 144;  // 8 token rows of 64 k (128 B) padded to 144 B (stride % 128 == 16)
 template <int kBlocks, int kVar = kRowExact>
@@ -201,10 +212,44 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
   __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
   uint32_t b0 = 0x3C003C00u, b1 = 0x38003800u ^ (lane & 1);
   float acc[kBlocks][4] = {};
+  float tot[kBlocks][4] = {}, acc_o[4] = {};  // folded forms: totals, the a * O sums
+  const float sf0 = 0.01f + 0.0001f * lane, sf1 = 0.02f - 0.0001f * lane, asum0 = 3.0f, asum1 = 5.0f;
+  const uint32_t magic_a[4] = {0x64006400u, 0x64006400u, 0x64006400u, 0x64006400u};
   const long long t0 = clock64();
   for (int i = 0; i < iters; ++i) {
     uint4 wv[kBlocks];
     load_trip(mine, i, lane, wv);
+    if constexpr (kVar >= kRowFold) {
+#pragma unroll
+      for (int st = 0; st < 4; ++st) {
+        if constexpr (kVar == kRowFoldMma) mma_sync(acc_o, magic_a, b0, b1);
+#pragma unroll
+        for (int b = 0; b < kBlocks; ++b) {
+          const uint32_t w = st == 0 ? wv[b].x : st == 1 ? wv[b].y : st == 2 ? wv[b].z : wv[b].w;
+          const uint32_t h = w >> 8;
+          const uint32_t f[4] = {ptx::lop3<ptx::kLutAndOr>(w, 0x000f000fu, 0x64006400u),
+                                 ptx::lop3<ptx::kLutAndOr>(w, 0x00f000f0u, 0x64006400u),
+                                 ptx::lop3<ptx::kLutAndOr>(h, 0x000f000fu, 0x64006400u),
+                                 ptx::lop3<ptx::kLutAndOr>(h, 0x00f000f0u, 0x64006400u)};
+          mma_sync(acc[b], f, b0, b1);
+        }
+      }
+      if (i & 1) {  // group end: fold and restart
+        const float o0 = kVar == kRowFoldMma ? acc_o[0] : asum0, o1 = kVar == kRowFoldMma ? acc_o[1] : asum1;
+#pragma unroll
+        for (int b = 0; b < kBlocks; ++b) {
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const float sg = e < 2 ? sf0 : sf1;
+            tot[b][e] = fmaf(sg, acc[b][e], tot[b][e]);
+            tot[b][e] = fmaf(-1032.0f * sg, (e & 1) ? o1 : o0, tot[b][e]);
+            acc[b][e] = 0.0f;
+          }
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc_o[e] = 0.0f;
+      }
+    } else {
     __half sb[kBlocks][2];
 #pragma unroll
     for (int b = 0; b < kBlocks; ++b) {
@@ -219,7 +264,7 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
     }
 #pragma unroll
     for (int st = 0; st < 4; ++st) {
-      if constexpr (kVar >= kRowLdsm) {
+      if constexpr (kVar == kRowLdsm || kVar == kRowLdsmScale) {
         uint32_t r[2];
         ptx::ldmatrix_x2(r, btile + st * 32);
         b0 = r[0];
@@ -243,8 +288,15 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
         mma_sync(acc[b], f, b0, b1);
       }
     }
+    }
   }
   const long long t1 = clock64();
+  if constexpr (kVar >= kRowFold) {
+#pragma unroll
+    for (int b = 0; b < kBlocks; ++b)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[b][e] += tot[b][e];
+  }
   finish(acc, sink, cycles, t1 - t0);
 }
 
@@ -350,7 +402,8 @@ Case wg_case(const char* name, int weights, int warps_per_sm) {
 template <int kBlocks, int kVar = kRowExact>
 Case row_case(int warps_per_sm) {
   static const char* names[] = {"row f16.u4b8.g (blocks)", "row f16.u4b8 no scale", "row raw words (no cvt)",
-                                "row + ldmatrix B", "row + ldmatrix B + scale lds"};
+                                "row + ldmatrix B", "row + ldmatrix B + scale lds", "row folded (sums given)",
+                                "row folded + a*O MMA"};
   return {names[kVar], 1024, false, warps_per_sm, kBlocks, &row_loop<kBlocks, kVar>,
           4 * kBlocks * 32 * 16 + kRowBTileBytes + 64 * kBlocks};
 }
@@ -416,7 +469,8 @@ int main(int argc, char** argv) {
       row_case<2>(4), row_case<2>(8), row_case<2>(16), row_case<2>(24), row_case<2>(32),
       row_case<4>(16),
       row_case<2, kRowNoScale>(16), row_case<2, kRowRaw>(16), row_case<2, kRowLdsm>(16),
-      row_case<2, kRowLdsmScale>(16), row_case<2, kRowLdsmScale>(32),
+      row_case<2, kRowLdsmScale>(16), row_case<2, kRowLdsmScale>(32), row_case<2, kRowFold>(16),
+      row_case<2, kRowFoldMma>(16), row_case<2, kRowFold>(32),
       pipe_case<kOpHadd2>("pipe add.f16x2 (instr)", 16), pipe_case<kOpHmul2>("pipe mul.f16x2 (instr)", 16),
       pipe_case<kOpHfma2>("pipe fma.f16x2 (instr)", 16), pipe_case<kOpFfma>("pipe fma.f32 (instr)", 16),
       pipe_case<kOpLop3>("pipe lop3 (instr)", 16), pipe_case<kOpImad>("pipe mad.lo.u32 (instr)", 16),
