@@ -2,7 +2,7 @@
 # One device call that times forced smallm schedules across experiment builds of this tree.
 #   usage (device): bash scripts/device_smallm_sched.sh "LABEL|BUILDFLAGS|SCHEDULE" ...   (carry .sN)
 #   BUILDFLAGS: preprocessor flags for both the CUDA and the C++ compiles ("-" for none), e.g.
-#   "-DMIXGEMM_SMALLM_TM8_MINBLOCKS=3"; one build per distinct flag set, all in parallel
+#   "-DMIXGEMM_SMALLM_TM8_MINBLOCKS=3" (branch wip/smallm-s27-switches); one build per distinct flag set, all in parallel
 #   (mixgemm-bench and mixgemm_gpu_tests; sm90: f16.u4 128x128 only). The first spec is the
 #   base. Benches spec 1..n then n..1 (each twice, symmetric), $SCHED_SHAPES / $SCHED_MS /
 #   $SCHED_TYPES, no baselines, no verification; then runs $SCHED_TEST_FILTER (default

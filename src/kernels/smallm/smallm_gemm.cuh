@@ -47,20 +47,6 @@
 #include "kernels/smallm/smallm_trace.cuh"
 #include "mixgemm/layout.h"
 
-// Experiment switch (session 27; default = the measured choice): rows per trip of the TM 8 row
-// loop (1 = a loop; docs/design-smallm.md "Session 5" for why TM 8 does not unroll the chunk).
-#ifndef MIXGEMM_SMALLM_TM8_UNROLL
-#define MIXGEMM_SMALLM_TM8_UNROLL 1
-#endif
-// 1: TM 8 loads the B fragments of two k-steps with one ldmatrix.x4 (0: one .x2 per k-step).
-// CTAs of 256 threads per SM the TM 8 kernels are compiled for (2: <= 128 registers; 3: <= 80).
-#ifndef MIXGEMM_SMALLM_TM8_MINBLOCKS
-#define MIXGEMM_SMALLM_TM8_MINBLOCKS 2
-#endif
-#ifndef MIXGEMM_SMALLM_TM8_BPAIR
-#define MIXGEMM_SMALLM_TM8_BPAIR 0
-#endif
-
 namespace mixgemm::kernels::smallm {
 
 // Fixed schedule constants (the tunables that need no recompilation are runtime).
@@ -513,7 +499,7 @@ struct SmallmCta {
     // with cold instruction caches); in the bench it measured the same, with 23% less code.
     // Larger tiles unroll the chunk (2-4% faster at M = 16: more independent MMA work per
     // trip). docs/design-smallm.md, "Session 5".
-    constexpr int kUnroll = kTM == 8 ? MIXGEMM_SMALLM_TM8_UNROLL : kCK;
+    constexpr int kUnroll = kTM == 8 ? 1 : kCK;
     long long row_wait = 0;
 #pragma unroll kUnroll
     for (int j = 0; j < kCK; ++j) {
@@ -541,28 +527,10 @@ struct SmallmCta {
         r += kKB;
         if (r >= p.gs) { r -= p.gs; ++gl; }  // gs % KB == 0: lands exactly on gs
       }
-      constexpr bool kPairB = MIXGEMM_SMALLM_TM8_BPAIR && kNT == 1 && kKS % 2 == 0;
-      uint32_t bnext[2] = {0u, 0u};
 #pragma unroll
       for (int s = 0; s < kKS; ++s) {
         uint32_t bf[kNT][2];
-        if constexpr (kPairB) {
-          // k-steps s, s+1 in one ldmatrix.x4: matrices 2, 3 are step s+1's b0, b1 (the lane
-          // addresses of lanes 16..31 are 32 bytes on from lanes 0..15, x.ldm_lane).
-          if (s % 2 == 0) {
-            uint32_t r4[4];
-            ptx::ldmatrix_x4(r4, stage_ldm + (j * kKS + s) * 32);
-            bf[0][0] = r4[0];
-            bf[0][1] = r4[1];
-            bnext[0] = r4[2];
-            bnext[1] = r4[3];
-          } else {
-            bf[0][0] = bnext[0];
-            bf[0][1] = bnext[1];
-          }
-        } else {
-          load_b(bf, stage_ldm, (j * kKS + s) * 32);
-        }
+        load_b(bf, stage_ldm, (j * kKS + s) * 32);
         RowSZ szA[kNBW], szB[kNBW];
 #pragma unroll
         for (int b = 0; b < kNBW; ++b) szA[b] = szB[b] = szb[b];
@@ -1017,9 +985,7 @@ struct SmallmCta {
       // ldmatrix lane address: x4: row (lane&7) + 8*(lane>>4) (n-tile pair), +16 bytes for
       // lanes 8..15 / 24..31 (b1); x2: row lane&7, +16 for lanes 8..15.
       const int row = (x.lane & 7) + (kNT >= 2 ? 8 * (x.lane >> 4) : 0);
-      // TM 8 with MIXGEMM_SMALLM_TM8_BPAIR: lanes 16..31 address the next k-step (+32 bytes) for
-      // the .x4 that loads two steps; an .x2 reads only lanes 0..15's addresses.
-      x.ldm_lane = row * kActStride + ((kNT == 1 && MIXGEMM_SMALLM_TM8_BPAIR) ? (x.lane >> 3) : ((x.lane >> 3) & 1)) * 16;
+      x.ldm_lane = row * kActStride + ((x.lane >> 3) & 1) * 16;
     }
     x.col_off = (x.warp * kNBW * 16 + (x.lane >> 2)) * kSB;
     x.policy = ptx::policy_evict_first();
@@ -1091,7 +1057,7 @@ struct SmallmCta {
 };
 
 template <AType A, int kWBits, int kTM>
-__global__ void __launch_bounds__(kMaxWarps * 32, kTM == 8 ? MIXGEMM_SMALLM_TM8_MINBLOCKS : kTM <= 16 ? 2 : 1)
+__global__ void __launch_bounds__(kMaxWarps * 32, kTM <= 16 ? 2 : 1)
     smallm_kernel(const __grid_constant__ SmallmKernelParams p) {
   SmallmCta<A, kWBits, kTM>::run(p);
 }

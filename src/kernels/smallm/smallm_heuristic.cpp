@@ -23,25 +23,15 @@ void say(std::string* why, const std::string& s) {
   if (why) *why = s;
 }
 
-#ifndef MIXGEMM_SMALLM_TM8_MINBLOCKS
-#define MIXGEMM_SMALLM_TM8_MINBLOCKS 2
-#endif
-constexpr int kTm8MinBlocks = MIXGEMM_SMALLM_TM8_MINBLOCKS;  // must match smallm_gemm.cuh's
-
 bool valid_config(const SmallmConfig& c) {
   const bool tm = c.token_tile == 8 || c.token_tile == 16 || c.token_tile == 32 || c.token_tile == 64;
   const bool w = c.warps == 4 || c.warps == 8;
-  // (Experiment builds with MIXGEMM_SMALLM_TM8_MINBLOCKS=3, CUDA and C++ flags alike: TM 8 at <= 80
-  // registers, and 3 or 6 CTAs per SM: 24 warps. docs/design-smallm.md, "Session 27".)
-  const bool o = c.ctas_per_sm == 1 || c.ctas_per_sm == 2 || c.ctas_per_sm == 4 ||
-                 (kTm8MinBlocks >= 3 && c.token_tile == 8 && (c.ctas_per_sm == 3 || c.ctas_per_sm == 6));
+  const bool o = c.ctas_per_sm == 1 || c.ctas_per_sm == 2 || c.ctas_per_sm == 4;
   const bool pf = c.l2_ahead >= 0 && c.l2_ahead <= 4;
   // Register budget: TM <= 16 kernels are built for <= 128 registers (2 CTAs of 256
   // threads per SM), TM >= 32 for <= 255 (256 threads per SM).
   const int threads_per_sm = c.warps * 32 * c.ctas_per_sm;
-  const bool regs = c.token_tile == 8    ? threads_per_sm <= 256 * kTm8MinBlocks
-                    : c.token_tile <= 16 ? threads_per_sm <= 512
-                                         : threads_per_sm <= 256;
+  const bool regs = c.token_tile <= 16 ? threads_per_sm <= 512 : threads_per_sm <= 256;
   return tm && w && o && pf && regs;
 }
 
@@ -70,7 +60,7 @@ std::vector<SmallmConfig> smallm_configs(AType a, BType b) {
     // 32 KB (o1 w8, o2 w4) or 64 KB (o2 w8, o4 w4) of weight loads in flight per SM.
     // P = 0: with the shared weight ring the L2 prefetch only adds warp-0 work (measured
     // 1-15% slower at P = 1, 2, 4; docs/design-smallm.md).
-    const SmallmConfig cands[] = {{tm, 8, 1, 0}, {tm, 4, 2, 0}, {tm, 8, 2, 0}, {tm, 4, 4, 0}, {tm, 8, 3, 0}, {tm, 4, 6, 0}};
+    const SmallmConfig cands[] = {{tm, 8, 1, 0}, {tm, 4, 2, 0}, {tm, 8, 2, 0}, {tm, 4, 4, 0}};
     for (const SmallmConfig& c : cands) {
       if (!valid_config(c)) continue;
       // Listed only where the stages and a minimal weight ring fit at the group size 128
