@@ -55,12 +55,6 @@ __device__ __forceinline__ uint32_t splat2(T x) {
   return (b << 16) | b;
 }
 
-// Experiment switch (session 27): the converters' right shifts as IMAD.HI (ptx::shr_on_fma) instead of SHF.
-#ifndef MIXGEMM_CVT_SHIFT_ON_FMA
-#define MIXGEMM_CVT_SHIFT_ON_FMA 0
-#endif
-inline constexpr bool kShiftOnFma = MIXGEMM_CVT_SHIFT_ON_FMA != 0;
-
 // 4-bit -> 16-bit for bias kBias (0 or 8), both types.
 template <class T, int kBias>
 __device__ __forceinline__ void cvt_u4_frag16_biased(uint32_t w, uint32_t (&frag)[4]) {
@@ -77,7 +71,7 @@ __device__ __forceinline__ void cvt_u4_frag16_biased(uint32_t w, uint32_t (&frag
     constexpr uint32_t kHi = 0x54005400u;                                  // 64, 64
     constexpr uint32_t kLoSub = kBias == 0 ? 0x64006400u : 0x64086408u;    // 1024 + B
     constexpr uint32_t kHiSub = kBias == 0 ? 0x54005400u : 0x54805480u;    // 64 + B
-    const uint32_t w8 = kShiftOnFma ? ptx::shr_on_fma<8>(w) : w >> 8;
+    const uint32_t w8 = w >> 8;
     // r0 = {0x64, 0x0|q1, 0x64, 0x0|q0}           = (1024 + q0, 1024 + q1)
     const uint32_t r0 = ptx::lop3<ptx::kLutAndOr>(w, 0x000F000Fu, kLo);
     // r1 = {0x54, q3<<4,  0x54, q2<<4}            = (64 + q2, 64 + q3)
@@ -99,11 +93,11 @@ __device__ __forceinline__ void cvt_u4_frag16_biased(uint32_t w, uint32_t (&frag
     // r0 = {0x43, 0x0|q1, 0x43, 0x0|q0}           = (128 + q0, 128 + q1)
     const uint32_t r0 = ptx::lop3<ptx::kLutAndOr>(w, 0x000F000Fu, kMagic);
     // r1 = {0x43, 0x0|q3, 0x43, 0x0|q2}  from w >> 4
-    const uint32_t r1 = ptx::lop3<ptx::kLutAndOr>(kShiftOnFma ? ptx::shr_on_fma<4>(w) : w >> 4, 0x000F000Fu, kMagic);
+    const uint32_t r1 = ptx::lop3<ptx::kLutAndOr>(w >> 4, 0x000F000Fu, kMagic);
     // r2 = {0x43, 0x0|q5, 0x43, 0x0|q4}  from w >> 8
-    const uint32_t r2 = ptx::lop3<ptx::kLutAndOr>(kShiftOnFma ? ptx::shr_on_fma<8>(w) : w >> 8, 0x000F000Fu, kMagic);
+    const uint32_t r2 = ptx::lop3<ptx::kLutAndOr>(w >> 8, 0x000F000Fu, kMagic);
     // r3 = {0x43, 0x0|q7, 0x43, 0x0|q6}  from w >> 12
-    const uint32_t r3 = ptx::lop3<ptx::kLutAndOr>(kShiftOnFma ? ptx::shr_on_fma<12>(w) : w >> 12, 0x000F000Fu, kMagic);
+    const uint32_t r3 = ptx::lop3<ptx::kLutAndOr>(w >> 12, 0x000F000Fu, kMagic);
     frag[0] = ptx::sub_bf16x2(r0, kSub);  // exact
     frag[1] = ptx::sub_bf16x2(r1, kSub);
     frag[2] = ptx::sub_bf16x2(r2, kSub);

@@ -43,16 +43,6 @@ __device__ __forceinline__ uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
   return d;
 }
 
-// a >> k (0 < k < 32) as mul.hi.u32 a, 2^(32 - k): IMAD.HI on the FMA-heavy pipe instead of SHF on the
-// ALU pipe, which the converters' lop3s fill (both pipes take a warp instruction every 2 cycles).
-template <int kShift>
-__device__ __forceinline__ uint32_t shr_on_fma(uint32_t a) {
-  static_assert(kShift > 0 && kShift < 32);
-  uint32_t d;
-  asm("mul.hi.u32 %0, %1, %2;\n" : "=r"(d) : "r"(a), "n"(1u << (32 - kShift)));
-  return d;
-}
-
 // ---- f16x2 ------------------------------------------------------------------
 __device__ __forceinline__ uint32_t sub_f16x2(uint32_t a, uint32_t b) {
   uint32_t d;
