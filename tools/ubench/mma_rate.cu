@@ -250,44 +250,44 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
         for (int e = 0; e < 4; ++e) acc_o[e] = 0.0f;
       }
     } else {
-    __half sb[kBlocks][2];
-#pragma unroll
-    for (int b = 0; b < kBlocks; ++b) {
-      if constexpr (kVar == kRowLdsmScale) {
-        const __half* q = sc + 32 * b + 16 * (i & 1);
-        sb[b][0] = q[0];
-        sb[b][1] = q[8];
-      } else {
-        sb[b][0] = s0;
-        sb[b][1] = s1;
-      }
-    }
-#pragma unroll
-    for (int st = 0; st < 4; ++st) {
-      if constexpr (kVar == kRowLdsm || kVar == kRowLdsmScale) {
-        uint32_t r[2];
-        ptx::ldmatrix_x2(r, btile + st * 32);
-        b0 = r[0];
-        b1 = r[1];
-      }
+      __half sb[kBlocks][2];
 #pragma unroll
       for (int b = 0; b < kBlocks; ++b) {
-        uint32_t f[4];
-        if constexpr (kVar == kRowRaw) {
-          // the block's 4 words as they came from the load (no register moves)
-          f[0] = wv[b].x;
-          f[1] = wv[b].y;
-          f[2] = wv[b].z;
-          f[3] = wv[b].w;
-        } else if constexpr (kVar == kRowNoScale) {
-          const uint4& v = wv[b];
-          mixgemm::kernels::convert::cvt_u4b8_frag16<__half>(st == 0 ? v.x : st == 1 ? v.y : st == 2 ? v.z : v.w, f);
+        if constexpr (kVar == kRowLdsmScale) {
+          const __half* q = sc + 32 * b + 16 * (i & 1);
+          sb[b][0] = q[0];
+          sb[b][1] = q[8];
         } else {
-          convert_word(wv[b], st, sb[b][0], sb[b][1], f);
+          sb[b][0] = s0;
+          sb[b][1] = s1;
         }
-        mma_sync(acc[b], f, b0, b1);
       }
-    }
+#pragma unroll
+      for (int st = 0; st < 4; ++st) {
+        if constexpr (kVar == kRowLdsm || kVar == kRowLdsmScale) {
+          uint32_t r[2];
+          ptx::ldmatrix_x2(r, btile + st * 32);
+          b0 = r[0];
+          b1 = r[1];
+        }
+#pragma unroll
+        for (int b = 0; b < kBlocks; ++b) {
+          uint32_t f[4];
+          if constexpr (kVar == kRowRaw) {
+            // the block's 4 words as they came from the load (no register moves)
+            f[0] = wv[b].x;
+            f[1] = wv[b].y;
+            f[2] = wv[b].z;
+            f[3] = wv[b].w;
+          } else if constexpr (kVar == kRowNoScale) {
+            const uint4& v = wv[b];
+            mixgemm::kernels::convert::cvt_u4b8_frag16<__half>(st == 0 ? v.x : st == 1 ? v.y : st == 2 ? v.z : v.w, f);
+          } else {
+            convert_word(wv[b], st, sb[b][0], sb[b][1], f);
+          }
+          mma_sync(acc[b], f, b0, b1);
+        }
+      }
     }
   }
   const long long t1 = clock64();
