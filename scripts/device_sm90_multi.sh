@@ -78,29 +78,5 @@ for ((j = 1; j < n; ++j)); do bench "$j" 1; done
 for ((j = n - 1; j >= 1; --j)); do bench "$j" 2; done
 bench 0 2
 tar czf "$OUT/multi.tar.gz" -C /tmp multi
-python3 - "$R" "${names[@]}" <<'PY'
-import csv, sys, os, math
-R, names = sys.argv[1], sys.argv[2:]
-def load(s):
-    p = os.path.join(R, s + ".csv")
-    if not os.path.exists(p): return {}
-    return {(r["shape"], r["type_spec"], int(r["M"])): float(r["us_median"])
-            for r in csv.DictReader(open(p)) if r["kernel"] == "mixgemm" and r["us_median"]}
-runs = {n: (load(n + "-1"), load(n + "-2")) for n in names}
-b1, b2 = runs["base"]
-for n in names[1:]:
-    c1, c2 = runs[n]
-    keys = [k for k in b1 if k in b2 and k in c1 and k in c2]
-    r = {k: (c1[k] + c2[k]) / (b1[k] + b2[k]) for k in keys}
-    for t in sorted({k[1] for k in keys}):
-        for m in sorted({k[2] for k in keys}):
-            l = [math.log(r[k]) for k in keys if k[1] == t and k[2] == m]
-            if l: print(f"{n:14s}/base geomean {t:16s} M={m:5d}: {math.exp(sum(l) / len(l)):.4f} over {len(l)}")
-keys = sorted(k for k in b1 if all(k in runs[n][0] and k in runs[n][1] for n in names))
-print(f"{'shape':20s} {'type':16s} {'M':>5s} " + " ".join(f"{n:>14s}" for n in names))
-for k in keys:
-    base = (b1[k] + b2[k]) / 2
-    cols = [f"{base:14.1f}"] + [f"{(runs[n][0][k] + runs[n][1][k]) / 2 / base:14.3f}" for n in names[1:]]
-    print(f"{k[0]:20s} {k[1]:16s} {k[2]:5d} " + " ".join(cols))
-PY
+python3 scripts/ab_multi_summary.py "$R" "${names[@]}"
 echo "total $((SECONDS - T0)) s"

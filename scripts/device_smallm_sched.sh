@@ -7,7 +7,7 @@
 #   base. Benches spec 1..n then n..1 (each twice, symmetric), $SCHED_SHAPES / $SCHED_MS /
 #   $SCHED_TYPES, no baselines, no verification; then runs $SCHED_TEST_FILTER (default
 #   'Smallm.*:-SmallmTiming.*') on every build other than the first. Prints each spec's time / base
-#   per type and M (geomean over shapes) and per point; everything in $OUT/sched.tar.gz.
+#   per type and M (geomean over shapes) and per point (scripts/ab_multi_summary.py); everything in $OUT/sched.tar.gz.
 #   .sN/commit.txt = the host's HEAD.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,27 +52,5 @@ for ((j = 1; j < n; ++j)); do
   echo "tests '${flags[$j]}' rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$R/tests-$(basename "$d").log" | tr '\n' ' ') at $((SECONDS - T0)) s"
 done
 tar czf "$OUT/sched.tar.gz" -C /tmp sched
-python3 - "$R" "${labels[@]}" <<'PY'
-import csv, sys, os, math
-R, names = sys.argv[1], sys.argv[2:]
-def load(s):
-    p = os.path.join(R, s + ".csv")
-    if not os.path.exists(p): return {}
-    return {(r["shape"], r["type_spec"], int(r["M"])): float(r["us_median"])
-            for r in csv.DictReader(open(p)) if r["kernel"] == "mixgemm" and r["us_median"]}
-runs = {n: (load(n + "-1"), load(n + "-2")) for n in names}
-b1, b2 = runs[names[0]]
-for n in names[1:]:
-    c1, c2 = runs[n]
-    keys = [k for k in b1 if k in b2 and k in c1 and k in c2]
-    for t in sorted({k[1] for k in keys}):
-        for m in sorted({k[2] for k in keys}):
-            l = [math.log((c1[k] + c2[k]) / (b1[k] + b2[k])) for k in keys if k[1] == t and k[2] == m]
-            if l: print(f"{n:10s}/{names[0]} geomean {t:16s} M={m:3d}: {math.exp(sum(l) / len(l)):.4f} over {len(l)}")
-keys = sorted(k for k in b1 if all(k in runs[n][0] and k in runs[n][1] for n in names))
-print(f"{'shape':18s} {'type':15s} {'M':>3s} " + " ".join(f"{n:>9s}" for n in names))
-for k in keys:
-    base = (b1[k] + b2[k]) / 2
-    print(f"{k[0]:18s} {k[1]:15s} {k[2]:3d} {base:9.2f} " + " ".join(f"{(runs[n][0][k] + runs[n][1][k]) / 2 / base:9.3f}" for n in names[1:]))
-PY
+python3 scripts/ab_multi_summary.py "$R" "${labels[@]}"
 echo "total $((SECONDS - T0)) s"
