@@ -6,7 +6,8 @@
 # (1) builds base, cand and cand with -DMIXGEMM_SMALLM_TRACE (sm90: f16.u4 128x128 only);
 # (2) cand: smallm + GemmApi GPU suites, memcheck and racecheck of the sanitizer suite;
 # (3) bench base / cand / cand / base: seed + Llama-2-70B + Llama-3-8B, M = 1/8/16, f16, s8
-#     and e4m3 x u4b8 g128 (or AB_TYPES = a --types list), heuristic picks, verified;
+#     and e4m3 x u4b8 g128 (or AB_TYPES = a --types list), heuristic picks, verified; AB_BENCH_EXTRA
+#     adds bench flags (e.g. "--graph-batch 32": per-launch times inside CUDA graphs, as an engine runs);
 # (4) cand's per-CTA timeline and per-warp cycle accounts at M = 1 (seed, 57344 x 8192,
 #     4096 x 4096, 28672 x 4096, or AB_TRACE_SHAPES = indices of the timing report's shapes;
 #     every TM 8 schedule). Everything in $OUT/ab.tar.gz; the
@@ -26,7 +27,7 @@ grep -h "spill" "$R"/build-*.log | grep -v " 0 bytes spill" | sort | uniq -c | h
 ab_check_cand 'Smallm.*:GemmApi.*:-SmallmTiming.*' 150
 bench() {  # $1 build, $2 stem
   timeout 120 "$1/tools/mixgemm-bench" --shapes llama3-8b,seed,llama2-70b --m 1,8,16 \
-    --types ${AB_TYPES:-f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128} --baselines cublas_fp16 --iters 30 --warmup 5 --settle-ms ${AB_SETTLE_MS:-0} --verify \
+    --types ${AB_TYPES:-f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128} --baselines cublas_fp16 --iters 30 --warmup 5 --settle-ms ${AB_SETTLE_MS:-0} --verify ${AB_BENCH_EXTRA:-} \
     --csv "$R/$2.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/$2.txt" 2>&1
   echo "bench $2 rc=$? at $((SECONDS-T0)) s"
 }
