@@ -118,11 +118,16 @@ __device__ __forceinline__ void load_trip(const uint4* mine, int i, int lane, ui
   for (int b = 0; b < kBlocks; ++b) wv[b] = row[b * 32];
 }
 
-// Word st (k16 step st) of a lane's 16 bytes of a block -> the f16 A fragment: the library's exact
-// u4b8 conversion and group-scale multiply, RN_f16((q - 8) s) (kernels/convert/convert_16bit.cuh).
+// Word st (k16 step st) of a lane's 16 bytes of a block.
+__device__ __forceinline__ uint32_t word_of(const uint4& v, int st) {
+  return st == 0 ? v.x : st == 1 ? v.y : st == 2 ? v.z : v.w;
+}
+
+// Word st -> the f16 A fragment: the library's exact u4b8 conversion and group-scale multiply,
+// RN_f16((q - 8) s) (kernels/convert/convert_16bit.cuh).
 __device__ __forceinline__ void convert_word(const uint4& v, int st, __half s0, __half s1, uint32_t (&f)[4]) {
   namespace cv = mixgemm::kernels::convert;
-  const uint32_t w = st == 0 ? v.x : st == 1 ? v.y : st == 2 ? v.z : v.w;
+  const uint32_t w = word_of(v, st);
   cv::cvt_u4b8_frag16<__half>(w, f);
   cv::scale_frag16<__half>(f, s0, s1);
 }
@@ -225,7 +230,7 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
         if constexpr (kVar == kRowFoldMma) mma_sync(acc_o, magic_a, b0, b1);
 #pragma unroll
         for (int b = 0; b < kBlocks; ++b) {
-          const uint32_t w = st == 0 ? wv[b].x : st == 1 ? wv[b].y : st == 2 ? wv[b].z : wv[b].w;
+          const uint32_t w = word_of(wv[b], st);
           const uint32_t h = w >> 8;
           const uint32_t f[4] = {ptx::lop3<ptx::kLutAndOr>(w, 0x000f000fu, 0x64006400u),
                                  ptx::lop3<ptx::kLutAndOr>(w, 0x00f000f0u, 0x64006400u),
@@ -280,8 +285,7 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
             f[2] = wv[b].z;
             f[3] = wv[b].w;
           } else if constexpr (kVar == kRowNoScale) {
-            const uint4& v = wv[b];
-            mixgemm::kernels::convert::cvt_u4b8_frag16<__half>(st == 0 ? v.x : st == 1 ? v.y : st == 2 ? v.z : v.w, f);
+            mixgemm::kernels::convert::cvt_u4b8_frag16<__half>(word_of(wv[b], st), f);
           } else {
             convert_word(wv[b], st, sb[b][0], sb[b][1], f);
           }
