@@ -6,7 +6,8 @@
 #   OUT=<dir> bash scripts/profile_sm90_bench.sh        (device tool: $OUT is set)
 # PROFILES="name:NxK:M:schedule[:type_spec] ..." overrides the list (schedule `cublas` = cuBLAS
 # fp16, `cublaslt_fp8` = cuBLASLt fp8 row-wise; type_spec default f16.u4b8.g128);
-# PROF_SM90_TYPES (default f16.u4) the sm90 type configs built; CLOCKS=0 skips the clock runs.
+# PROF_SM90_TYPES (default f16.u4) the sm90 type configs built, PROF_SM90_SCHEDULES (default: all)
+# the schedules built (a shorter build); CLOCKS=0 skips the clock runs.
 # Everything goes into $OUT/prof.tar.gz; a summary table is printed last. ~6 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,7 @@ rm -rf "$L"; mkdir -p "$L" "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH
 t0=$(date +%s)
 cmake -S . -B build-prof -G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=${PROF_SM90_TYPES:-f16.u4} \
-  -DMIXGEMM_BUILD_TESTS=OFF > "$L/build.log" 2>&1 &&
+  -DMIXGEMM_SM90_SCHEDULES=${PROF_SM90_SCHEDULES:-} -DMIXGEMM_BUILD_TESTS=OFF > "$L/build.log" 2>&1 &&
   cmake --build build-prof -j "$(nproc)" --target mixgemm-bench >> "$L/build.log" 2>&1 || {
   tail -30 "$L/build.log"; tar czf "$OUT/prof.tar.gz" -C /tmp mixgemm-prof; exit 1; }
 echo "build $(( $(date +%s) - t0 )) s"
