@@ -41,6 +41,7 @@
 #include "kernels/convert/convert_16bit.cuh"
 #include "kernels/ptx/mma.cuh"
 #include "kernels/ptx/sm90.cuh"
+#include "kernels/ptx/wgmma_rs.cuh"  // generated (codegen/generate_sm90.py)
 
 namespace {
 
@@ -180,6 +181,107 @@ __global__ void wgmma_loop(int iters, float* sink, long long* cycles) {
   ptx::wgmma_wait<0>();
   const long long t1 = clock64();
   finish(acc, sink, cycles, t1 - t0);
+}
+
+// The narrow sm90 tile's block loop without its memory (session 28: is the consumers' time their
+// conversion or their wgmma issue?). Each warpgroup: `iters` trips of { fence; the 8 register-A
+// wgmma m64n64k16 of a 64-k block (2 atoms x 4 k16 steps, as sm90_256x64's consumers); commit;
+// wait until at most one block is in flight; then kWork rounds of a stand-in conversion of the next
+// block's 32 fragment registers (per register and round one lop3, one add.f16x2, one mul.f16x2: the
+// exact conversion's pipe mix) }. B: a constant 64-token x 64-k swizzled tile. kIssue: cycles[w] =
+// the warp's cycles from the fence to the commit (the issue phase) summed over the trips, instead
+// of the loop's whole span.
+// kStep (session 28): the conversion interleaved with the issue at k16-step granularity: per step s,
+// issue the step's 2 wgmma, commit, wait until block i-1's step s is done (<= 4 groups pending),
+// convert step s of the next block. A warp blocked in a wgmma issue cannot convert; this way its
+// conversion runs between the steps' issues instead of after the whole block's.
+template <int kWork, bool kIssue, bool kStep = false>
+__global__ void wgmma_block_loop(int iters, float* sink, long long* cycles) {
+  __shared__ __align__(1024) uint8_t b_tile[64 * 128];
+  for (int i = threadIdx.x; i < 64 * 128 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = 0x3C003C00u;
+  ptx::fence_proxy_async_shared();
+  __syncthreads();
+  const uint32_t lane = threadIdx.x & 31;
+  const uint64_t desc = ptx::smem_desc_swizzled<128>(ptx::smem_u32(b_tile));
+  uint32_t F[2][4][2][4];
+#pragma unroll
+  for (int h = 0; h < 2; ++h)
+#pragma unroll
+    for (int st = 0; st < 4; ++st)
+#pragma unroll
+      for (int mw = 0; mw < 2; ++mw)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) F[h][st][mw][r] = 0x3C003C00u ^ ((lane + r + st) & 1);
+  float acc[2][32];
+#pragma unroll
+  for (int mw = 0; mw < 2; ++mw)
+#pragma unroll
+    for (int j = 0; j < 32; ++j) acc[mw][j] = 0.0f;
+  using W = mixgemm::kernels::ptx::WgmmaRS<0, 64>;
+  long long issue = 0;
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; i += 2) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const uint32_t salt = static_cast<uint32_t>(i + h);
+      if constexpr (kStep) {
+        ptx::wgmma_fence();
+#pragma unroll
+        for (int st = 0; st < 4; ++st) {
+          const long long a0 = clock64();
+#pragma unroll
+          for (int mw = 0; mw < 2; ++mw) W::run(acc[mw], F[h][st][mw], desc + 2 * st, 1);
+          ptx::wgmma_commit();
+          issue += clock64() - a0;
+          ptx::wgmma_wait<4>();  // block i-1's step st is done: F[h ^ 1][st] is free
+#pragma unroll
+          for (int k = 0; k < kWork; ++k)
+#pragma unroll
+            for (int mw = 0; mw < 2; ++mw)
+#pragma unroll
+              for (int r = 0; r < 4; ++r) {
+                uint32_t x = ptx::lop3<0xea>(F[h ^ 1][st][mw][r], 0x000f000fu, 0x64006400u ^ (salt & 1));
+                __half2 v = __hadd2(*reinterpret_cast<__half2*>(&x), __float2half2_rn(-1032.0f));
+                v = __hmul2(v, __float2half2_rn(0.5f));
+                F[h ^ 1][st][mw][r] = *reinterpret_cast<uint32_t*>(&v);
+              }
+        }
+        continue;
+      }
+      const long long a0 = clock64();
+      ptx::wgmma_fence();
+#pragma unroll
+      for (int st = 0; st < 4; ++st)
+#pragma unroll
+        for (int mw = 0; mw < 2; ++mw) W::run(acc[mw], F[h][st][mw], desc + 2 * st, 1);
+      ptx::wgmma_commit();
+      const long long a1 = clock64();
+      issue += a1 - a0;
+      ptx::wgmma_wait<1>();
+#pragma unroll
+      for (int k = 0; k < kWork; ++k)
+#pragma unroll
+        for (int st = 0; st < 4; ++st)
+#pragma unroll
+          for (int mw = 0; mw < 2; ++mw)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+              uint32_t x = ptx::lop3<0xea>(F[h ^ 1][st][mw][r], 0x000f000fu, 0x64006400u ^ (salt & 1));
+              __half2 v = __hadd2(*reinterpret_cast<__half2*>(&x), __float2half2_rn(-1032.0f));
+              v = __hmul2(v, __float2half2_rn(0.5f));
+              F[h ^ 1][st][mw][r] = *reinterpret_cast<uint32_t*>(&v);
+            }
+    }
+  }
+  ptx::wgmma_wait<0>();
+  const long long t1 = clock64();
+  float sum = 0.0f;
+#pragma unroll
+  for (int mw = 0; mw < 2; ++mw)
+#pragma unroll
+    for (int j = 0; j < 32; ++j) sum += acc[mw][j];
+  if (sum == -12345.0f) *sink = sum;
+  if (lane == 0) cycles[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = kIssue ? issue : t1 - t0;
 }
 
 // The decode row in isolation: kBlocks 512-byte blocks per warp and trip (the smallm TM 8 kernel's
@@ -424,6 +526,16 @@ Case row_wgmma_case(int warps_per_sm) {
           4 * kBlocks * 32 * 16 + 512};
 }
 
+// The narrow sm90 block loop (wgmma_block_loop): "chains" = kWork rounds of stand-in conversion;
+// one MMA = one 64-k block of a warpgroup (8 wgmma m64n64k16).
+// cycles/trip = per 64-k block (kIssue: its issue phase only); MMA/SM-cycle = blocks per SM-cycle.
+template <int kWork, bool kIssue, bool kStep = false>
+Case block_case(int warps_per_sm) {
+  const std::string name = std::string(kIssue ? "blk issue" : "blk loop") + (kStep ? " step" : "") +
+                           " m64n64x8 cvt x" + std::to_string(kWork);
+  return {name, 128 * 64, true, warps_per_sm, 1, &wgmma_block_loop<kWork, kIssue, kStep>};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -483,6 +595,11 @@ int main(int argc, char** argv) {
       pipe_case<kOpLop3>("pipe lop3 (instr)", 32),
       row_wgmma_case<2>(4), row_wgmma_case<2>(8), row_wgmma_case<2>(16), row_wgmma_case<2>(32),
       row_wgmma_case<4>(16),
+      block_case<0, false>(4), block_case<0, true>(4), block_case<0, false>(8), block_case<0, true>(8),
+      block_case<1, false>(4), block_case<1, true>(4), block_case<1, false>(8), block_case<1, true>(8),
+      block_case<2, false>(8), block_case<2, true>(8),
+      block_case<1, false, true>(4), block_case<1, true, true>(4), block_case<1, false, true>(8),
+      block_case<1, true, true>(8), block_case<2, false, true>(8), block_case<2, true, true>(8),
   };
 
   float* sink = nullptr;
