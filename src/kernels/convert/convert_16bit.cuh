@@ -209,10 +209,43 @@ __device__ __forceinline__ void scale_zero_frag16_x2(uint32_t (&frag)[4], uint32
   }
 }
 
+// The same two operations with each operand in the low half of a register (bits16 of the
+// value; the high half is ignored): the splat is folded into the instruction's operand
+// (ptx::mul_f16x2_lo), no instruction of its own. The kernels' form.
+template <class T>
+__device__ __forceinline__ void scale_frag16_lo(uint32_t (&frag)[4], uint32_t sg, uint32_t sg8) {
+  if constexpr (detail::kIsF16<T>) {
+    frag[0] = ptx::mul_f16x2_lo(frag[0], sg);
+    frag[1] = ptx::mul_f16x2_lo(frag[1], sg8);
+    frag[2] = ptx::mul_f16x2_lo(frag[2], sg);
+    frag[3] = ptx::mul_f16x2_lo(frag[3], sg8);
+  } else {
+    frag[0] = ptx::mul_bf16x2_lo(frag[0], sg);
+    frag[1] = ptx::mul_bf16x2_lo(frag[1], sg8);
+    frag[2] = ptx::mul_bf16x2_lo(frag[2], sg);
+    frag[3] = ptx::mul_bf16x2_lo(frag[3], sg8);
+  }
+}
+template <class T>
+__device__ __forceinline__ void scale_zero_frag16_lo(uint32_t (&frag)[4], uint32_t sg, uint32_t sg8, uint32_t zg,
+                                                     uint32_t zg8) {
+  if constexpr (detail::kIsF16<T>) {
+    frag[0] = ptx::fma_f16x2_lo(frag[0], sg, zg);
+    frag[1] = ptx::fma_f16x2_lo(frag[1], sg8, zg8);
+    frag[2] = ptx::fma_f16x2_lo(frag[2], sg, zg);
+    frag[3] = ptx::fma_f16x2_lo(frag[3], sg8, zg8);
+  } else {
+    frag[0] = ptx::fma_bf16x2_lo(frag[0], sg, zg);
+    frag[1] = ptx::fma_bf16x2_lo(frag[1], sg8, zg8);
+    frag[2] = ptx::fma_bf16x2_lo(frag[2], sg, zg);
+    frag[3] = ptx::fma_bf16x2_lo(frag[3], sg8, zg8);
+  }
+}
+
 // frag = RN_T(frag * s): one mul.rn.{f16,bf16}x2 per register (the only rounding).
 template <class T>
 __device__ __forceinline__ void scale_frag16(uint32_t (&frag)[4], T s_row_g, T s_row_g8) {
-  scale_frag16_x2<T>(frag, detail::splat2(s_row_g), detail::splat2(s_row_g8));
+  scale_frag16_lo<T>(frag, detail::bits16(s_row_g), detail::bits16(s_row_g8));
 }
 
 // frag = RN_T(frag * s + zs): one fma.rn.{f16,bf16}x2 per register (the only rounding).
@@ -220,8 +253,8 @@ __device__ __forceinline__ void scale_frag16(uint32_t (&frag)[4], T s_row_g, T s
 template <class T>
 __device__ __forceinline__ void scale_zero_frag16(uint32_t (&frag)[4], T s_row_g, T s_row_g8,
                                                   T zs_row_g, T zs_row_g8) {
-  scale_zero_frag16_x2<T>(frag, detail::splat2(s_row_g), detail::splat2(s_row_g8), detail::splat2(zs_row_g),
-                          detail::splat2(zs_row_g8));
+  scale_zero_frag16_lo<T>(frag, detail::bits16(s_row_g), detail::bits16(s_row_g8), detail::bits16(zs_row_g),
+                          detail::bits16(zs_row_g8));
 }
 
 // Per-channel zero points without group scales: prepack_zeros stores zs = T(-z) and the

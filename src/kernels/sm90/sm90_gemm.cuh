@@ -421,8 +421,8 @@ struct Sm90Cta {
   }
 
   // The weights of one stage for this thread (16 bytes per atom; 8-bit weights: the first
-  // of two layout blocks) and the splatted scale / zero of rows g and g+8 (both halves of a
-  // register: the operand of mul/fma.f16x2) when one group row serves the whole block.
+  // of two layout blocks) and the scale / zero of rows g and g+8 (load_sz) when one group row
+  // serves the whole block.
   struct BlockRegs {
     uint4 v[kMW];
     uint32_t s0[kMW], s1[kMW], z0[kMW], z1[kMW];
@@ -477,8 +477,8 @@ struct Sm90Cta {
   static __device__ __forceinline__ uint32_t splat(uint32_t b16) { return ptx::prmt(b16, 0u, 0x1010u); }
 
   // Scale / zero of this thread's rows g, g+8 in staged group row `row` (1.0 / 0 when absent):
-  //   f16/bf16 activations: splatted (the f16x2 / bf16x2 operand of mul / fma);
-  //   e4m3: the raw f16 scale and prepacked zero (the e4m3 converters splat them);
+  //   f16/bf16 activations and e4m3: the raw 16-bit scale and prepacked zero in the low half
+  //   (convert::scale_frag16_lo and the e4m3 converters splat them in their operands);
   //   s8: the u8 integer group scale sg in s, and in z the offset s8_gscale_offset(z * sg)
   //       (z * sg is prepacked; 8 * sg for u4b8, 0 for u4 without zero points).
   template <bool kUns>
@@ -496,19 +496,18 @@ struct Sm90Cta {
       return;
     } else {
       // Biased weights (u4b8, u8b128) never carry zero points, so in a grouped mode they
-      // always have scales.
-      const bool raw = A == AType::kE4M3;
-      auto fix = [&](uint32_t v) { return raw ? v : splat(v); };
+      // always have scales. The raw 16 bits: the f16x2 / bf16x2 operations splat them in their
+      // operand (convert::scale_frag16_lo), the e4m3 converters themselves.
       if (!kUns || p.has_scales) {
-        s0 = fix(ptx::lds16(st + Tr::kOffS + off));
-        s1 = fix(ptx::lds16(st + Tr::kOffS + off + k8));
+        s0 = ptx::lds16(st + Tr::kOffS + off);
+        s1 = ptx::lds16(st + Tr::kOffS + off + k8);
       } else {
-        s0 = s1 = raw ? kOne : (kOne | (kOne << 16));
+        s0 = s1 = kOne;
       }
       if (kUns) {
         if (p.has_zeros) {
-          z0 = fix(ptx::lds16(st + Tr::kOffZ + off));
-          z1 = fix(ptx::lds16(st + Tr::kOffZ + off + k8));
+          z0 = ptx::lds16(st + Tr::kOffZ + off);
+          z1 = ptx::lds16(st + Tr::kOffZ + off + k8);
         } else {
           z0 = z1 = 0;
         }
@@ -614,8 +613,8 @@ struct Sm90Cta {
 
           // u4/u8: RN(q*s + zs) (zs = 0 without zeros, s = 1 without scales);
           // u4b8/u8b128: RN((q-B)*s) (biased weights never carry zeros).
-          if constexpr (kUns) convert::scale_zero_frag16_x2<T16>(f, s0, s1, z0, z1);
-          else convert::scale_frag16_x2<T16>(f, s0, s1);
+          if constexpr (kUns) convert::scale_zero_frag16_lo<T16>(f, s0, s1, z0, z1);
+          else convert::scale_frag16_lo<T16>(f, s0, s1);
         }
       }
     }
