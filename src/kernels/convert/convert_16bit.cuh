@@ -176,42 +176,10 @@ __device__ __forceinline__ void cvt_u8b128_frag16(uint2 bytes, uint32_t (&frag)[
 // ---- group scales / zero points ---------------------------------------------------
 // frag[0], frag[2] are row g, frag[1], frag[3] row g+8 (two weights of one row per register).
 
-// The same two operations on pre-splatted operands (a register holding the row's scale,
-// or zero, in both halves: detail::splat2): kernels that reuse one scale for several
-// k-steps splat it once.
-template <class T>
-__device__ __forceinline__ void scale_frag16_x2(uint32_t (&frag)[4], uint32_t sg, uint32_t sg8) {
-  if constexpr (detail::kIsF16<T>) {
-    frag[0] = ptx::mul_f16x2(frag[0], sg);
-    frag[1] = ptx::mul_f16x2(frag[1], sg8);
-    frag[2] = ptx::mul_f16x2(frag[2], sg);
-    frag[3] = ptx::mul_f16x2(frag[3], sg8);
-  } else {
-    frag[0] = ptx::mul_bf16x2(frag[0], sg);
-    frag[1] = ptx::mul_bf16x2(frag[1], sg8);
-    frag[2] = ptx::mul_bf16x2(frag[2], sg);
-    frag[3] = ptx::mul_bf16x2(frag[3], sg8);
-  }
-}
-template <class T>
-__device__ __forceinline__ void scale_zero_frag16_x2(uint32_t (&frag)[4], uint32_t sg, uint32_t sg8, uint32_t zg,
-                                                     uint32_t zg8) {
-  if constexpr (detail::kIsF16<T>) {
-    frag[0] = ptx::fma_f16x2(frag[0], sg, zg);
-    frag[1] = ptx::fma_f16x2(frag[1], sg8, zg8);
-    frag[2] = ptx::fma_f16x2(frag[2], sg, zg);
-    frag[3] = ptx::fma_f16x2(frag[3], sg8, zg8);
-  } else {
-    frag[0] = ptx::fma_bf16x2(frag[0], sg, zg);
-    frag[1] = ptx::fma_bf16x2(frag[1], sg8, zg8);
-    frag[2] = ptx::fma_bf16x2(frag[2], sg, zg);
-    frag[3] = ptx::fma_bf16x2(frag[3], sg8, zg8);
-  }
-}
-
-// The same two operations with each operand in the low half of a register (bits16 of the
-// value; the high half is ignored): the splat is folded into the instruction's operand
-// (ptx::mul_f16x2_lo), no instruction of its own. The kernels' form.
+// frag = RN_T(frag * s) and RN_T(frag * s + zs) with each operand in the low half of a register
+// (bits16 of the value; the high half is ignored): the splat is folded into the instruction's
+// operand (ptx::mul_f16x2_lo), no instruction of its own (s28-splat). The kernels' form; the
+// T-typed overloads below wrap it.
 template <class T>
 __device__ __forceinline__ void scale_frag16_lo(uint32_t (&frag)[4], uint32_t sg, uint32_t sg8) {
   if constexpr (detail::kIsF16<T>) {
