@@ -183,6 +183,15 @@ __global__ void wgmma_loop(int iters, float* sink, long long* cycles) {
   finish(acc, sink, cycles, t1 - t0);
 }
 
+// The block loop's stand-in conversion of one fragment register: the exact conversion's pipe mix
+// (one lop3, one add.f16x2, one mul.f16x2), dependent on the trip so that nothing is hoisted.
+__device__ __forceinline__ uint32_t stand_in_cvt(uint32_t f, uint32_t salt) {
+  uint32_t x = ptx::lop3<0xea>(f, 0x000f000fu, 0x64006400u ^ (salt & 1));
+  __half2 v = __hadd2(*reinterpret_cast<__half2*>(&x), __float2half2_rn(-1032.0f));
+  v = __hmul2(v, __float2half2_rn(0.5f));
+  return *reinterpret_cast<uint32_t*>(&v);
+}
+
 // The narrow sm90 tile's block loop without its memory (session 28: is the consumers' time their
 // conversion or their wgmma issue?). Each warpgroup: `iters` trips of { fence; the 8 register-A
 // wgmma m64n64k16 of a 64-k block (2 atoms x 4 k16 steps, as sm90_256x64's consumers); commit;
@@ -239,12 +248,7 @@ __global__ void wgmma_block_loop(int iters, float* sink, long long* cycles) {
 #pragma unroll
             for (int mw = 0; mw < 2; ++mw)
 #pragma unroll
-              for (int r = 0; r < 4; ++r) {
-                uint32_t x = ptx::lop3<0xea>(F[h ^ 1][st][mw][r], 0x000f000fu, 0x64006400u ^ (salt & 1));
-                __half2 v = __hadd2(*reinterpret_cast<__half2*>(&x), __float2half2_rn(-1032.0f));
-                v = __hmul2(v, __float2half2_rn(0.5f));
-                F[h ^ 1][st][mw][r] = *reinterpret_cast<uint32_t*>(&v);
-              }
+              for (int r = 0; r < 4; ++r) F[h ^ 1][st][mw][r] = stand_in_cvt(F[h ^ 1][st][mw][r], salt);
         }
         continue;
       }
@@ -265,12 +269,7 @@ __global__ void wgmma_block_loop(int iters, float* sink, long long* cycles) {
 #pragma unroll
           for (int mw = 0; mw < 2; ++mw)
 #pragma unroll
-            for (int r = 0; r < 4; ++r) {
-              uint32_t x = ptx::lop3<0xea>(F[h ^ 1][st][mw][r], 0x000f000fu, 0x64006400u ^ (salt & 1));
-              __half2 v = __hadd2(*reinterpret_cast<__half2*>(&x), __float2half2_rn(-1032.0f));
-              v = __hmul2(v, __float2half2_rn(0.5f));
-              F[h ^ 1][st][mw][r] = *reinterpret_cast<uint32_t*>(&v);
-            }
+            for (int r = 0; r < 4; ++r) F[h ^ 1][st][mw][r] = stand_in_cvt(F[h ^ 1][st][mw][r], salt);
     }
   }
   ptx::wgmma_wait<0>();

@@ -69,32 +69,33 @@ __device__ __forceinline__ uint32_t fma_f16x2(uint32_t a, uint32_t b, uint32_t c
 // a * {s.lo, s.lo} (+ {z.lo, z.lo}): the splat happens inside the PTX (mov.b32 {lo, lo}), where
 // ptxas folds it into the HMUL2 / HFMA2 operand selector (R.H0_H0) instead of emitting a PRMT or
 // a shift-or per splat (checked in SASS, sm_90a). The high halves of s and z are ignored.
+// PTX prologues of the _lo forms: %2 (and %3) -> ss (and zz) = {lo, lo}.
+#define MIXGEMM_PTX_SPLAT_S "{\n.reg .b16 sl, sh;\n.reg .b32 ss;\nmov.b32 {sl, sh}, %2;\nmov.b32 ss, {sl, sl};\n"
+#define MIXGEMM_PTX_SPLAT_SZ                                                                              \
+  "{\n.reg .b16 sl, sh, zl, zh;\n.reg .b32 ss, zz;\nmov.b32 {sl, sh}, %2;\nmov.b32 {zl, zh}, %3;\n" \
+  "mov.b32 ss, {sl, sl};\nmov.b32 zz, {zl, zl};\n"
 __device__ __forceinline__ uint32_t mul_f16x2_lo(uint32_t a, uint32_t s) {
   uint32_t d;
-  asm("{\n.reg .b16 sl, sh;\n.reg .b32 ss;\nmov.b32 {sl, sh}, %2;\nmov.b32 ss, {sl, sl};\n"
-      "mul.rn.f16x2 %0, %1, ss;\n}\n" : "=r"(d) : "r"(a), "r"(s));
+  asm(MIXGEMM_PTX_SPLAT_S "mul.rn.f16x2 %0, %1, ss;\n}\n" : "=r"(d) : "r"(a), "r"(s));
   return d;
 }
 __device__ __forceinline__ uint32_t mul_bf16x2_lo(uint32_t a, uint32_t s) {
   uint32_t d;
-  asm("{\n.reg .b16 sl, sh;\n.reg .b32 ss;\nmov.b32 {sl, sh}, %2;\nmov.b32 ss, {sl, sl};\n"
-      "mul.rn.bf16x2 %0, %1, ss;\n}\n" : "=r"(d) : "r"(a), "r"(s));
+  asm(MIXGEMM_PTX_SPLAT_S "mul.rn.bf16x2 %0, %1, ss;\n}\n" : "=r"(d) : "r"(a), "r"(s));
   return d;
 }
 __device__ __forceinline__ uint32_t fma_f16x2_lo(uint32_t a, uint32_t s, uint32_t z) {
   uint32_t d;
-  asm("{\n.reg .b16 sl, sh, zl, zh;\n.reg .b32 ss, zz;\nmov.b32 {sl, sh}, %2;\nmov.b32 {zl, zh}, %3;\n"
-      "mov.b32 ss, {sl, sl};\nmov.b32 zz, {zl, zl};\nfma.rn.f16x2 %0, %1, ss, zz;\n}\n"
-      : "=r"(d) : "r"(a), "r"(s), "r"(z));
+  asm(MIXGEMM_PTX_SPLAT_SZ "fma.rn.f16x2 %0, %1, ss, zz;\n}\n" : "=r"(d) : "r"(a), "r"(s), "r"(z));
   return d;
 }
 __device__ __forceinline__ uint32_t fma_bf16x2_lo(uint32_t a, uint32_t s, uint32_t z) {
   uint32_t d;
-  asm("{\n.reg .b16 sl, sh, zl, zh;\n.reg .b32 ss, zz;\nmov.b32 {sl, sh}, %2;\nmov.b32 {zl, zh}, %3;\n"
-      "mov.b32 ss, {sl, sl};\nmov.b32 zz, {zl, zl};\nfma.rn.bf16x2 %0, %1, ss, zz;\n}\n"
-      : "=r"(d) : "r"(a), "r"(s), "r"(z));
+  asm(MIXGEMM_PTX_SPLAT_SZ "fma.rn.bf16x2 %0, %1, ss, zz;\n}\n" : "=r"(d) : "r"(a), "r"(s), "r"(z));
   return d;
 }
+#undef MIXGEMM_PTX_SPLAT_S
+#undef MIXGEMM_PTX_SPLAT_SZ
 
 // ---- f32 pairs -> 16-bit pairs (cvt.rn.{f16x2,bf16x2}.f32: each element RN, as cvt.rn.f16.f32) ----
 // Element 0 (low half) from lo, element 1 from hi (the instruction's first source is the high half).
