@@ -110,7 +110,7 @@ __device__ __forceinline__ uint32_t cvt_bf16x2_f32(float lo, float hi) {
   return d;
 }
 
-// ---- bf16x2 (sub/mul need sm_90; fma sm_80) -----------------------------------
+// ---- bf16x2 (sub needs sm_90; the mul / fma forms are the _lo ones above) ------
 __device__ __forceinline__ uint32_t sub_bf16x2(uint32_t a, uint32_t b) {
   uint32_t d;
   asm("sub.rn.bf16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
