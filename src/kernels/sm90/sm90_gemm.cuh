@@ -155,6 +155,7 @@ struct Sm90Cta {
   using Tr = Sm90Traits<A, kWBits, kTileN, kTileT>;
   using T16 = std::conditional_t<Tr::kBF16, __nv_bfloat16, __half>;
   using Acc = std::conditional_t<A == AType::kS8, int32_t, float>;  // s32 for int8 (exact), else f32
+  static constexpr bool kIntAcc = std::is_same_v<Acc, int32_t>;
   // The register-A wgmma of a consumer variant. e4m3 activations with biased weights and no
   // group scales (QQQ's per-channel W4A8) give the weights to the wgmma as e5m2 (kind 4,
   // .e5m2.e4m3): q - 8 is exact in both formats, so the products are the same, and
@@ -1009,6 +1010,15 @@ struct Sm90Cta {
       // float4 offsets from part 0's (registers are scarce here).
       constexpr int kTile4 = static_cast<int>(kTileFloats / 4);
       const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.s0) * kTileFloats);
+      // This CTA's own partial is still in `acc`: the last arriver adds the other parts to it
+      // instead of reloading it wherever that gives the same bits as the in-order sum
+      // p0 + p1 + ...: when it is part 0 (the order is unchanged), when there are two parts
+      // (p1 + p0 == p0 + p1: IEEE addition is commutative) and for s32 partials (exact
+      // integers, any order). Otherwise (f32, three or more parts, not part 0) every part is
+      // loaded as before. `own`: the float4 offset from part 0's of the part not to load (its
+      // slot less part 0's, sm90_partial_slot), -1 for none.
+      const bool keep = kIntAcc || x.nsplit == 2 || x.slot == x.s0;
+      const int own = keep ? (x.slot - x.s0) * kTile4 : -1;
       if constexpr (Tr::kBlockIssue) {
         // The narrow tiles: the thread's kQ float4s in batches of 8; per part, a batch's 8 loads
         // are issued together, then added: one L2 round trip per part and batch. (Summing each
@@ -1022,12 +1032,19 @@ struct Sm90Cta {
           Acc s4[kB][4];
 #pragma unroll
           for (int b = 0; b < kB; ++b) {
-            const float4 v = __ldcg(tiles + (q0 + b) * 256 + c.ctid);
-            s4[b][0] = unbits(v.x); s4[b][1] = unbits(v.y); s4[b][2] = unbits(v.z); s4[b][3] = unbits(v.w);
+            if (own >= 0) {
+#pragma unroll
+              for (int e = 0; e < 4; ++e) s4[b][e] = acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ) + e];
+            } else {
+              const float4 v = __ldcg(tiles + (q0 + b) * 256 + c.ctid);
+              s4[b][0] = unbits(v.x); s4[b][1] = unbits(v.y); s4[b][2] = unbits(v.z); s4[b][3] = unbits(v.w);
+            }
           }
 #pragma unroll 1
-          for (int sp = 1; sp < x.nsplit; ++sp) {
-            const float4* part = tiles + (sp * x.step - x.skip) * kTile4;
+          for (int sp = own >= 0 ? 0 : 1; sp < x.nsplit; ++sp) {
+            const int off = sp == 0 ? 0 : (sp * x.step - x.skip) * kTile4;
+            if (off == own) continue;
+            const float4* part = tiles + off;
             float4 v[kB];
 #pragma unroll
             for (int b = 0; b < kB; ++b) v[b] = __ldcg(part + (q0 + b) * 256 + c.ctid);
@@ -1044,22 +1061,26 @@ struct Sm90Cta {
         }
       } else {
         // The wide tile (128 accumulators; a batch held beside them as above spilled 4-52
-        // bytes): part 0 loads straight into the accumulators, all kQ float4s in flight
-        // (their values were stored above and are dead), then per part a batch of kWideReduceBatch
-        // loads is issued together and added in place. Same additions, same order (part 0,
-        // 1, 2, ... per element).
+        // bytes): the accumulators keep this CTA's part (own >= 0), or part 0 loads straight
+        // into them, all kQ float4s in flight (their values were stored above), then per part a
+        // batch of kWideReduceBatch loads is issued together and added in place. Same bits as
+        // part 0 + 1 + 2 + ... per element (the `keep` cases above).
         constexpr int kQ = kMW * kJ;
         constexpr int kB = kWideReduceBatch;
         static_assert(kQ % kB == 0, "whole batches");
+        if (own < 0) {
 #pragma unroll
-        for (int q = 0; q < kQ; ++q) {
-          const float4 v = __ldcg(tiles + q * 256 + c.ctid);
-          Acc* a = &acc[q / kJ][4 * (q % kJ)];
-          a[0] = unbits(v.x); a[1] = unbits(v.y); a[2] = unbits(v.z); a[3] = unbits(v.w);
+          for (int q = 0; q < kQ; ++q) {
+            const float4 v = __ldcg(tiles + q * 256 + c.ctid);
+            Acc* a = &acc[q / kJ][4 * (q % kJ)];
+            a[0] = unbits(v.x); a[1] = unbits(v.y); a[2] = unbits(v.z); a[3] = unbits(v.w);
+          }
         }
 #pragma unroll 1
-        for (int sp = 1; sp < x.nsplit; ++sp) {
-          const float4* part = tiles + (sp * x.step - x.skip) * kTile4;
+        for (int sp = own >= 0 ? 0 : 1; sp < x.nsplit; ++sp) {
+          const int off = sp == 0 ? 0 : (sp * x.step - x.skip) * kTile4;
+          if (off == own) continue;
+          const float4* part = tiles + off;
 #pragma unroll
           for (int q0 = 0; q0 < kQ; q0 += kB) {
             float4 v[kB];
