@@ -185,18 +185,19 @@ __device__ __forceinline__ uint32_t cvt_u4x4_e4m3_gscale_bias(uint32_t nibbles, 
                                                               int32_t bias) {
   uint32_t p02, p13;
   u4x4_f16_magic<kHi>(nibbles, p02, p13);
-  const uint32_t s2 = detail::splat2(s);
+  // The scale and zero in the low half: splatted in the instruction's operand (ptx::mul_f16x2_lo).
+  const uint32_t s1 = detail::bits16(s);
   uint32_t w02, w13;
   if (has_zero) {
-    const uint32_t zs2 = detail::splat2(zs);
-    w02 = ptx::fma_f16x2(ptx::sub_f16x2(p02, 0x64006400u), s2, zs2);
-    w13 = ptx::fma_f16x2(ptx::sub_f16x2(p13, 0x54005400u), s2, zs2);
+    const uint32_t zs1 = detail::bits16(zs);
+    w02 = ptx::fma_f16x2_lo(ptx::sub_f16x2(p02, 0x64006400u), s1, zs1);
+    w13 = ptx::fma_f16x2_lo(ptx::sub_f16x2(p13, 0x54005400u), s1, zs1);
   } else {
     // 1024 + B and 64 + B as f16 (B = 0 or 8)
     const uint32_t lo_sub = bias == 0 ? 0x64006400u : 0x64086408u;
     const uint32_t hi_sub = bias == 0 ? 0x54005400u : 0x54805480u;
-    w02 = ptx::mul_f16x2(ptx::sub_f16x2(p02, lo_sub), s2);
-    w13 = ptx::mul_f16x2(ptx::sub_f16x2(p13, hi_sub), s2);
+    w02 = ptx::mul_f16x2_lo(ptx::sub_f16x2(p02, lo_sub), s1);
+    w13 = ptx::mul_f16x2_lo(ptx::sub_f16x2(p13, hi_sub), s1);
   }
   // {e(w3), e(w1), e(w2), e(w0)} -> {e(w3), e(w2), e(w1), e(w0)}
   return ptx::prmt(ptx::cvt_e4m3x4_f16x2x2(w02, w13), 0u, 0x3120u);
