@@ -972,52 +972,79 @@ struct Sm90Cta {
     const int g = c.lane() >> 2, t = c.lane() & 3;
     const int n0 = x.nt * kTileN, m0 = x.tt * kTileT;
     if (x.part >= 0) {
-      // A split tile (sm90_partition.h). Partial tile in fragment order: float4 (mw, j) of
-      // consumer thread ctid at ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a
-      // coalesced 4 KB row.
+      // A split tile (sm90_partition.h).
       constexpr int kJ = kTileT / 8;
       constexpr int64_t kTileFloats = int64_t{kTileN} * kTileT;
-      float4* mine = reinterpret_cast<float4*>(p.partials + static_cast<int64_t>(x.slot) * kTileFloats);
-#pragma unroll
-      for (int mw = 0; mw < kMW; ++mw)
-#pragma unroll
-        for (int j = 0; j < kJ; ++j)
-          __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
-                 make_float4(bits(acc[mw][4 * j]), bits(acc[mw][4 * j + 1]), bits(acc[mw][4 * j + 2]),
-                             bits(acc[mw][4 * j + 3])));
-      // Release and acquire by consumer thread 0 alone (as smallm, s12-tailfence): the
-      // consumer barrier orders every thread's partial stores before its fence, which makes
-      // them visible device-wide before the counter moves; if this CTA is the last, its fence
-      // after the atomic orders every split's partial before the second barrier, and so
-      // before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU, held
-      // 5% of the 64-token tile's stall samples, s9-profile2.)
-      ptx::named_barrier_sync(1, 256);
-      if (c.ctid == 0) {
-        __threadfence();
-        const int old = atomicAdd(p.counters + x.part, 1);
-        const int last = old == x.nsplit - 1;
-        if (last) {
-          atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
-          __threadfence();
-        }
-        *s_flag = last;
-      }
-      ptx::named_barrier_sync(1, 256);
-      if (c.ctid == 0) sm90_mark(p, 5);  // partial stored, ticket taken
-      if (!*s_flag) return;
-      // Sum in split order 0, 1, ... (ascending k), whoever arrives last: deterministic.
-      // Part sp's partial is at slot s0 + sp * step, less `skip` for sp >= 1 (Unit): 32-bit
-      // float4 offsets from part 0's (registers are scarce here).
-      constexpr int kTile4 = static_cast<int>(kTileFloats / 4);
-      const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.s0) * kTileFloats);
       // This CTA's own partial is still in `acc`: the last arriver adds the other parts to it
       // instead of reloading it wherever that gives the same bits as the in-order sum
       // p0 + p1 + ...: when it is part 0 (the order is unchanged), when there are two parts
       // (p1 + p0 == p0 + p1: IEEE addition is commutative) and for s32 partials (exact
       // integers, any order). Otherwise (f32, three or more parts, not part 0) every part is
-      // loaded as before. `own`: the float4 offset from part 0's of the part not to load (its
-      // slot less part 0's, sm90_partial_slot), -1 for none.
+      // loaded as before.
       const bool keep = kIntAcc || x.nsplit == 2 || x.slot == x.s0;
+      // Arrive first, store after (one counter per split tile, two fields): consumer thread 0
+      // takes the arrival ticket (+1, low 16 bits) before any partial is stored, so the last
+      // arriver knows it is last before it stores; a CTA that is not last stores its partial,
+      // then publishes it (+kReady: __threadfence, then the atomic: a release). The last
+      // arriver skips its own store where it keeps its partial in registers (`keep`) and
+      // waits until every other part is published (ld.acquire). It waits only for CTAs that
+      // have already arrived, i.e. are resident and have nothing left before their publish
+      // but their stores: no dependence on CTAs that are not running (a grid larger than the
+      // GPU, a partitioned GPU). The grid stores one partial tile fewer per split tile than
+      // every part storing (70B o at M = 256: 8 of 16 MB), and the last arriver's wait runs
+      // beside the other parts' stores instead of after its own. (Thread 0 may take the ticket
+      // before the other consumer warps leave the mainloop: that only decides who is last.)
+      constexpr int kReady = 1 << 16;
+      if (c.ctid == 0) {
+        const int old = atomicAdd(p.counters + x.part, 1);
+        *s_flag = (old & (kReady - 1)) == x.nsplit - 1;
+      }
+      ptx::named_barrier_sync(1, 256);
+      const bool last = *s_flag;
+      if (!last || !keep) {
+        // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
+        // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
+        float4* mine = reinterpret_cast<float4*>(p.partials + static_cast<int64_t>(x.slot) * kTileFloats);
+#pragma unroll
+        for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+          for (int j = 0; j < kJ; ++j)
+            __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
+                   make_float4(bits(acc[mw][4 * j]), bits(acc[mw][4 * j + 1]), bits(acc[mw][4 * j + 2]),
+                               bits(acc[mw][4 * j + 3])));
+      }
+      // Release and acquire by consumer thread 0 alone (as smallm, s12-tailfence): the
+      // consumer barrier orders every thread's partial stores before its fence, which makes
+      // them visible device-wide before the publish; the last arriver's acquire of the
+      // complete count and its fence order every part's partial before the second barrier,
+      // and so before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU,
+      // held 5% of the 64-token tile's stall samples, s9-profile2.) The last arriver's own
+      // stores (!keep) are read back by the threads that wrote them.
+      if (!last) {
+        ptx::named_barrier_sync(1, 256);
+        if (c.ctid == 0) {
+          __threadfence();
+          atomicAdd(p.counters + x.part, kReady);
+          sm90_mark(p, 5);  // partial stored and published
+        }
+        return;
+      }
+      if (c.ctid == 0) {
+        const int done = (x.nsplit - 1) * kReady + x.nsplit;
+        while (ptx::ld_acquire_gpu(p.counters + x.part) != done) {
+        }
+        atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
+        __threadfence();
+        sm90_mark(p, 5);  // every other part published
+      }
+      ptx::named_barrier_sync(1, 256);
+      // Sum in split order 0, 1, ... (ascending k), whoever arrives last: deterministic.
+      // Part sp's partial is at slot s0 + sp * step, less `skip` for sp >= 1 (Unit): 32-bit
+      // float4 offsets from part 0's (registers are scarce here).
+      constexpr int kTile4 = static_cast<int>(kTileFloats / 4);
+      const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.s0) * kTileFloats);
+      // `own`: the float4 offset from part 0's of the part not to load (its slot less part 0's,
+      // sm90_partial_slot), -1 for none.
       const int own = keep ? (x.slot - x.s0) * kTile4 : -1;
       if constexpr (Tr::kBlockIssue) {
         // The narrow tiles: the thread's kQ float4s in batches of 8; per part, a batch's 8 loads
