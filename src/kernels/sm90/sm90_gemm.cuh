@@ -982,28 +982,14 @@ struct Sm90Cta {
       // integers, any order). Otherwise (f32, three or more parts, not part 0) every part is
       // loaded as before.
       const bool keep = kIntAcc || x.nsplit == 2 || x.slot == x.s0;
-      // Arrive first, store after (one counter per split tile, two fields): consumer thread 0
-      // takes the arrival ticket (+1, low 16 bits) before any partial is stored, so the last
-      // arriver knows it is last before it stores; a CTA that is not last stores its partial,
-      // then publishes it (+kReady: __threadfence, then the atomic: a release). The last
-      // arriver skips its own store where it keeps its partial in registers (`keep`) and
-      // waits until every other part is published (ld.acquire). It waits only for CTAs that
-      // have already arrived, i.e. are resident and have nothing left before their publish
-      // but their stores: no dependence on CTAs that are not running (a grid larger than the
-      // GPU, a partitioned GPU). The grid stores one partial tile fewer per split tile than
-      // every part storing (70B o at M = 256: 8 of 16 MB), and the last arriver's wait runs
-      // beside the other parts' stores instead of after its own. (Thread 0 may take the ticket
-      // before the other consumer warps leave the mainloop: that only decides who is last.)
-      constexpr int kReady = 1 << 16;
-      if (c.ctid == 0) {
-        const int old = atomicAdd(p.counters + x.part, 1);
-        *s_flag = (old & (kReady - 1)) == x.nsplit - 1;
-      }
-      ptx::named_barrier_sync(1, 256);
-      const bool last = *s_flag;
-      if (!last || !keep) {
-        // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
-        // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
+      // The wide tile (128 x 256) takes its arrival ticket before it stores its partial, and its
+      // last arriver stores nothing where it keeps its partial: 0.94-0.95x the time on 70B qkv
+      // at M = 256 with 8-bit activations (stream-K), 0.98-0.99x on 70B o (two parts), neutral
+      // elsewhere; the narrow tiles were 1.00-1.03x slower that way (s30-arrive/), and store first.
+      constexpr bool kArriveFirst = !Tr::kBlockIssue;
+      // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
+      // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
+      auto store_partial = [&] {
         float4* mine = reinterpret_cast<float4*>(p.partials + static_cast<int64_t>(x.slot) * kTileFloats);
 #pragma unroll
         for (int mw = 0; mw < kMW; ++mw)
@@ -1012,32 +998,67 @@ struct Sm90Cta {
             __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
                    make_float4(bits(acc[mw][4 * j]), bits(acc[mw][4 * j + 1]), bits(acc[mw][4 * j + 2]),
                                bits(acc[mw][4 * j + 3])));
-      }
-      // Release and acquire by consumer thread 0 alone (as smallm, s12-tailfence): the
-      // consumer barrier orders every thread's partial stores before its fence, which makes
-      // them visible device-wide before the publish; the last arriver's acquire of the
-      // complete count and its fence order every part's partial before the second barrier,
-      // and so before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU,
-      // held 5% of the 64-token tile's stall samples, s9-profile2.) The last arriver's own
-      // stores (!keep) are read back by the threads that wrote them.
-      if (!last) {
+      };
+      // Release and acquire by consumer thread 0 alone (as smallm, s12-tailfence): a consumer
+      // barrier orders every thread's partial stores before thread 0's fence, which makes them
+      // visible device-wide before the counter moves; the last arriver's fence after it has
+      // seen every other part's count orders their partials before the next barrier, and so
+      // before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU, held
+      // 5% of the 64-token tile's stall samples, s9-profile2.)
+      if constexpr (kArriveFirst) {
+        // Arrive first, store after (the wide tile; the counter has two fields): thread 0
+        // takes the arrival ticket (+1, low 16 bits) before any partial is stored, so the last
+        // arriver knows it is last before it stores; a part that is not last stores its
+        // partial, then publishes it (+kPublished). The last arriver skips its own store where
+        // it keeps its partial in registers (`keep`; otherwise its threads read their own
+        // stores back) and waits (ld.acquire) until every other part is published. It waits
+        // only for parts that have already arrived, i.e. CTAs that are running and have
+        // nothing but their stores before their publish: no dependence on CTAs that are not
+        // resident (a grid larger than the GPU, a partitioned GPU). (Thread 0 may take the
+        // ticket before the other consumer warps leave the mainloop: that only decides who
+        // is last.)
+        constexpr int kPublished = 1 << 16;
+        if (c.ctid == 0) *s_flag = (atomicAdd(p.counters + x.part, 1) & (kPublished - 1)) == x.nsplit - 1;
+        ptx::named_barrier_sync(1, 256);
+        const bool last = *s_flag;
+        if (!last || !keep) store_partial();
+        if (!last) {
+          ptx::named_barrier_sync(1, 256);
+          if (c.ctid == 0) {
+            __threadfence();
+            atomicAdd(p.counters + x.part, kPublished);
+            sm90_mark(p, 5);  // partial stored and published
+          }
+          return;
+        }
+        if (c.ctid == 0) {
+          const int done = (x.nsplit - 1) * kPublished + x.nsplit;
+          while (ptx::ld_acquire_gpu(p.counters + x.part) != done) {
+          }
+          atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
+          __threadfence();
+          sm90_mark(p, 5);  // every other part published
+        }
+        ptx::named_barrier_sync(1, 256);
+      } else {
+        // Store, then arrive (the narrow tiles): every part stores its partial; the last to
+        // take the ticket finds all of them stored.
+        store_partial();
         ptx::named_barrier_sync(1, 256);
         if (c.ctid == 0) {
           __threadfence();
-          atomicAdd(p.counters + x.part, kReady);
-          sm90_mark(p, 5);  // partial stored and published
+          const int old = atomicAdd(p.counters + x.part, 1);
+          const int last = old == x.nsplit - 1;
+          if (last) {
+            atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
+            __threadfence();
+          }
+          *s_flag = last;
         }
-        return;
+        ptx::named_barrier_sync(1, 256);
+        if (c.ctid == 0) sm90_mark(p, 5);  // partial stored, ticket taken
+        if (!*s_flag) return;
       }
-      if (c.ctid == 0) {
-        const int done = (x.nsplit - 1) * kReady + x.nsplit;
-        while (ptx::ld_acquire_gpu(p.counters + x.part) != done) {
-        }
-        atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
-        __threadfence();
-        sm90_mark(p, 5);  // every other part published
-      }
-      ptx::named_barrier_sync(1, 256);
       // Sum in split order 0, 1, ... (ascending k), whoever arrives last: deterministic.
       // Part sp's partial is at slot s0 + sp * step, less `skip` for sp >= 1 (Unit): 32-bit
       // float4 offsets from part 0's (registers are scarce here).
