@@ -972,52 +972,100 @@ struct Sm90Cta {
     const int g = c.lane() >> 2, t = c.lane() & 3;
     const int n0 = x.nt * kTileN, m0 = x.tt * kTileT;
     if (x.part >= 0) {
-      // A split tile (sm90_partition.h). Partial tile in fragment order: float4 (mw, j) of
-      // consumer thread ctid at ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a
-      // coalesced 4 KB row.
+      // A split tile (sm90_partition.h).
       constexpr int kJ = kTileT / 8;
       constexpr int64_t kTileFloats = int64_t{kTileN} * kTileT;
-      float4* mine = reinterpret_cast<float4*>(p.partials + static_cast<int64_t>(x.slot) * kTileFloats);
-#pragma unroll
-      for (int mw = 0; mw < kMW; ++mw)
-#pragma unroll
-        for (int j = 0; j < kJ; ++j)
-          __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
-                 make_float4(bits(acc[mw][4 * j]), bits(acc[mw][4 * j + 1]), bits(acc[mw][4 * j + 2]),
-                             bits(acc[mw][4 * j + 3])));
-      // Release and acquire by consumer thread 0 alone (as smallm, s12-tailfence): the
-      // consumer barrier orders every thread's partial stores before its fence, which makes
-      // them visible device-wide before the counter moves; if this CTA is the last, its fence
-      // after the atomic orders every split's partial before the second barrier, and so
-      // before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU, held
-      // 5% of the 64-token tile's stall samples, s9-profile2.)
-      ptx::named_barrier_sync(1, 256);
-      if (c.ctid == 0) {
-        __threadfence();
-        const int old = atomicAdd(p.counters + x.part, 1);
-        const int last = old == x.nsplit - 1;
-        if (last) {
-          atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
-          __threadfence();
-        }
-        *s_flag = last;
-      }
-      ptx::named_barrier_sync(1, 256);
-      if (c.ctid == 0) sm90_mark(p, 5);  // partial stored, ticket taken
-      if (!*s_flag) return;
-      // Sum in split order 0, 1, ... (ascending k), whoever arrives last: deterministic.
-      // Part sp's partial is at slot s0 + sp * step, less `skip` for sp >= 1 (Unit): 32-bit
-      // float4 offsets from part 0's (registers are scarce here).
-      constexpr int kTile4 = static_cast<int>(kTileFloats / 4);
-      const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.s0) * kTileFloats);
       // This CTA's own partial is still in `acc`: the last arriver adds the other parts to it
       // instead of reloading it wherever that gives the same bits as the in-order sum
       // p0 + p1 + ...: when it is part 0 (the order is unchanged), when there are two parts
       // (p1 + p0 == p0 + p1: IEEE addition is commutative) and for s32 partials (exact
       // integers, any order). Otherwise (f32, three or more parts, not part 0) every part is
-      // loaded as before. `own`: the float4 offset from part 0's of the part not to load (its
-      // slot less part 0's, sm90_partial_slot), -1 for none.
+      // loaded as before.
       const bool keep = kIntAcc || x.nsplit == 2 || x.slot == x.s0;
+      // The wide tile (128 x 256) takes its arrival ticket before it stores its partial, and its
+      // last arriver stores nothing where it keeps its partial: 0.94-0.95x the time on 70B qkv
+      // at M = 256 with 8-bit activations (stream-K), 0.98-0.99x on 70B o (two parts), neutral
+      // elsewhere; the narrow tiles were 1.00-1.03x slower that way (s30-arrive/), and store first.
+      constexpr bool kArriveFirst = !Tr::kBlockIssue;
+      // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
+      // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
+      auto store_partial = [&] {
+        float4* mine = reinterpret_cast<float4*>(p.partials + static_cast<int64_t>(x.slot) * kTileFloats);
+#pragma unroll
+        for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+          for (int j = 0; j < kJ; ++j)
+            __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
+                   make_float4(bits(acc[mw][4 * j]), bits(acc[mw][4 * j + 1]), bits(acc[mw][4 * j + 2]),
+                               bits(acc[mw][4 * j + 3])));
+      };
+      // Release and acquire by consumer thread 0 alone (as smallm, s12-tailfence): a consumer
+      // barrier orders every thread's partial stores before thread 0's fence, which makes them
+      // visible device-wide before the counter moves; the last arriver's fence after it has
+      // seen every other part's count orders their partials before the next barrier, and so
+      // before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU, held
+      // 5% of the 64-token tile's stall samples, s9-profile2.)
+      if constexpr (kArriveFirst) {
+        // Arrive first, store after (the wide tile; the counter has two fields): thread 0
+        // takes the arrival ticket (+1, low 16 bits) before any partial is stored, so the last
+        // arriver knows it is last before it stores; a part that is not last stores its
+        // partial, then publishes it (+kPublished). The last arriver skips its own store where
+        // it keeps its partial in registers (`keep`; otherwise its threads read their own
+        // stores back) and waits (ld.acquire) until every other part is published. It waits
+        // only for parts that have already arrived, i.e. CTAs that are running and have
+        // nothing but their stores before their publish: no dependence on CTAs that are not
+        // resident (a grid larger than the GPU, a partitioned GPU). (Thread 0 may take the
+        // ticket before the other consumer warps leave the mainloop: that only decides who
+        // is last.)
+        constexpr int kPublished = 1 << 16;
+        if (c.ctid == 0) *s_flag = (atomicAdd(p.counters + x.part, 1) & (kPublished - 1)) == x.nsplit - 1;
+        ptx::named_barrier_sync(1, 256);
+        const bool last = *s_flag;
+        if (!last || !keep) store_partial();
+        if (!last) {
+          ptx::named_barrier_sync(1, 256);
+          if (c.ctid == 0) {
+            __threadfence();
+            atomicAdd(p.counters + x.part, kPublished);
+            sm90_mark(p, 5);  // partial stored and published
+          }
+          return;
+        }
+        if (c.ctid == 0) {
+          const int done = (x.nsplit - 1) * kPublished + x.nsplit;
+          while (ptx::ld_acquire_gpu(p.counters + x.part) != done) {
+          }
+          atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
+          __threadfence();
+          sm90_mark(p, 5);  // every other part published
+        }
+        ptx::named_barrier_sync(1, 256);
+      } else {
+        // Store, then arrive (the narrow tiles): every part stores its partial; the last to
+        // take the ticket finds all of them stored.
+        store_partial();
+        ptx::named_barrier_sync(1, 256);
+        if (c.ctid == 0) {
+          __threadfence();
+          const int old = atomicAdd(p.counters + x.part, 1);
+          const int last = old == x.nsplit - 1;
+          if (last) {
+            atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
+            __threadfence();
+          }
+          *s_flag = last;
+        }
+        ptx::named_barrier_sync(1, 256);
+        if (c.ctid == 0) sm90_mark(p, 5);  // partial stored, ticket taken
+        if (!*s_flag) return;
+      }
+      // Sum in split order 0, 1, ... (ascending k), whoever arrives last: deterministic.
+      // Part sp's partial is at slot s0 + sp * step, less `skip` for sp >= 1 (Unit): 32-bit
+      // float4 offsets from part 0's (registers are scarce here).
+      constexpr int kTile4 = static_cast<int>(kTileFloats / 4);
+      const float4* tiles = reinterpret_cast<const float4*>(p.partials + static_cast<int64_t>(x.s0) * kTileFloats);
+      // `own`: the float4 offset from part 0's of the part not to load (its slot less part 0's,
+      // sm90_partial_slot), -1 for none.
       const int own = keep ? (x.slot - x.s0) * kTile4 : -1;
       if constexpr (Tr::kBlockIssue) {
         // The narrow tiles: the thread's kQ float4s in batches of 8; per part, a batch's 8 loads

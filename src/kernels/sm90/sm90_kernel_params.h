@@ -42,7 +42,7 @@ struct Sm90KernelParams {
   const float* tok;       // [M] or null
   const uint8_t* bias;    // [N] out type, or null
   uint8_t* out;           // [M][ldo] out type
-  int32_t* counters;      // workspace: [tiles - whole] arrival counters (zero between calls), splits > 1 or stream-K
+  int32_t* counters;      // workspace: [tiles - whole] arrival (+1) / publish (+1 << 16) counters (zero between calls), splits > 1 or stream-K
   float* partials;        // workspace: split-K [tiles - whole][splits], stream-K [2 * stream] tiles of kTileN * kTileT f32
 
   int64_t ldo;            // output row stride in elements
