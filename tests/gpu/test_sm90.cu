@@ -13,7 +13,9 @@
 //   MIXGEMM_TEST_SEED=<seed> ./mixgemm_gpu_tests --gtest_filter='Sm90*'
 //
 // MIXGEMM_SM90_TIMING=1 adds a timing report (lines "SM90_TIME ...") of every schedule on
-// the seed and Llama-2-70B shapes, M = 1 ... 8192, median of cold-L2 launches.
+// the seed and Llama-2-70B shapes, M = 1 ... 8192, median of cold-L2 launches (f16 x u4b8 g128;
+// MIXGEMM_SM90_TIMING_TYPES="f16,s8,e4m3" for 8-bit activations too, MIXGEMM_SM90_TIMING_MS="256,512"
+// for other M, MIXGEMM_SM90_TIMING_MODES=1 to force split-K and stream-K beside the heuristic).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -478,8 +480,41 @@ __global__ void fill_bytes_kernel(uint8_t* p, size_t n, uint64_t seed) {
   for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x)
     p[i] = static_cast<uint8_t>(hash32(i + (seed << 40)));
 }
+// Random bytes as 8-bit activations: any s8; e4m3 without its NaN (S.1111.111 -> S.1111.110).
+// As u8 group scales (QQQ's integer sg): 1..16, the range semantics.md 4.2 allows for u4b8.
+__global__ void fill_bytes_as_kernel(uint8_t* p, size_t n, uint64_t seed, int kind) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x) {
+    uint8_t v = static_cast<uint8_t>(hash32(i + (seed << 40)));
+    if (kind == 1 && (v & 0x7F) == 0x7F) v ^= 1;  // e4m3
+    if (kind == 2) v = static_cast<uint8_t>(1 + (v & 15));  // u8 group scale
+    p[i] = v;
+  }
+}
 void fill_random_f16(uint16_t* p, size_t n, float scale, uint64_t seed) { fill_f16_kernel<<<1024, 256>>>(p, n, scale, seed); }
 void fill_random_bytes(uint8_t* p, size_t n, uint64_t seed) { fill_bytes_kernel<<<1024, 256>>>(p, n, seed); }
+void fill_random_bytes_as(uint8_t* p, size_t n, uint64_t seed, int kind) { fill_bytes_as_kernel<<<1024, 256>>>(p, n, seed, kind); }
+
+// The report's activation types: MIXGEMM_SM90_TIMING_TYPES="f16,s8,e4m3" (default f16), each with
+// u4b8 g128 weights (s8: u8 integer group scales, QQQ; f16 / e4m3: f16 group scales) and f16 output.
+std::vector<AType> timing_types() {
+  std::vector<AType> v;
+  const char* env = std::getenv("MIXGEMM_SM90_TIMING_TYPES");
+  const std::string list = env ? env : "f16";
+  size_t at = 0;
+  while (at <= list.size()) {
+    const size_t end = std::min(list.find(',', at), list.size());
+    const std::string t = list.substr(at, end - at);
+    if (t == "f16") v.push_back(AType::kF16);
+    else if (t == "bf16") v.push_back(AType::kBF16);
+    else if (t == "s8") v.push_back(AType::kS8);
+    else if (t == "e4m3") v.push_back(AType::kE4M3);
+    at = end + 1;
+  }
+  return v;
+}
+const char* timing_type_name(AType a) {
+  return a == AType::kF16 ? "f16" : a == AType::kBF16 ? "bf16" : a == AType::kS8 ? "s8" : "e4m3";
+}
 
 const int kTimingMs[] = {1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
 
@@ -512,30 +547,40 @@ TEST(Sm90Timing, Report) {
   DevBuf<uint8_t> b(static_cast<size_t>(maxN) * maxK / 2), sc(static_cast<size_t>(maxK / 128) * maxN * 2);
   DevBuf<uint8_t> flush(256u << 20);
   // Random data, as in mixgemm-bench: constant bits toggle less and measured up to 20%
-  // faster at large M (the tensor cores draw less power).
-  fill_random_f16(a.p, static_cast<size_t>(maxM) * maxK, 1.0f, 1);
+  // faster at large M (the tensor cores draw less power). Activations and scales per type (below).
   fill_random_bytes(b.p, static_cast<size_t>(maxN) * maxK / 2, 2);
-  fill_random_f16(reinterpret_cast<uint16_t*>(sc.p), static_cast<size_t>(maxK / 128) * maxN, 0.01f, 3);
   // MIXGEMM_SM90_TIMING_MODES=1 also times each config with split-K and with stream-K forced
   // (Sm90SplitMode), beside the heuristic's own split ("auto"): the data for the split model.
   const char* modes_env = std::getenv("MIXGEMM_SM90_TIMING_MODES");
   std::vector<Sm90SplitMode> modes = {Sm90SplitMode::kAuto};
   if (modes_env && std::string(modes_env) == "1") modes = {Sm90SplitMode::kAuto, Sm90SplitMode::kSplitK, Sm90SplitMode::kStream};
   const std::vector<int> ms = timing_ms();
+  const std::vector<AType> types = timing_types();
   size_t wsb = 0;
-  for (auto [N, K] : shapes)
-    for (int M : ms)
-      for (const Sm90Config& c : mixgemm::kernels::sm90_configs(AType::kF16, BType::kU4B8))
-        for (Sm90SplitMode mode : modes)
-          wsb = std::max(wsb, mixgemm::kernels::sm90_workspace_bytes(M, N, K, c, sm, mode));
+  for (AType at : types)
+    for (auto [N, K] : shapes)
+      for (int M : ms)
+        for (const Sm90Config& c : mixgemm::kernels::sm90_configs(at, BType::kU4B8))
+          for (Sm90SplitMode mode : modes)
+            wsb = std::max(wsb, mixgemm::kernels::sm90_workspace_bytes(M, N, K, c, sm, mode));
   DevBuf<uint8_t> ws(wsb + 256);
   cudaMemset(ws.p, 0, wsb + 256);
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
+  for (AType at : types) {
+    const bool a8 = at == AType::kS8 || at == AType::kE4M3;
+    if (a8) {  // 8-bit activations in the same buffer; group scales of the type
+      fill_random_bytes_as(reinterpret_cast<uint8_t*>(a.p), static_cast<size_t>(maxM) * maxK, 1, at == AType::kE4M3);
+      if (at == AType::kS8) fill_random_bytes_as(sc.p, static_cast<size_t>(maxK / 128) * maxN, 3, 2);
+      else fill_random_f16(reinterpret_cast<uint16_t*>(sc.p), static_cast<size_t>(maxK / 128) * maxN, 0.01f, 3);
+    } else {
+      fill_random_f16(a.p, static_cast<size_t>(maxM) * maxK, 1.0f, 1);
+      fill_random_f16(reinterpret_cast<uint16_t*>(sc.p), static_cast<size_t>(maxK / 128) * maxN, 0.01f, 3);
+    }
   for (auto [N, K] : shapes)
     for (int M : ms)
-      for (const Sm90Config& c : mixgemm::kernels::sm90_configs(AType::kF16, BType::kU4B8))
+      for (const Sm90Config& c : mixgemm::kernels::sm90_configs(at, BType::kU4B8))
         for (Sm90SplitMode mode : modes) {
           if (c.tile_t > 4 * M && c.tile_t > 32) continue;  // tiles mostly padding: never picked
           if (c.tile_t < 128 && M >= 1024) continue;        // narrow tiles at prefill: never picked
@@ -546,7 +591,7 @@ TEST(Sm90Timing, Report) {
           p.K = K;
           p.lda = K;
           p.ldo = N;
-          p.a_type = AType::kF16;
+          p.a_type = at;
           p.b_type = BType::kU4B8;
           p.out_type = OutType::kF16;
           p.group_size = 128;
@@ -574,10 +619,11 @@ TEST(Sm90Timing, Report) {
           const double us = t[t.size() / 2];
           const double tflops = 2.0 * M * N * static_cast<double>(K) / us * 1e-6;
           const mixgemm::kernels::Sm90Split sp = mixgemm::kernels::sm90_split(M, N, K, c, sm, mode);
-          std::printf("SM90_TIME N=%d K=%d M=%d %s mode=%s splits=%d whole=%lld stream=%d us=%.1f tflops=%.1f predicted_us=%.1f\n",
+          std::printf("SM90_TIME N=%d K=%d M=%d %s mode=%s splits=%d whole=%lld stream=%d us=%.1f tflops=%.1f predicted_us=%.1f a=%s\n",
                       N, K, M, c.name().c_str(), mode_name, sp.splits, static_cast<long long>(sp.whole), sp.stream, us,
-                      tflops, mixgemm::kernels::sm90_predicted_us(M, N, K, sm, AType::kF16, BType::kU4B8, c));
+                      tflops, mixgemm::kernels::sm90_predicted_us(M, N, K, sm, at, BType::kU4B8, c), timing_type_name(at));
         }
+  }
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
 }
