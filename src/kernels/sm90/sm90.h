@@ -103,10 +103,20 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                int64_t group_size, const std::vector<Sm90Config>& candidates, Sm90Config* out);
 
+// How the 128 x 256 tile's two-part split-K tiles are reduced (sm90_gemm.cuh, epilogue):
+// kOn, the default: when both parts have arrived, each sums, scales and stores one token half
+// of the tile (the other part's half of its partial is all it loads); a part that arrives
+// first and finds its partner absent stores its whole partial and leaves, and the partner
+// reduces the whole tile. kOff: the last arriver always reduces the whole tile (also with
+// MIXGEMM_SM90_EXCHANGE=0 in the environment, for A/B timing in one build). kLeaveFirst
+// (tests): the first arriver decides at once, so the leave path runs too. Every mode gives
+// the same bits (two parts: p0 + p1 == p1 + p0).
+enum class Sm90Exchange { kOn, kOff, kLeaveFirst };
+
 // Asynchronous launch on `stream`. Throws mixgemm::Error (kNotSupported) when
 // !sm90_can_implement, (kCudaError) when the tensor map or the launch fails.
-// `mode` forces split-K or stream-K (tests); gemm() runs kAuto.
+// `mode` forces split-K or stream-K (tests); gemm() runs kAuto and kOn.
 void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream,
-                 Sm90SplitMode mode = Sm90SplitMode::kAuto);
+                 Sm90SplitMode mode = Sm90SplitMode::kAuto, Sm90Exchange exchange = Sm90Exchange::kOn);
 
 }  // namespace mixgemm::kernels
