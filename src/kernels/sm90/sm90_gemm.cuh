@@ -992,6 +992,9 @@ struct Sm90Cta {
       constexpr bool kArriveFirst = !Tr::kBlockIssue;
       // The exchange (below) needs a token half to be one output store box (kSm90OutBoxTokens).
       constexpr bool kCanExchange = kArriveFirst && kMW == 1 && kTileT == 2 * kSm90OutBoxTokens;
+      // Streamed tiles arrive first on every tile shape (candidate): a streamed tile's last
+      // contributor reaches it at the end of its range, long after the others published.
+      const bool arrive_first = kArriveFirst || p.stream > 0;
       // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
       // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
       // store_partial_cols(lo, hi): only the columns j in [lo, hi) (the exchange's halves).
@@ -1013,7 +1016,7 @@ struct Sm90Cta {
       // seen every other part's count orders their partials before the next barrier, and so
       // before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU, held
       // 5% of the 64-token tile's stall samples, s9-profile2.)
-      if constexpr (kArriveFirst) {
+      if (arrive_first) {
         // Arrive first, store after (the wide tile; the counter has two fields): thread 0
         // takes the arrival ticket (+1, low 16 bits) before any partial is stored, so the last
         // arriver knows it is last before it stores; a part that is not last stores its
