@@ -551,6 +551,9 @@ namespace {
 // cand2.csv, f16 x u4b8 g128, the mean of the two medians): at each point where the heuristic
 // now splits the last wave, its pick beats the fastest session-9 tile (unsplit, PicksWithin-
 // FivePercentOfTheSession9Timing's table) by the margin the model asks of a tail split.
+// (Llama-2-70B qkv at M = 256, 128 x 128 with a tail split in 84.3 us against 115.2, left this
+// table in session 31: above M = 128 the 16-bit pick ranks each tile's own split, and the
+// streamed 128 x 256 tile is predicted faster there; measured tied, s31-allsched/: 72.6 / 72.0 us.)
 TEST(Sm90Heuristic, TailSplitPicksBeatTheSession9Best) {
   struct Point {
     int64_t N, K, M;
@@ -558,7 +561,6 @@ TEST(Sm90Heuristic, TailSplitPicksBeatTheSession9Best) {
     double us_pick, us_s9_best;
   };
   const Point pts[] = {
-      {10240, 8192, 256, {128, 128}, 84.3, 115.2},   // s9 best 128 x 256
       {10240, 8192, 512, {128, 256}, 139.0, 202.3},  // s9 best 128 x 128
       {10240, 8192, 1024, {128, 256}, 239.4, 268.1},
       {57344, 8192, 128, {128, 128}, 204.5, 224.1},
@@ -600,14 +602,54 @@ TEST(Sm90Heuristic, StreamKPicksBeatSplitK) {
     EXPECT_GT(sm90_split(p.M, p.N, p.K, c, 132).stream, 0) << "N=" << p.N << " M=" << p.M;
     EXPECT_LT(p.us_stream, 0.97 * p.us_split) << "N=" << p.N << " M=" << p.M;
   }
-  // Stream-K never changes the tile split-K's model picks, and on the five standard shapes at
-  // M >= 256 it is not taken (measured no better there: round1, round3).
+  // On the five standard shapes at M >= 512 stream-K is not taken (measured no better there:
+  // round1, round3); at M = 256 only on Llama-2-70B qkv (80 wide tiles on 132 SMs), whose
+  // streamed 128 x 256 tile measured as fast as the split 128 x 128 one (s31-allsched/).
   for (int64_t M : {256, 512, 1024, 4096, 8192})
     for (auto [N, K] : {std::pair<int64_t, int64_t>{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192}, {8192, 28672}}) {
       Sm90Config c;
       ASSERT_TRUE(sm90_pick(M, N, K, 132, AType::kF16, BType::kU4B8, 128, all, &c));
-      EXPECT_EQ(sm90_split(M, N, K, c, 132).stream, 0) << "N=" << N << " K=" << K << " M=" << M;
+      const bool streams = M == 256 && N == 10240;
+      EXPECT_EQ(sm90_split(M, N, K, c, 132).stream > 0, streams) << "N=" << N << " K=" << K << " M=" << M;
     }
+}
+
+// Session 31 (bench/results/2026-12-02-h200/s31-allsched/: every sm90 tile with its own split,
+// f16 x u4b8 g128, one run): above M = 128 the 16-bit pick ranks each tile by the split it
+// would run, stream-K included. Where that changes the tile, the new pick measured faster than
+// the split-K ranking's (us: the new pick, the old pick).
+TEST(Sm90Heuristic, SixteenBitPicksRankTheTilesOwnSplitAboveM128) {
+  struct Point {
+    int64_t N, K, M;
+    Sm90Config pick, old_pick;
+    double us_pick, us_old;
+  };
+  const Point pts[] = {
+      {12288, 4096, 160, {256, 64}, {128, 128}, 43.60, 51.20},  // Llama-2-7B qkv
+      {6144, 4096, 256, {128, 128}, {128, 64}, 29.47, 35.31},   // Llama-3-8B qkv
+      {4096, 11008, 320, {256, 64}, {128, 256}, 60.93, 83.97},  // Llama-2-7B down
+      {4096, 4096, 384, {128, 128}, {128, 256}, 29.84, 37.36},  // Llama-3-8B o
+      {4096, 14336, 768, {128, 256}, {128, 128}, 129.39, 134.02},  // Llama-3-8B down
+  };
+  const auto all = sm90_all_configs(AType::kF16, BType::kU4B8);
+  for (const Point& p : pts) {
+    Sm90Config c;
+    ASSERT_TRUE(sm90_pick(p.M, p.N, p.K, 132, AType::kF16, BType::kU4B8, 128, all, &c));
+    EXPECT_EQ(c, p.pick) << "N=" << p.N << " K=" << p.K << " M=" << p.M << " picked " << c.name();
+    EXPECT_NE(c, p.old_pick);
+    EXPECT_LT(p.us_pick, p.us_old) << "N=" << p.N << " M=" << p.M;
+  }
+  // At M <= 128 the split-K ranking stays (the new one is unmeasured there): Llama-3-8B qkv at
+  // M = 64 keeps 256 x 64 in five k-parts (the new ranking would stream 128 x 64).
+  Sm90Config c;
+  ASSERT_TRUE(sm90_pick(64, 6144, 4096, 132, AType::kF16, BType::kU4B8, 128, all, &c));
+  EXPECT_EQ(c, (Sm90Config{256, 64})) << c.name();
+  EXPECT_EQ(sm90_split(64, 6144, 4096, c, 132).stream, 0);
+  // 8-bit activations keep the split-K ranking: on Llama-2-70B qkv at M = 160 the new one would
+  // stream 128 x 256, measured 63.7 us against 256 x 64's 45.5 (s31-allsched/, s8 g128).
+  const auto a8 = sm90_all_configs(AType::kS8, BType::kU4B8);
+  ASSERT_TRUE(sm90_pick(160, 10240, 8192, 132, AType::kS8, BType::kU4B8, 128, a8, &c));
+  EXPECT_EQ(c, (Sm90Config{256, 64})) << c.name();
 }
 
 }  // namespace

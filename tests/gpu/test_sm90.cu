@@ -35,6 +35,7 @@ namespace {
 
 using namespace mixgemm::test;
 using mixgemm::kernels::Sm90Config;
+using mixgemm::kernels::Sm90Exchange;
 using mixgemm::kernels::Sm90SplitMode;
 
 const int kMs[] = {1, 2, 3, 7, 8, 13, 16, 31, 64, 127, 257, 1024};
@@ -55,12 +56,13 @@ auto sm90_ws(const Spec& s, const std::vector<int>& ms) {
 
 // Runs one schedule at M tokens; returns the whole output buffer (rows x ldo).
 // `mode` forces split-K or stream-K (Sm90SplitMode).
+// `exchange`: how the wide tile's two-part split tiles are reduced (Sm90Exchange).
 std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const Sm90Config& cfg, int M, std::string* err,
-                               Sm90SplitMode mode = Sm90SplitMode::kAuto) {
+                               Sm90SplitMode mode = Sm90SplitMode::kAuto, Sm90Exchange exchange = Sm90Exchange::kOn) {
   return run_kernel_once(
       d, dd, M,
       [&](const GemmParams& p, std::string* why) { return mixgemm::kernels::sm90_can_implement(p, cfg, why, mode); },
-      [&](const GemmParams& p) { mixgemm::kernels::launch_sm90(p, cfg, nullptr, mode); }, err);
+      [&](const GemmParams& p) { mixgemm::kernels::launch_sm90(p, cfg, nullptr, mode, exchange); }, err);
 }
 
 // The counters (the first bytes of the workspace, one int per split or streamed tile) are
@@ -398,6 +400,66 @@ TEST(Sm90, StreamK) {
                   [](const Spec& s) { check_forced(s, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream); });
 }
 
+// The wide tile's two-part exchange (Sm90Exchange, sm90_gemm.cuh epilogue): pretend SM counts
+// at which every tile runs in exactly two k-parts, M with a full, a partial and an empty second
+// token half (256, 200 / 130, 100), each exchange mode (on: both parts finalize a token half
+// where both arrived, or the first leaves; leave-first: the first arriver leaves in almost every
+// tile, the partner reduces the whole tile; off: the last arriver reduces it all): bit-exact
+// against the CPU reference, the three modes and a second run bitwise equal, counters zero.
+void check_exchange(const Spec& s, const std::vector<int>& ms, int* ran) {
+  SCOPED_TRACE(s.name());
+  Sm90Config wide{};
+  bool have = false;
+  for (const Sm90Config& c : mixgemm::kernels::sm90_configs(s.a, s.b))
+    if (c.tile_n == 128 && c.tile_t == 256) wide = c, have = true;
+  if (!have) {
+    std::printf("[ not built ] %s: no 128 x 256 instance\n", s.name().c_str());
+    return;
+  }
+  const int rows = *std::max_element(ms.begin(), ms.end());
+  Data d = make_data(s, rows, rows);
+  // The SM count of two units per tile: splits == 2 whenever tiles < SMs and 2 * tiles fills them.
+  auto two_part_sm = [&](int M) {
+    const int tiles = static_cast<int>((s.N + 127) / 128 * ((M + 255) / 256));
+    return 2 * tiles;
+  };
+  DevData dd(d, [&](int) {
+    size_t bytes = 0;
+    for (int M : ms)
+      bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, wide, two_part_sm(M),
+                                                                     Sm90SplitMode::kSplitK));
+    return bytes;
+  });
+  for (int M : ms) {
+    const int sm = two_part_sm(M);
+    const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, wide, sm, Sm90SplitMode::kSplitK);
+    ASSERT_EQ(sp.splits, 2) << "M=" << M << " sm=" << sm << ": the exchange needs two-part tiles";
+    dd.sm_count = sm;
+    std::vector<uint16_t> first;
+    for (Sm90Exchange ex : {Sm90Exchange::kOn, Sm90Exchange::kLeaveFirst, Sm90Exchange::kOff, Sm90Exchange::kOn}) {
+      const char* name = ex == Sm90Exchange::kOn ? "on" : ex == Sm90Exchange::kOff ? "off" : "leave-first";
+      std::string err;
+      const std::vector<uint16_t> out = run_once(d, dd, wide, M, &err, Sm90SplitMode::kSplitK, ex);
+      ASSERT_FALSE(out.empty()) << "M=" << M << " exchange " << name << ": " << err;
+      std::string msg;
+      EXPECT_EQ(compare(d, out, M, &msg), 0) << "M=" << M << " sm=" << sm << " exchange " << name << ":" << msg;
+      if (first.empty()) first = out;
+      else EXPECT_EQ(out, first) << "M=" << M << " exchange " << name << ": bits differ from exchange on";
+      EXPECT_TRUE(counters_zero(dd, s, M, wide, Sm90SplitMode::kSplitK))
+          << "M=" << M << " exchange " << name << ": workspace counters not reset";
+      ++*ran;
+    }
+  }
+}
+
+TEST(Sm90, TwoPartExchange) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int ran = 0;
+  for_split_specs(base_seed() + 34, [&](const Spec& s) { check_exchange(s, {100, 130, 200, 256}, &ran); });
+  std::printf("[ exchange ] %d (spec, M, mode) runs\n", ran);
+  if (ran == 0) GTEST_SKIP() << "no 128 x 256 instance of f16.u4, s8.u4, e4m3.u4 in this build";
+}
+
 // Small cases for compute-sanitizer (memcheck, racecheck: '*Sanitize*'): every schedule, 3
 // weight tiles of 128 rows (N = 272: a partial one), K = 1024 (16 k-blocks per tile), f16
 // integer data, one split mode at one pretend SM count.
@@ -416,6 +478,20 @@ void check_sanitize_small(uint64_t seed, int sm, Sm90SplitMode mode) {
 TEST(Sm90Sanitize, StreamKSmall) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   check_sanitize_small(base_seed() + 35, 7, Sm90SplitMode::kStream);
+}
+
+// The two-part exchange (3 wide tiles on 6 pretend SMs, each mode), f16 x u4b8 g64, K = 1024.
+TEST(Sm90Sanitize, ExchangeSmall) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Spec f16;
+  f16.group_size = 64;
+  f16.N = 272;
+  f16.K = 1024;
+  f16.integer = true;
+  f16.seed = base_seed() + 60;
+  int ran = 0;
+  check_exchange(f16, {130}, &ran);
+  if (ran == 0) GTEST_SKIP() << "no f16.u4 128 x 256 instance in this build";
 }
 
 // Split-K on 2 pretend SMs: several whole and split units per CTA, more k-blocks than a ring of

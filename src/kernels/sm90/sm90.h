@@ -80,7 +80,8 @@ bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string*
 // last partial wave's tiles, or of those and one whole wave before them, spread evenly over
 // the sm_count CTAs, where the time model predicts it at least 10% faster than the split-K
 // above (the wave quantization of split-K: e.g. 80 tiles of 10240 x 8192 on 132 SMs).
-// sm90_pick chooses the tile on the split-K model, so stream-K never changes the tile.
+// sm90_pick chooses the tile on the split-K model (8-bit activations, and 16-bit at M <= 128),
+// or, for 16-bit activations above M = 128, on each tile's own split (stream-K included).
 // Either way the split / streamed tiles are reduced in the workspace in a fixed order
 // (ascending k: deterministic).
 struct Sm90Split {
@@ -103,10 +104,20 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                int64_t group_size, const std::vector<Sm90Config>& candidates, Sm90Config* out);
 
+// How the 128 x 256 tile's two-part split-K tiles are reduced (sm90_gemm.cuh, epilogue):
+// kOn, the default: when both parts have arrived, each sums, scales and stores one token half
+// of the tile (the other part's half of its partial is all it loads); a part that arrives
+// first and finds its partner absent stores its whole partial and leaves, and the partner
+// reduces the whole tile. kOff: the last arriver always reduces the whole tile (also with
+// MIXGEMM_SM90_EXCHANGE=0 in the environment, for A/B timing in one build). kLeaveFirst
+// (tests): the first arriver decides at once, so the leave path runs too. Every mode gives
+// the same bits (two parts: p0 + p1 == p1 + p0).
+enum class Sm90Exchange { kOn, kOff, kLeaveFirst };
+
 // Asynchronous launch on `stream`. Throws mixgemm::Error (kNotSupported) when
 // !sm90_can_implement, (kCudaError) when the tensor map or the launch fails.
-// `mode` forces split-K or stream-K (tests); gemm() runs kAuto.
+// `mode` forces split-K or stream-K (tests); gemm() runs kAuto and kOn.
 void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream,
-                 Sm90SplitMode mode = Sm90SplitMode::kAuto);
+                 Sm90SplitMode mode = Sm90SplitMode::kAuto, Sm90Exchange exchange = Sm90Exchange::kOn);
 
 }  // namespace mixgemm::kernels

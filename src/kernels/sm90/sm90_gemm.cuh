@@ -971,6 +971,9 @@ struct Sm90Cta {
                                                   Acc (&acc)[kMW][kAcc], int* s_flag) {
     const int g = c.lane() >> 2, t = c.lane() & 3;
     const int n0 = x.nt * kTileN, m0 = x.tt * kTileT;
+    // The accumulator columns j (tokens 8j..8j+7) this CTA sums, scales and stores: all of them,
+    // except in the wide tile's two-part exchange (below), where each part takes one half.
+    int jlo = 0, jhi = kTileT / 8;
     if (x.part >= 0) {
       // A split tile (sm90_partition.h).
       constexpr int kJ = kTileT / 8;
@@ -987,25 +990,33 @@ struct Sm90Cta {
       // at M = 256 with 8-bit activations (stream-K), 0.98-0.99x on 70B o (two parts), neutral
       // elsewhere; the narrow tiles were 1.00-1.03x slower that way (s30-arrive/), and store first.
       constexpr bool kArriveFirst = !Tr::kBlockIssue;
+      // The exchange (below) needs a token half to be one output store box (kSm90OutBoxTokens).
+      constexpr bool kCanExchange = kArriveFirst && kMW == 1 && kTileT == 2 * kSm90OutBoxTokens;
+      // Streamed tiles arrive first on every tile shape (candidate): a streamed tile's last
+      // contributor reaches it at the end of its range, long after the others published.
+      const bool arrive_first = kArriveFirst || p.stream > 0;
       // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
       // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
-      auto store_partial = [&] {
+      // store_partial_cols(lo, hi): only the columns j in [lo, hi) (the exchange's halves).
+      auto store_partial_cols = [&](int lo, int hi) {
         float4* mine = reinterpret_cast<float4*>(p.partials + static_cast<int64_t>(x.slot) * kTileFloats);
 #pragma unroll
         for (int mw = 0; mw < kMW; ++mw)
 #pragma unroll
           for (int j = 0; j < kJ; ++j)
-            __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
-                   make_float4(bits(acc[mw][4 * j]), bits(acc[mw][4 * j + 1]), bits(acc[mw][4 * j + 2]),
-                               bits(acc[mw][4 * j + 3])));
+            if (j >= lo && j < hi)
+              __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
+                     make_float4(bits(acc[mw][4 * j]), bits(acc[mw][4 * j + 1]), bits(acc[mw][4 * j + 2]),
+                                 bits(acc[mw][4 * j + 3])));
       };
+      auto store_partial = [&] { store_partial_cols(0, kJ); };
       // Release and acquire by consumer thread 0 alone (as smallm, s12-tailfence): a consumer
       // barrier orders every thread's partial stores before thread 0's fence, which makes them
       // visible device-wide before the counter moves; the last arriver's fence after it has
       // seen every other part's count orders their partials before the next barrier, and so
       // before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU, held
       // 5% of the 64-token tile's stall samples, s9-profile2.)
-      if constexpr (kArriveFirst) {
+      if (arrive_first) {
         // Arrive first, store after (the wide tile; the counter has two fields): thread 0
         // takes the arrival ticket (+1, low 16 bits) before any partial is stored, so the last
         // arriver knows it is last before it stores; a part that is not last stores its
@@ -1018,7 +1029,87 @@ struct Sm90Cta {
         // ticket before the other consumer warps leave the mainloop: that only decides who
         // is last.)
         constexpr int kPublished = 1 << 16;
-        if (c.ctid == 0) *s_flag = (atomicAdd(p.counters + x.part, 1) & (kPublished - 1)) == x.nsplit - 1;
+        int* const ctr = p.counters + x.part;
+        if (kCanExchange && p.split_exchange && x.nsplit == 2 && p.stream == 0) {
+          // The two-part exchange (split-K tiles in two parts, which end at about the same
+          // time). Where both parts have arrived, part pi (0: the tile's first k-half) sums,
+          // scales and stores token half pi of the tile: it stores the other half of its
+          // partial, loads the partner's half pi and keeps its own in registers. Each CTA
+          // then moves 64 KB of partials instead of the last arriver's 128 KB load after the
+          // other's 128 KB store, and stages and copies out half the tile: the steps after the
+          // mainloop, which at M = 256 and K = 8192 were ~8 us of a ~35 us launch, are halved
+          // and run on both CTAs at once. Same sums (two parts: p0 + p1 == p1 + p0).
+          // The counter: arrivals (+1, bits 0..15), publishes (+kPublished, bits 16..29) and
+          // kLeft (bit 30). No part waits for one that has not arrived: the first arriver,
+          // after storing the other half, claims "leave" (CAS 1 -> 1 | kLeft) if its partner
+          // is still absent, then stores its own half too, publishes once and is done; the
+          // partner, arriving to find kLeft, is the classic last arriver (it waits for that
+          // publish, then reduces the whole tile). Otherwise both publish their halves; the
+          // second to publish resets the counter (it saw the other's publish), the first polls
+          // until both published or the counter is reset.
+          constexpr int kLeft = 1 << 30, kPubMask = 0x3fff << 16;
+          enum : int { kFirst = 0, kSecond = 1, kAfterLeaver = 2 };
+          const int pi = x.slot != x.s0 ? 1 : 0;
+          const int hlo = pi * (kJ / 2), hhi = hlo + kJ / 2;  // this part's half
+          const int olo = (kJ / 2) - hlo, ohi = olo + kJ / 2;  // the partner's half
+          if (c.ctid == 0) {
+            const int old = atomicAdd(ctr, 1);
+            int role = (old & 0xffff) == 0 ? kFirst : (old & kLeft) ? kAfterLeaver : kSecond;
+            // Tests (split_exchange 2): the first arriver decides at once and almost always leaves.
+            if (role == kFirst && p.split_exchange == 2 && atomicCAS(ctr, 1, 1 | kLeft) == 1) role = kFirst + 8;
+            *s_flag = role;
+          }
+          ptx::named_barrier_sync(1, 256);
+          const int role = *s_flag;
+          if (role == kAfterLeaver) {
+            // The partner left: wait for its whole partial, then reduce the whole tile below.
+            if (c.ctid == 0) {
+              while ((ptx::ld_acquire_gpu(ctr) & kPubMask) != kPublished) {
+              }
+              atomicExch(ctr, 0);  // leave the workspace zeroed
+              __threadfence();
+              sm90_mark(p, 5);
+            }
+            ptx::named_barrier_sync(1, 256);
+          } else {
+            store_partial_cols(olo, ohi);  // the half the partner finalizes
+            ptx::named_barrier_sync(1, 256);
+            if (c.ctid == 0) {
+              __threadfence();
+              bool leave = role == kFirst + 8;
+              if (role == kFirst) leave = atomicCAS(ctr, 1, 1 | kLeft) == 1;
+              if (!leave) {
+                const int old = atomicAdd(ctr, kPublished);
+                if ((old & kPubMask) != 0) {
+                  atomicExch(ctr, 0);  // the partner published first: both halves are out
+                } else {
+                  for (;;) {
+                    const int v = ptx::ld_acquire_gpu(ctr);
+                    if ((v & kPubMask) == 2 * kPublished || v == 0) break;
+                  }
+                }
+                __threadfence();
+                sm90_mark(p, 5);
+              }
+              *s_flag = leave;  // every thread read the role before the barrier above
+            }
+            ptx::named_barrier_sync(1, 256);
+            if (*s_flag) {
+              // Leaving: the own half too, then one publish of the whole partial.
+              store_partial_cols(hlo, hhi);
+              ptx::named_barrier_sync(1, 256);
+              if (c.ctid == 0) {
+                __threadfence();
+                atomicAdd(ctr, kPublished);
+                sm90_mark(p, 5);
+              }
+              return;
+            }
+            jlo = hlo;
+            jhi = hhi;
+          }
+        } else {
+        if (c.ctid == 0) *s_flag = (atomicAdd(ctr, 1) & (kPublished - 1)) == x.nsplit - 1;
         ptx::named_barrier_sync(1, 256);
         const bool last = *s_flag;
         if (!last || !keep) store_partial();
@@ -1033,13 +1124,14 @@ struct Sm90Cta {
         }
         if (c.ctid == 0) {
           const int done = (x.nsplit - 1) * kPublished + x.nsplit;
-          while (ptx::ld_acquire_gpu(p.counters + x.part) != done) {
+          while (ptx::ld_acquire_gpu(ctr) != done) {
           }
-          atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
+          atomicExch(ctr, 0);  // leave the workspace zeroed
           __threadfence();
           sm90_mark(p, 5);  // every other part published
         }
         ptx::named_barrier_sync(1, 256);
+        }
       } else {
         // Store, then arrive (the narrow tiles): every part stores its partial; the last to
         // take the ticket finds all of them stored.
@@ -1115,7 +1207,7 @@ struct Sm90Cta {
         // part 0 + 1 + 2 + ... per element (the `keep` cases above).
         constexpr int kQ = kMW * kJ;
         constexpr int kB = kWideReduceBatch;
-        static_assert(kQ % kB == 0, "whole batches");
+        static_assert(kQ % kB == 0 && (kJ / 2) % kB == 0, "whole batches, in whole token halves");
         if (own < 0) {
 #pragma unroll
           for (int q = 0; q < kQ; ++q) {
@@ -1124,13 +1216,16 @@ struct Sm90Cta {
             a[0] = unbits(v.x); a[1] = unbits(v.y); a[2] = unbits(v.z); a[3] = unbits(v.w);
           }
         }
-#pragma unroll 1
-        for (int sp = own >= 0 ? 0 : 1; sp < x.nsplit; ++sp) {
-          const int off = sp == 0 ? 0 : (sp * x.step - x.skip) * kTile4;
-          if (off == own) continue;
-          const float4* part = tiles + off;
+        // Adds one part's partial: its token half H (0, 1: the exchange loads the partner's half
+        // of the tile only) or all of it (H = -1). H is a compile-time constant, so the skipped
+        // batches vanish after unrolling; a run-time test per batch, branch or predicate, kept
+        // the compiler from issuing the next batches' loads early (8-bit 1.02-1.15x the time at
+        // M = 192..512, s31-exchange/).
+        auto add_part = [&](const float4* part, auto half) {
+          constexpr int H = decltype(half)::value;
 #pragma unroll
           for (int q0 = 0; q0 < kQ; q0 += kB) {
+            if (H >= 0 && (q0 % kJ < H * (kJ / 2) || q0 % kJ >= (H + 1) * (kJ / 2))) continue;
             float4 v[kB];
 #pragma unroll
             for (int b = 0; b < kB; ++b) v[b] = __ldcg(part + (q0 + b) * 256 + c.ctid);
@@ -1139,6 +1234,18 @@ struct Sm90Cta {
               Acc* a = &acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ)];
               a[0] += unbits(v[b].x); a[1] += unbits(v[b].y); a[2] += unbits(v[b].z); a[3] += unbits(v[b].w);
             }
+          }
+        };
+#pragma unroll 1
+        for (int sp = own >= 0 ? 0 : 1; sp < x.nsplit; ++sp) {
+          const int off = sp == 0 ? 0 : (sp * x.step - x.skip) * kTile4;
+          if (off == own) continue;
+          const float4* part = tiles + off;
+          if (kCanExchange && jhi - jlo != kJ) {
+            if (jlo == 0) add_part(part, std::integral_constant<int, 0>{});
+            else add_part(part, std::integral_constant<int, 1>{});
+          } else {
+            add_part(part, std::integral_constant<int, -1>{});
           }
         }
       }
@@ -1196,7 +1303,10 @@ struct Sm90Cta {
             r[jj][h] = p.out_bf16 ? ptx::cvt_bf16x2_f32(r0, r1) : ptx::cvt_f16x2_f32(r0, r1);
           }
         }
-        ptx::stmatrix_x4_trans(lane_addr + 8 * j * 128, r[0][0], r[0][1], r[1][0], r[1][1]);
+        // The exchange stages its own token half only. Only the store is predicated: with the
+        // whole iteration skipped, the token-scale loads were issued one pair of j at a time
+        // (8-bit activations 1.04-1.15x the time at M = 192..512, s31-exchange/).
+        if (j >= jlo && j < jhi) ptx::stmatrix_x4_trans(lane_addr + 8 * j * 128, r[0][0], r[0][1], r[1][0], r[1][1]);
       }
     }
     ptx::fence_proxy_async_shared();  // the staged tile, written through the generic proxy, for the TMA
@@ -1207,9 +1317,14 @@ struct Sm90Cta {
       // the engine writes the boxes while the consumers go on to the next unit; rows past M and
       // columns past N are clipped. The staging buffer is reused only after
       // bulk_wait_group_read (the next unit's epilogue, above), the kernel ends after bulk_wait_group.
+      // Box (b, h): 64 columns x kOutT tokens; the exchange stores its token half only.
+      constexpr int kOutT = kTileT < kSm90OutBoxTokens ? kTileT : kSm90OutBoxTokens;
 #pragma unroll
       for (int b = 0; b < kTileN / 64; ++b)
-        if (n0 + 64 * b < p.N) ptx::tma_store_2d(&p.out_map, epi + b * Tr::kEpiBoxBytes, n0 + 64 * b, m0);
+#pragma unroll
+        for (int h = 0; h < kTileT / kOutT; ++h)
+          if (n0 + 64 * b < p.N && m0 + h * kOutT < p.M && h * kOutT >= 8 * jlo && h * kOutT < 8 * jhi)
+            ptx::tma_store_2d(&p.out_map, epi + b * Tr::kEpiBoxBytes + h * kOutT * 128, n0 + 64 * b, m0 + h * kOutT);
       ptx::bulk_commit_group();
     }
   }

@@ -273,17 +273,24 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
   return predicted_us(kModelA16, M, N, K, sm_count, b, cfg, Sm90SplitMode::kAuto);
 }
 
-// The tile is chosen on the split-K model; stream-K then refines that tile's split
-// (sm90_split, kAuto) but never changes the tile: its part of the model is the least
-// certain one (s11-streamk: the model's stream-K picks that changed the tile measured up to
-// 1.5x slower).
+// The tile is chosen on the split-K model, and stream-K then refines that tile's split
+// (sm90_split, kAuto) without changing the tile (s11-streamk: the model's stream-K picks that
+// changed the tile measured up to 1.5x slower, when stream-K was dearer) -- except for 16-bit
+// activations above M = 128, where each tile is ranked by the split it would run (kAuto,
+// stream-K included): over every tile of the Llama-2-7B / Llama-3-8B / Llama-2-70B layers and
+// the seed shape at M = 160..768 (bench/results/2026-12-02-h200/s31-allsched/, f16 g128) the
+// picks take 1.014x the fastest tile's time in geomean against 1.042x on the split-K model
+// (worst 1.31x against 1.44x), and on session 31's timing report (5 shapes, M = 128..1024)
+// 1.003x against 1.009x. 8-bit activations keep the split-K ranking: that run's 8-bit wide
+// tile was measured with a slow epilogue (s31-exchange/), so it cannot decide them.
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
                const std::vector<Sm90Config>& candidates, Sm90Config* out) {
   bool found = false;
   double best = 0;
+  const Sm90SplitMode rank = is_a16(a) && M > 128 ? Sm90SplitMode::kAuto : Sm90SplitMode::kSplitK;
   for (const Sm90Config& c : candidates) {
     if (!sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
-    const double t = predicted_us(model_of(a), M, N, K, sm_count, b, c, Sm90SplitMode::kSplitK);
+    const double t = predicted_us(model_of(a), M, N, K, sm_count, b, c, rank);
     if (!found || t < best) {
       best = t;
       *out = c;

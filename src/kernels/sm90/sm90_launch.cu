@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -70,7 +71,8 @@ bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string*
   return true;
 }
 
-void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream, Sm90SplitMode split_mode) {
+void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream, Sm90SplitMode split_mode,
+                 Sm90Exchange exchange) {
   if (p.M == 0) return;
   std::string why;
   if (!sm90_can_implement(p, cfg, &why, split_mode)) throw Error(ErrorCode::kNotSupported, "sm90: " + why);
@@ -138,11 +140,11 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   }
   {
     // Output [M][ldo] 16-bit: dims (N, M), row stride ldo * 2 bytes (ldo % 8 == 0: 16-byte rows),
-    // box 64 columns x tile_t tokens with the 128-byte swizzle (the epilogue's staging layout); the
+    // box 64 columns x min(tile_t, 128) tokens with the 128-byte swizzle (the epilogue's staging layout); the
     // TMA store clips rows past M and columns past N.
     const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.N), static_cast<cuuint64_t>(p.M)};
     const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.ldo) * 2};
-    const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(cfg.tile_t)};
+    const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(std::min(cfg.tile_t, sm90::kSm90OutBoxTokens))};
     const cuuint32_t estr[2] = {1, 1};
     const CUresult r = encode_fn()(&k.out_map,
                                    p.out_type == OutType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
@@ -197,6 +199,12 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.srows = mode == sm90::kSm90ScaleNone ? 0 : mode == sm90::kSm90ScaleBlock ? 1 : 64 / gs;
   k.b_unsigned = is_unsigned(p.b_type);
   k.out_bf16 = p.out_type == OutType::kBF16;
+  // MIXGEMM_SM90_EXCHANGE=0: the exchange off without a rebuild (A/B timing), read once.
+  static const bool exchange_env_off = [] {
+    const char* v = std::getenv("MIXGEMM_SM90_EXCHANGE");
+    return v != nullptr && std::string(v) == "0";
+  }();
+  k.split_exchange = exchange == Sm90Exchange::kOff || exchange_env_off ? 0 : exchange == Sm90Exchange::kOn ? 1 : 2;
 
   // Stream-K: exactly `stream` CTAs (their ranges are what sm90_partition.h decodes).
   const unsigned grid = static_cast<unsigned>(split.stream > 0 ? split.stream : std::min<int64_t>(units, sm_count));
