@@ -985,16 +985,18 @@ struct Sm90Cta {
       // integers, any order). Otherwise (f32, three or more parts, not part 0) every part is
       // loaded as before.
       const bool keep = kIntAcc || x.nsplit == 2 || x.slot == x.s0;
-      // The wide tile (128 x 256) takes its arrival ticket before it stores its partial, and its
-      // last arriver stores nothing where it keeps its partial: 0.94-0.95x the time on 70B qkv
-      // at M = 256 with 8-bit activations (stream-K), 0.98-0.99x on 70B o (two parts), neutral
-      // elsewhere; the narrow tiles were 1.00-1.03x slower that way (s30-arrive/), and store first.
+      // Who takes the arrival ticket before storing its partial (below), so that the last arriver
+      // stores nothing where it keeps its partial. The wide tile (128 x 256), split or streamed:
+      // 0.94-0.95x the time on 70B qkv at M = 256 with 8-bit activations (stream-K), 0.98-0.99x
+      // on 70B o (two parts), neutral elsewhere (s30-arrive/). Every streamed tile: its last
+      // contributor is the CTA whose range begins in it, which reaches it at the very end, long
+      // after the others published (0.95-0.97x where the narrow tiles stream, s31-stream/). Not
+      // the narrow tiles' split-K tiles: their parts (up to 16) end together, and the last
+      // arriver's wait for the slowest one's stores was 1.00-1.04x slower than storing first.
       constexpr bool kArriveFirst = !Tr::kBlockIssue;
+      const bool arrive_first = kArriveFirst || p.stream > 0;
       // The exchange (below) needs a token half to be one output store box (kSm90OutBoxTokens).
       constexpr bool kCanExchange = kArriveFirst && kMW == 1 && kTileT == 2 * kSm90OutBoxTokens;
-      // Streamed tiles arrive first on every tile shape (candidate): a streamed tile's last
-      // contributor reaches it at the end of its range, long after the others published.
-      const bool arrive_first = kArriveFirst || p.stream > 0;
       // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
       // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
       // store_partial_cols(lo, hi): only the columns j in [lo, hi) (the exchange's halves).
@@ -1017,7 +1019,7 @@ struct Sm90Cta {
       // before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU, held
       // 5% of the 64-token tile's stall samples, s9-profile2.)
       if (arrive_first) {
-        // Arrive first, store after (the wide tile; the counter has two fields): thread 0
+        // Arrive first, store after (the counter has two fields, three with the exchange): thread 0
         // takes the arrival ticket (+1, low 16 bits) before any partial is stored, so the last
         // arriver knows it is last before it stores; a part that is not last stores its
         // partial, then publishes it (+kPublished). The last arriver skips its own store where
@@ -1133,7 +1135,7 @@ struct Sm90Cta {
         ptx::named_barrier_sync(1, 256);
         }
       } else {
-        // Store, then arrive (the narrow tiles): every part stores its partial; the last to
+        // Store, then arrive (the narrow tiles' split-K tiles): every part stores its partial; the last to
         // take the ticket finds all of them stored.
         store_partial();
         ptx::named_barrier_sync(1, 256);
