@@ -1050,7 +1050,7 @@ struct Sm90Cta {
           // second to publish resets the counter (it saw the other's publish), the first polls
           // until both published or the counter is reset.
           constexpr int kLeft = 1 << 30, kPubMask = 0x3fff << 16;
-          enum : int { kFirst = 0, kSecond = 1, kAfterLeaver = 2 };
+          enum : int { kFirst = 0, kSecond = 1, kAfterLeaver = 2, kFirstLeft = 3 };  // kFirstLeft: tests (below)
           const int pi = x.slot != x.s0 ? 1 : 0;
           const int hlo = pi * (kJ / 2), hhi = hlo + kJ / 2;  // this part's half
           const int olo = (kJ / 2) - hlo, ohi = olo + kJ / 2;  // the partner's half
@@ -1058,7 +1058,7 @@ struct Sm90Cta {
             const int old = atomicAdd(ctr, 1);
             int role = (old & 0xffff) == 0 ? kFirst : (old & kLeft) ? kAfterLeaver : kSecond;
             // Tests (split_exchange 2): the first arriver decides at once and almost always leaves.
-            if (role == kFirst && p.split_exchange == 2 && atomicCAS(ctr, 1, 1 | kLeft) == 1) role = kFirst + 8;
+            if (role == kFirst && p.split_exchange == 2 && atomicCAS(ctr, 1, 1 | kLeft) == 1) role = kFirstLeft;
             *s_flag = role;
           }
           ptx::named_barrier_sync(1, 256);
@@ -1078,7 +1078,7 @@ struct Sm90Cta {
             ptx::named_barrier_sync(1, 256);
             if (c.ctid == 0) {
               __threadfence();
-              bool leave = role == kFirst + 8;
+              bool leave = role == kFirstLeft;
               if (role == kFirst) leave = atomicCAS(ctr, 1, 1 | kLeft) == 1;
               if (!leave) {
                 const int old = atomicAdd(ctr, kPublished);
