@@ -1111,28 +1111,28 @@ struct Sm90Cta {
             jhi = hhi;
           }
         } else {
-        if (c.ctid == 0) *s_flag = (atomicAdd(ctr, 1) & (kPublished - 1)) == x.nsplit - 1;
-        ptx::named_barrier_sync(1, 256);
-        const bool last = *s_flag;
-        if (!last || !keep) store_partial();
-        if (!last) {
+          if (c.ctid == 0) *s_flag = (atomicAdd(ctr, 1) & (kPublished - 1)) == x.nsplit - 1;
           ptx::named_barrier_sync(1, 256);
+          const bool last = *s_flag;
+          if (!last || !keep) store_partial();
+          if (!last) {
+            ptx::named_barrier_sync(1, 256);
+            if (c.ctid == 0) {
+              __threadfence();
+              atomicAdd(p.counters + x.part, kPublished);
+              sm90_mark(p, 5);  // partial stored and published
+            }
+            return;
+          }
           if (c.ctid == 0) {
+            const int done = (x.nsplit - 1) * kPublished + x.nsplit;
+            while (ptx::ld_acquire_gpu(ctr) != done) {
+            }
+            atomicExch(ctr, 0);  // leave the workspace zeroed
             __threadfence();
-            atomicAdd(p.counters + x.part, kPublished);
-            sm90_mark(p, 5);  // partial stored and published
+            sm90_mark(p, 5);  // every other part published
           }
-          return;
-        }
-        if (c.ctid == 0) {
-          const int done = (x.nsplit - 1) * kPublished + x.nsplit;
-          while (ptx::ld_acquire_gpu(ctr) != done) {
-          }
-          atomicExch(ctr, 0);  // leave the workspace zeroed
-          __threadfence();
-          sm90_mark(p, 5);  // every other part published
-        }
-        ptx::named_barrier_sync(1, 256);
+          ptx::named_barrier_sync(1, 256);
         }
       } else {
         // Store, then arrive (the narrow tiles' split-K tiles): every part stores its partial; the last to
