@@ -400,56 +400,56 @@ TEST(Sm90, StreamK) {
                   [](const Spec& s) { check_forced(s, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream); });
 }
 
-// The wide tile's two-part exchange (Sm90Exchange, sm90_gemm.cuh epilogue): pretend SM counts
-// at which every tile runs in exactly two k-parts, M with a full, a partial and an empty second
-// token half (256, 200 / 130, 100), each exchange mode (on: both parts finalize a token half
-// where both arrived, or the first leaves; leave-first: the first arriver leaves in almost every
-// tile, the partner reduces the whole tile; off: the last arriver reduces it all): bit-exact
-// against the CPU reference, the three modes and a second run bitwise equal, counters zero.
+// The two-part exchange (Sm90Exchange, sm90_gemm.cuh epilogue) of the 128 x 256 and 128 x 128
+// tiles: pretend SM counts at which every tile runs in exactly two k-parts, M with full, partial
+// and empty second token halves, each exchange mode (on: both parts finalize a token half where
+// both arrived, or the first leaves; leave-first: the first arriver leaves in almost every tile,
+// the partner reduces the whole tile; off: the last arriver reduces it all): bit-exact against the
+// CPU reference, the modes and a second run bitwise equal, counters zero.
 void check_exchange(const Spec& s, const std::vector<int>& ms, int* ran) {
   SCOPED_TRACE(s.name());
-  Sm90Config wide{};
-  bool have = false;
+  std::vector<Sm90Config> cfgs;
   for (const Sm90Config& c : mixgemm::kernels::sm90_configs(s.a, s.b))
-    if (c.tile_n == 128 && c.tile_t == 256) wide = c, have = true;
-  if (!have) {
-    std::printf("[ not built ] %s: no 128 x 256 instance\n", s.name().c_str());
+    if (c.tile_n == 128 && c.tile_t >= 128) cfgs.push_back(c);
+  if (cfgs.empty()) {
+    std::printf("[ not built ] %s: no 128 x 128 or 128 x 256 instance\n", s.name().c_str());
     return;
   }
   const int rows = *std::max_element(ms.begin(), ms.end());
   Data d = make_data(s, rows, rows);
   // The SM count of two units per tile: splits == 2 whenever tiles < SMs and 2 * tiles fills them.
-  auto two_part_sm = [&](int M) {
-    const int tiles = static_cast<int>((s.N + 127) / 128 * ((M + 255) / 256));
-    return 2 * tiles;
+  auto two_part_sm = [&](const Sm90Config& c, int M) {
+    return static_cast<int>(2 * ((s.N + c.tile_n - 1) / c.tile_n) * ((M + c.tile_t - 1) / c.tile_t));
   };
   DevData dd(d, [&](int) {
     size_t bytes = 0;
-    for (int M : ms)
-      bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, wide, two_part_sm(M),
-                                                                     Sm90SplitMode::kSplitK));
+    for (const Sm90Config& c : cfgs)
+      for (int M : ms)
+        bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, two_part_sm(c, M),
+                                                                       Sm90SplitMode::kSplitK));
     return bytes;
   });
-  for (int M : ms) {
-    const int sm = two_part_sm(M);
-    const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, wide, sm, Sm90SplitMode::kSplitK);
-    ASSERT_EQ(sp.splits, 2) << "M=" << M << " sm=" << sm << ": the exchange needs two-part tiles";
-    dd.sm_count = sm;
-    std::vector<uint16_t> first;
-    for (Sm90Exchange ex : {Sm90Exchange::kOn, Sm90Exchange::kLeaveFirst, Sm90Exchange::kOff, Sm90Exchange::kOn}) {
-      const char* name = ex == Sm90Exchange::kOn ? "on" : ex == Sm90Exchange::kOff ? "off" : "leave-first";
-      std::string err;
-      const std::vector<uint16_t> out = run_once(d, dd, wide, M, &err, Sm90SplitMode::kSplitK, ex);
-      ASSERT_FALSE(out.empty()) << "M=" << M << " exchange " << name << ": " << err;
-      std::string msg;
-      EXPECT_EQ(compare(d, out, M, &msg), 0) << "M=" << M << " sm=" << sm << " exchange " << name << ":" << msg;
-      if (first.empty()) first = out;
-      else EXPECT_EQ(out, first) << "M=" << M << " exchange " << name << ": bits differ from exchange on";
-      EXPECT_TRUE(counters_zero(dd, s, M, wide, Sm90SplitMode::kSplitK))
-          << "M=" << M << " exchange " << name << ": workspace counters not reset";
-      ++*ran;
+  for (const Sm90Config& cfg : cfgs)
+    for (int M : ms) {
+      const int sm = two_part_sm(cfg, M);
+      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, Sm90SplitMode::kSplitK);
+      ASSERT_EQ(sp.splits, 2) << cfg.name() << " M=" << M << " sm=" << sm << ": the exchange needs two-part tiles";
+      dd.sm_count = sm;
+      std::vector<uint16_t> first;
+      for (Sm90Exchange ex : {Sm90Exchange::kOn, Sm90Exchange::kLeaveFirst, Sm90Exchange::kOff, Sm90Exchange::kOn}) {
+        const char* name = ex == Sm90Exchange::kOn ? "on" : ex == Sm90Exchange::kOff ? "off" : "leave-first";
+        std::string err;
+        const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK, ex);
+        ASSERT_FALSE(out.empty()) << cfg.name() << " M=" << M << " exchange " << name << ": " << err;
+        std::string msg;
+        EXPECT_EQ(compare(d, out, M, &msg), 0) << cfg.name() << " M=" << M << " sm=" << sm << " exchange " << name << ":" << msg;
+        if (first.empty()) first = out;
+        else EXPECT_EQ(out, first) << cfg.name() << " M=" << M << " exchange " << name << ": bits differ from exchange on";
+        EXPECT_TRUE(counters_zero(dd, s, M, cfg, Sm90SplitMode::kSplitK))
+            << cfg.name() << " M=" << M << " exchange " << name << ": workspace counters not reset";
+        ++*ran;
+      }
     }
-  }
 }
 
 TEST(Sm90, TwoPartExchange) {
@@ -457,7 +457,7 @@ TEST(Sm90, TwoPartExchange) {
   int ran = 0;
   for_split_specs(base_seed() + 34, [&](const Spec& s) { check_exchange(s, {100, 130, 200, 256}, &ran); });
   std::printf("[ exchange ] %d (spec, M, mode) runs\n", ran);
-  if (ran == 0) GTEST_SKIP() << "no 128 x 256 instance of f16.u4, s8.u4, e4m3.u4 in this build";
+  if (ran == 0) GTEST_SKIP() << "no 128 x 128 or 128 x 256 instance of f16.u4, s8.u4, e4m3.u4 in this build";
 }
 
 // Small cases for compute-sanitizer (memcheck, racecheck: '*Sanitize*'): every schedule, 3
@@ -480,7 +480,7 @@ TEST(Sm90Sanitize, StreamKSmall) {
   check_sanitize_small(base_seed() + 35, 7, Sm90SplitMode::kStream);
 }
 
-// The two-part exchange (3 wide tiles on 6 pretend SMs, each mode), f16 x u4b8 g64, K = 1024.
+// The two-part exchange (3 weight tiles x 1-2 token tiles in two parts each, each mode), f16 x u4b8 g64, K = 1024.
 TEST(Sm90Sanitize, ExchangeSmall) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   Spec f16;
@@ -491,7 +491,7 @@ TEST(Sm90Sanitize, ExchangeSmall) {
   f16.seed = base_seed() + 60;
   int ran = 0;
   check_exchange(f16, {130}, &ran);
-  if (ran == 0) GTEST_SKIP() << "no f16.u4 128 x 256 instance in this build";
+  if (ran == 0) GTEST_SKIP() << "no f16.u4 128 x 128 or 128 x 256 instance in this build";
 }
 
 // Split-K on 2 pretend SMs: several whole and split units per CTA, more k-blocks than a ring of

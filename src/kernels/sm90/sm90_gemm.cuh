@@ -995,8 +995,9 @@ struct Sm90Cta {
       // arriver's wait for the slowest one's stores was 1.00-1.04x slower than storing first.
       constexpr bool kArriveFirst = !Tr::kBlockIssue;
       const bool arrive_first = kArriveFirst || p.stream > 0;
-      // The exchange (below) needs a token half to be one output store box (kSm90OutBoxTokens).
-      constexpr bool kCanExchange = kArriveFirst && kMW == 1 && kTileT == 2 * kSm90OutBoxTokens;
+      // The exchange (below): tiles of one m64 atom per warpgroup whose token halves are output
+      // store boxes (sm90_out_box_tokens): 128 x 256 and 128 x 128.
+      constexpr bool kCanExchange = kMW == 1 && kTileT >= 128 && 2 * sm90_out_box_tokens(kTileT) == kTileT;
       // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
       // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
       // store_partial_cols(lo, hi): only the columns j in [lo, hi) (the exchange's halves).
@@ -1018,7 +1019,88 @@ struct Sm90Cta {
       // seen every other part's count orders their partials before the next barrier, and so
       // before every thread's loads. (A fence in each of the 256 threads, MEMBAR.SC.GPU, held
       // 5% of the 64-token tile's stall samples, s9-profile2.)
-      if (arrive_first) {
+      constexpr int kPublished = 1 << 16;
+      int* const ctr = p.counters + x.part;
+      if (kCanExchange && p.split_exchange && x.nsplit == 2 && p.stream == 0) {
+        // The two-part exchange (split-K tiles in two parts, which end at about the same
+        // time). Where both parts have arrived, part pi (0: the tile's first k-half) sums,
+        // scales and stores token half pi of the tile: it stores the other half of its
+        // partial, loads the partner's half pi and keeps its own in registers. Each CTA
+        // then moves half a partial tile (64 KB on 128 x 256) instead of the last arriver's
+        // whole-tile load after the other's whole-tile store, and stages and copies out half
+        // the tile: the steps after the mainloop, which at M = 256 and K = 8192 were ~8 us of
+        // a ~35 us launch on 128 x 256, are halved and run on both CTAs at once. Same sums
+        // (two parts: p0 + p1 == p1 + p0).
+        // The counter: arrivals (+1, bits 0..15), publishes (+kPublished, bits 16..29) and
+        // kLeft (bit 30). No part waits for one that has not arrived: the first arriver,
+        // after storing the other half, claims "leave" (CAS 1 -> 1 | kLeft) if its partner
+        // is still absent, then stores its own half too, publishes once and is done; the
+        // partner, arriving to find kLeft, is the classic last arriver (it waits for that
+        // publish, then reduces the whole tile). Otherwise both publish their halves; the
+        // second to publish resets the counter (it saw the other's publish), the first polls
+        // until both published or the counter is reset.
+        constexpr int kLeft = 1 << 30, kPubMask = 0x3fff << 16;
+        enum : int { kFirst = 0, kSecond = 1, kAfterLeaver = 2, kFirstLeft = 3 };  // kFirstLeft: tests (below)
+        const int pi = x.slot != x.s0 ? 1 : 0;
+        const int hlo = pi * (kJ / 2), hhi = hlo + kJ / 2;  // this part's half
+        const int olo = (kJ / 2) - hlo, ohi = olo + kJ / 2;  // the partner's half
+        if (c.ctid == 0) {
+          const int old = atomicAdd(ctr, 1);
+          int role = (old & 0xffff) == 0 ? kFirst : (old & kLeft) ? kAfterLeaver : kSecond;
+          // Tests (split_exchange 2): the first arriver decides at once and almost always leaves.
+          if (role == kFirst && p.split_exchange == 2 && atomicCAS(ctr, 1, 1 | kLeft) == 1) role = kFirstLeft;
+          *s_flag = role;
+        }
+        ptx::named_barrier_sync(1, 256);
+        const int role = *s_flag;
+        if (role == kAfterLeaver) {
+          // The partner left: wait for its whole partial, then reduce the whole tile below.
+          if (c.ctid == 0) {
+            while ((ptx::ld_acquire_gpu(ctr) & kPubMask) != kPublished) {
+            }
+            atomicExch(ctr, 0);  // leave the workspace zeroed
+            __threadfence();
+            sm90_mark(p, 5);
+          }
+          ptx::named_barrier_sync(1, 256);
+        } else {
+          store_partial_cols(olo, ohi);  // the half the partner finalizes
+          ptx::named_barrier_sync(1, 256);
+          if (c.ctid == 0) {
+            __threadfence();
+            bool leave = role == kFirstLeft;
+            if (role == kFirst) leave = atomicCAS(ctr, 1, 1 | kLeft) == 1;
+            if (!leave) {
+              const int old = atomicAdd(ctr, kPublished);
+              if ((old & kPubMask) != 0) {
+                atomicExch(ctr, 0);  // the partner published first: both halves are out
+              } else {
+                for (;;) {
+                  const int v = ptx::ld_acquire_gpu(ctr);
+                  if ((v & kPubMask) == 2 * kPublished || v == 0) break;
+                }
+              }
+              __threadfence();
+              sm90_mark(p, 5);
+            }
+            *s_flag = leave;  // every thread read the role before the barrier above
+          }
+          ptx::named_barrier_sync(1, 256);
+          if (*s_flag) {
+            // Leaving: the own half too, then one publish of the whole partial.
+            store_partial_cols(hlo, hhi);
+            ptx::named_barrier_sync(1, 256);
+            if (c.ctid == 0) {
+              __threadfence();
+              atomicAdd(ctr, kPublished);
+              sm90_mark(p, 5);
+            }
+            return;
+          }
+          jlo = hlo;
+          jhi = hhi;
+        }
+      } else if (arrive_first) {
         // Arrive first, store after (the counter has two fields, three with the exchange): thread 0
         // takes the arrival ticket (+1, low 16 bits) before any partial is stored, so the last
         // arriver knows it is last before it stores; a part that is not last stores its
@@ -1030,110 +1112,28 @@ struct Sm90Cta {
         // resident (a grid larger than the GPU, a partitioned GPU). (Thread 0 may take the
         // ticket before the other consumer warps leave the mainloop: that only decides who
         // is last.)
-        constexpr int kPublished = 1 << 16;
-        int* const ctr = p.counters + x.part;
-        if (kCanExchange && p.split_exchange && x.nsplit == 2 && p.stream == 0) {
-          // The two-part exchange (split-K tiles in two parts, which end at about the same
-          // time). Where both parts have arrived, part pi (0: the tile's first k-half) sums,
-          // scales and stores token half pi of the tile: it stores the other half of its
-          // partial, loads the partner's half pi and keeps its own in registers. Each CTA
-          // then moves 64 KB of partials instead of the last arriver's 128 KB load after the
-          // other's 128 KB store, and stages and copies out half the tile: the steps after the
-          // mainloop, which at M = 256 and K = 8192 were ~8 us of a ~35 us launch, are halved
-          // and run on both CTAs at once. Same sums (two parts: p0 + p1 == p1 + p0).
-          // The counter: arrivals (+1, bits 0..15), publishes (+kPublished, bits 16..29) and
-          // kLeft (bit 30). No part waits for one that has not arrived: the first arriver,
-          // after storing the other half, claims "leave" (CAS 1 -> 1 | kLeft) if its partner
-          // is still absent, then stores its own half too, publishes once and is done; the
-          // partner, arriving to find kLeft, is the classic last arriver (it waits for that
-          // publish, then reduces the whole tile). Otherwise both publish their halves; the
-          // second to publish resets the counter (it saw the other's publish), the first polls
-          // until both published or the counter is reset.
-          constexpr int kLeft = 1 << 30, kPubMask = 0x3fff << 16;
-          enum : int { kFirst = 0, kSecond = 1, kAfterLeaver = 2, kFirstLeft = 3 };  // kFirstLeft: tests (below)
-          const int pi = x.slot != x.s0 ? 1 : 0;
-          const int hlo = pi * (kJ / 2), hhi = hlo + kJ / 2;  // this part's half
-          const int olo = (kJ / 2) - hlo, ohi = olo + kJ / 2;  // the partner's half
-          if (c.ctid == 0) {
-            const int old = atomicAdd(ctr, 1);
-            int role = (old & 0xffff) == 0 ? kFirst : (old & kLeft) ? kAfterLeaver : kSecond;
-            // Tests (split_exchange 2): the first arriver decides at once and almost always leaves.
-            if (role == kFirst && p.split_exchange == 2 && atomicCAS(ctr, 1, 1 | kLeft) == 1) role = kFirstLeft;
-            *s_flag = role;
-          }
+        if (c.ctid == 0) *s_flag = (atomicAdd(ctr, 1) & (kPublished - 1)) == x.nsplit - 1;
+        ptx::named_barrier_sync(1, 256);
+        const bool last = *s_flag;
+        if (!last || !keep) store_partial();
+        if (!last) {
           ptx::named_barrier_sync(1, 256);
-          const int role = *s_flag;
-          if (role == kAfterLeaver) {
-            // The partner left: wait for its whole partial, then reduce the whole tile below.
-            if (c.ctid == 0) {
-              while ((ptx::ld_acquire_gpu(ctr) & kPubMask) != kPublished) {
-              }
-              atomicExch(ctr, 0);  // leave the workspace zeroed
-              __threadfence();
-              sm90_mark(p, 5);
-            }
-            ptx::named_barrier_sync(1, 256);
-          } else {
-            store_partial_cols(olo, ohi);  // the half the partner finalizes
-            ptx::named_barrier_sync(1, 256);
-            if (c.ctid == 0) {
-              __threadfence();
-              bool leave = role == kFirstLeft;
-              if (role == kFirst) leave = atomicCAS(ctr, 1, 1 | kLeft) == 1;
-              if (!leave) {
-                const int old = atomicAdd(ctr, kPublished);
-                if ((old & kPubMask) != 0) {
-                  atomicExch(ctr, 0);  // the partner published first: both halves are out
-                } else {
-                  for (;;) {
-                    const int v = ptx::ld_acquire_gpu(ctr);
-                    if ((v & kPubMask) == 2 * kPublished || v == 0) break;
-                  }
-                }
-                __threadfence();
-                sm90_mark(p, 5);
-              }
-              *s_flag = leave;  // every thread read the role before the barrier above
-            }
-            ptx::named_barrier_sync(1, 256);
-            if (*s_flag) {
-              // Leaving: the own half too, then one publish of the whole partial.
-              store_partial_cols(hlo, hhi);
-              ptx::named_barrier_sync(1, 256);
-              if (c.ctid == 0) {
-                __threadfence();
-                atomicAdd(ctr, kPublished);
-                sm90_mark(p, 5);
-              }
-              return;
-            }
-            jlo = hlo;
-            jhi = hhi;
-          }
-        } else {
-          if (c.ctid == 0) *s_flag = (atomicAdd(ctr, 1) & (kPublished - 1)) == x.nsplit - 1;
-          ptx::named_barrier_sync(1, 256);
-          const bool last = *s_flag;
-          if (!last || !keep) store_partial();
-          if (!last) {
-            ptx::named_barrier_sync(1, 256);
-            if (c.ctid == 0) {
-              __threadfence();
-              atomicAdd(p.counters + x.part, kPublished);
-              sm90_mark(p, 5);  // partial stored and published
-            }
-            return;
-          }
           if (c.ctid == 0) {
-            const int done = (x.nsplit - 1) * kPublished + x.nsplit;
-            while (ptx::ld_acquire_gpu(ctr) != done) {
-            }
-            atomicExch(ctr, 0);  // leave the workspace zeroed
             __threadfence();
-            sm90_mark(p, 5);  // every other part published
+            atomicAdd(p.counters + x.part, kPublished);
+            sm90_mark(p, 5);  // partial stored and published
           }
-          ptx::named_barrier_sync(1, 256);
+          return;
         }
+        if (c.ctid == 0) {
+          const int done = (x.nsplit - 1) * kPublished + x.nsplit;
+          while (ptx::ld_acquire_gpu(ctr) != done) {
+          }
+          atomicExch(ctr, 0);  // leave the workspace zeroed
+          __threadfence();
+          sm90_mark(p, 5);  // every other part published
+        }
+        ptx::named_barrier_sync(1, 256);
       } else {
         // Store, then arrive (the narrow tiles' split-K tiles): every part stores its partial; the last to
         // take the ticket finds all of them stored.
@@ -1168,38 +1168,49 @@ struct Sm90Cta {
         // 2-3 part loads in a runtime-count loop, one behind the other.)
         constexpr int kQ = kMW * kJ;
         constexpr int kB = kQ < 8 ? kQ : 8;
-        static_assert(kQ % kB == 0, "whole batches");
+        static_assert(kQ % kB == 0 && (!kCanExchange || (kJ / 2) % kB == 0), "whole batches, in whole token halves");
+        // H: the exchange's token half (compile-time, as for the wide tile below), -1 for all.
+        auto reduce = [&](auto half) {
+          constexpr int H = decltype(half)::value;
 #pragma unroll
-        for (int q0 = 0; q0 < kQ; q0 += kB) {
-          Acc s4[kB][4];
-#pragma unroll
-          for (int b = 0; b < kB; ++b) {
-            if (own >= 0) {
-#pragma unroll
-              for (int e = 0; e < 4; ++e) s4[b][e] = acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ) + e];
-            } else {
-              const float4 v = __ldcg(tiles + (q0 + b) * 256 + c.ctid);
-              s4[b][0] = unbits(v.x); s4[b][1] = unbits(v.y); s4[b][2] = unbits(v.z); s4[b][3] = unbits(v.w);
-            }
-          }
-#pragma unroll 1
-          for (int sp = own >= 0 ? 0 : 1; sp < x.nsplit; ++sp) {
-            const int off = sp == 0 ? 0 : (sp * x.step - x.skip) * kTile4;
-            if (off == own) continue;
-            const float4* part = tiles + off;
-            float4 v[kB];
-#pragma unroll
-            for (int b = 0; b < kB; ++b) v[b] = __ldcg(part + (q0 + b) * 256 + c.ctid);
+          for (int q0 = 0; q0 < kQ; q0 += kB) {
+            if (H >= 0 && (q0 % kJ < H * (kJ / 2) || q0 % kJ >= (H + 1) * (kJ / 2))) continue;
+            Acc s4[kB][4];
 #pragma unroll
             for (int b = 0; b < kB; ++b) {
-              s4[b][0] += unbits(v[b].x); s4[b][1] += unbits(v[b].y);
-              s4[b][2] += unbits(v[b].z); s4[b][3] += unbits(v[b].w);
+              if (own >= 0) {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) s4[b][e] = acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ) + e];
+              } else {
+                const float4 v = __ldcg(tiles + (q0 + b) * 256 + c.ctid);
+                s4[b][0] = unbits(v.x); s4[b][1] = unbits(v.y); s4[b][2] = unbits(v.z); s4[b][3] = unbits(v.w);
+              }
             }
+#pragma unroll 1
+            for (int sp = own >= 0 ? 0 : 1; sp < x.nsplit; ++sp) {
+              const int off = sp == 0 ? 0 : (sp * x.step - x.skip) * kTile4;
+              if (off == own) continue;
+              const float4* part = tiles + off;
+              float4 v[kB];
+#pragma unroll
+              for (int b = 0; b < kB; ++b) v[b] = __ldcg(part + (q0 + b) * 256 + c.ctid);
+#pragma unroll
+              for (int b = 0; b < kB; ++b) {
+                s4[b][0] += unbits(v[b].x); s4[b][1] += unbits(v[b].y);
+                s4[b][2] += unbits(v[b].z); s4[b][3] += unbits(v[b].w);
+              }
+            }
+#pragma unroll
+            for (int b = 0; b < kB; ++b)
+#pragma unroll
+              for (int e = 0; e < 4; ++e) acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ) + e] = s4[b][e];
           }
-#pragma unroll
-          for (int b = 0; b < kB; ++b)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ) + e] = s4[b][e];
+        };
+        if (kCanExchange && jhi - jlo != kJ) {
+          if (jlo == 0) reduce(std::integral_constant<int, 0>{});
+          else reduce(std::integral_constant<int, 1>{});
+        } else {
+          reduce(std::integral_constant<int, -1>{});
         }
       } else {
         // The wide tile (128 accumulators; a batch held beside them as above spilled 4-52
@@ -1320,7 +1331,7 @@ struct Sm90Cta {
       // columns past N are clipped. The staging buffer is reused only after
       // bulk_wait_group_read (the next unit's epilogue, above), the kernel ends after bulk_wait_group.
       // Box (b, h): 64 columns x kOutT tokens; the exchange stores its token half only.
-      constexpr int kOutT = kTileT < kSm90OutBoxTokens ? kTileT : kSm90OutBoxTokens;
+      constexpr int kOutT = sm90_out_box_tokens(kTileT);
 #pragma unroll
       for (int b = 0; b < kTileN / 64; ++b)
 #pragma unroll

@@ -25,9 +25,9 @@ enum Sm90ScaleMode : int32_t {
 };
 
 // Token rows per TMA store box of the output (the host's out_map and the epilogue's copy-out):
-// the 256-token tile stores each 64-column box as two 128-token halves, so that a CTA can copy
-// out one half alone (the two-part exchange, Sm90KernelParams::split_exchange).
-constexpr int kSm90OutBoxTokens = 128;
+// tiles of 128 tokens or more store each 64-column box as two token halves, so that a CTA can
+// copy out one half alone (the two-part exchange, Sm90KernelParams::split_exchange).
+constexpr int sm90_out_box_tokens(int tile_t) { return tile_t >= 128 ? tile_t / 2 : tile_t; }
 
 // Which variant a kernel is compiled for: Any reads the weight bias and the scale mode from
 // the parameters; the wide tile (128 x 256) has extra kernels with them fixed (sm90_info).
@@ -39,7 +39,7 @@ enum Sm90Variant : int32_t {
 
 struct Sm90KernelParams {
   CUtensorMap act_map;    // activations [M][lda] 16-bit, box 64 k x kTileT tokens, 128B swizzle
-  CUtensorMap out_map;    // output [M][ldo] 16-bit, box 64 columns x min(kTileT, kSm90OutBoxTokens) tokens, 128B swizzle (epilogue store)
+  CUtensorMap out_map;    // output [M][ldo] 16-bit, box 64 columns x sm90_out_box_tokens(kTileT) tokens, 128B swizzle (epilogue store)
   const uint8_t* b;       // prepacked weights
   const uint8_t* scales;  // [G][N] 16-bit group scales, or null
   const uint8_t* zeros;   // [G][N] prepacked zero points (16-bit), or null
@@ -67,8 +67,8 @@ struct Sm90KernelParams {
   uint8_t has_zeros;
   uint8_t b_unsigned;     // u4/u8 (value q) vs u4b8/u8b128 (value q - bias)
   uint8_t out_bf16;
-  // The wide tile's two-part split-K tiles (sm90_gemm.cuh, epilogue): 0 the last arriver
-  // reduces the whole tile; 1 the two parts exchange token halves when both have arrived;
+  // Two-part split-K tiles of the 128 x 256 and 128 x 128 tiles (sm90_gemm.cuh, epilogue): 0 the
+  // last arriver reduces the whole tile; 1 the two parts exchange token halves when both have arrived;
   // 2 (tests) as 1, but the first arriver decides at once, so it almost always leaves.
   uint8_t split_exchange;
 #ifdef MIXGEMM_SM90_TRACE

@@ -140,11 +140,11 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   }
   {
     // Output [M][ldo] 16-bit: dims (N, M), row stride ldo * 2 bytes (ldo % 8 == 0: 16-byte rows),
-    // box 64 columns x min(tile_t, 128) tokens with the 128-byte swizzle (the epilogue's staging layout); the
+    // box 64 columns x sm90_out_box_tokens(tile_t) tokens (a token half from 128 up) with the 128-byte swizzle (the epilogue's staging layout); the
     // TMA store clips rows past M and columns past N.
     const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.N), static_cast<cuuint64_t>(p.M)};
     const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.ldo) * 2};
-    const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(std::min(cfg.tile_t, sm90::kSm90OutBoxTokens))};
+    const cuuint32_t box[2] = {64, static_cast<cuuint32_t>(sm90::sm90_out_box_tokens(cfg.tile_t))};
     const cuuint32_t estr[2] = {1, 1};
     const CUresult r = encode_fn()(&k.out_map,
                                    p.out_type == OutType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
