@@ -104,7 +104,7 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                int64_t group_size, const std::vector<Sm90Config>& candidates, Sm90Config* out);
 
-// How the 128 x 256 tile's two-part split-K tiles are reduced (sm90_gemm.cuh, epilogue):
+// How the 128 x 256 and 128 x 128 tiles' two-part split-K tiles are reduced (sm90_gemm.cuh, epilogue):
 // kOn, the default: when both parts have arrived, each sums, scales and stores one token half
 // of the tile (the other part's half of its partial is all it loads); a part that arrives
 // first and finds its partner absent stores its whole partial and leaves, and the partner

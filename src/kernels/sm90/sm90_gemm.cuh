@@ -972,7 +972,7 @@ struct Sm90Cta {
     const int g = c.lane() >> 2, t = c.lane() & 3;
     const int n0 = x.nt * kTileN, m0 = x.tt * kTileT;
     // The accumulator columns j (tokens 8j..8j+7) this CTA sums, scales and stores: all of them,
-    // except in the wide tile's two-part exchange (below), where each part takes one half.
+    // except in the two-part exchange (below), where each part takes one half.
     int jlo = 0, jhi = kTileT / 8;
     if (x.part >= 0) {
       // A split tile (sm90_partition.h).

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Prepared in session 31 (no device time was left): the next session's calls, one per device call, in this order.
+# Prepared in session 31 (no device time was left): the next session's calls, one per device call, in this order
+# (check first: it covers what the last merge of the session did not run).
 # Run from the repository root on the device; S = the session's scratch folder (carry it), $S/commit.txt = HEAD.
 S=${S:-.s32}
 OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
-case "${1:?usage: next-calls.sh sweep|python|narrow|a8tiles}" in
+case "${1:?usage: next-calls.sh check|sweep|python|a8tiles}" in
   sweep)
     # The standard sweep of the bars' six configs on the merged tree (session 30's command, s30-sweep/command.sh):
     # the first sweep with session 31's exchange, streamed arrive-first and 16-bit pick. ~430 s.
@@ -13,15 +14,11 @@ case "${1:?usage: next-calls.sh sweep|python|narrow|a8tiles}" in
     # session 24): pip install (the whole build), pytest tests/python, e2e fp16 / w4a16 / w4a8-s8. ~8 min.
     E2E_ARGS="--models llama3-8b --new-tokens 32 --batches 1 --mode compile --variants fp16,w4a16,w4a8-s8" \
       E2E_TIMEOUT=300 TEST_TIMEOUT=200 bash scripts/device_python.sh ;;
-  narrow)
-    # Branch wip/sm90-exchange-narrow (prepared in session 31, compiled, not run): the two-part exchange on the
-    # 128 x 128 tile too. Needs $S/narrow.patch = `git diff main...wip/sm90-exchange-narrow -- src tests`. Decides it:
-    # suites (Sm90.TwoPartExchange now runs 128 x 128 as well) + sanitizers, and main against the branch at M = 64 / 128
-    # / 256 (M = 128 is where 128 x 128 splits in two on seed, 70B o / down / gate_up). ~5 min.
-    AB_SM90_TYPES=f16.u4,s8.u4,e4m3.u4 AB_SM90_SCHEDULES= AB_SHAPES=seed,llama2-70b,llama3-8b AB_MS=64,128,256 \
-      AB_TYPES=f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 AB_SETTLE_MS=0 \
-      AB_TEST_FILTER='Sm90.*:GemmApi.*:-Sm90Timing.*' AB_SANITIZE=1 AB_SANITIZE_FILTER='Sm90Sanitize*' \
-      timeout 420 bash scripts/device_sm90_multi.sh "$S/narrow.patch" 2>&1 | grep -v "^bench " | grep -v "^llama\|^seed" ;;
+  check)
+    # The full check of the merged tree (session 31 merged the 128 x 128 exchange after a trimmed call, s31-narrow/:
+    # its full suites, e4m3 and the other sanitizer cases have not run): full build, SASS (no local memory), every
+    # GPU suite, memcheck / racecheck. ~250 s.
+    MIXGEMM_GIT_COMMIT=$(cat "$S/commit.txt") STAGES="build sass tests sanitize" bash scripts/device_check.sh ;;
   a8tiles)
     # Every sm90 tile for 8-bit activations at M = 160..768 on the merged kernels (s31-allsched/'s 8-bit rows ran with
     # the slow first exchange epilogue): the data for deciding whether 8-bit picks should rank tiles by their own
