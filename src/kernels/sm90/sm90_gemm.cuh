@@ -1120,7 +1120,7 @@ struct Sm90Cta {
           ptx::named_barrier_sync(1, 256);
           if (c.ctid == 0) {
             __threadfence();
-            atomicAdd(p.counters + x.part, kPublished);
+            atomicAdd(ctr, kPublished);
             sm90_mark(p, 5);  // partial stored and published
           }
           return;
@@ -1141,10 +1141,10 @@ struct Sm90Cta {
         ptx::named_barrier_sync(1, 256);
         if (c.ctid == 0) {
           __threadfence();
-          const int old = atomicAdd(p.counters + x.part, 1);
+          const int old = atomicAdd(ctr, 1);
           const int last = old == x.nsplit - 1;
           if (last) {
-            atomicExch(p.counters + x.part, 0);  // leave the workspace zeroed
+            atomicExch(ctr, 0);  // leave the workspace zeroed
             __threadfence();
           }
           *s_flag = last;
@@ -1161,6 +1161,16 @@ struct Sm90Cta {
       // `own`: the float4 offset from part 0's of the part not to load (its slot less part 0's,
       // sm90_partial_slot), -1 for none.
       const int own = keep ? (x.slot - x.s0) * kTile4 : -1;
+      // Calls f with the exchange's token half as a compile-time constant (0, 1), or -1 for the
+      // whole tile: the reductions below skip the other half's batches at compile time.
+      auto by_half = [&](auto&& f) {
+        if (kCanExchange && jhi - jlo != kJ) {
+          if (jlo == 0) f(std::integral_constant<int, 0>{});
+          else f(std::integral_constant<int, 1>{});
+        } else {
+          f(std::integral_constant<int, -1>{});
+        }
+      };
       if constexpr (Tr::kBlockIssue) {
         // The narrow tiles: the thread's kQ float4s in batches of 8; per part, a batch's 8 loads
         // are issued together, then added: one L2 round trip per part and batch. (Summing each
@@ -1206,12 +1216,7 @@ struct Sm90Cta {
               for (int e = 0; e < 4; ++e) acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ) + e] = s4[b][e];
           }
         };
-        if (kCanExchange && jhi - jlo != kJ) {
-          if (jlo == 0) reduce(std::integral_constant<int, 0>{});
-          else reduce(std::integral_constant<int, 1>{});
-        } else {
-          reduce(std::integral_constant<int, -1>{});
-        }
+        by_half(reduce);
       } else {
         // The wide tile (128 accumulators; a batch held beside them as above spilled 4-52
         // bytes): the accumulators keep this CTA's part (own >= 0), or part 0 loads straight
@@ -1254,12 +1259,7 @@ struct Sm90Cta {
           const int off = sp == 0 ? 0 : (sp * x.step - x.skip) * kTile4;
           if (off == own) continue;
           const float4* part = tiles + off;
-          if (kCanExchange && jhi - jlo != kJ) {
-            if (jlo == 0) add_part(part, std::integral_constant<int, 0>{});
-            else add_part(part, std::integral_constant<int, 1>{});
-          } else {
-            add_part(part, std::integral_constant<int, -1>{});
-          }
+          by_half([&](auto half) { add_part(part, half); });
         }
       }
     }
