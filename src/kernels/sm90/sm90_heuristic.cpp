@@ -42,7 +42,18 @@ constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
 // (geomean; kModelA16 1.030x), worst 1.17x at M = 320, where s8 runs fastest on 128 x 128 and
 // e4m3 on 128 x 256 (one 8-bit model cannot follow both); model error rms 0.17 in log time (0.41).
 constexpr TimeModel kModelA8{300, 360, 500, 2000, 50, 1.4, 0.75};
-const TimeModel& model_of(AType a) { return is_a16(a) ? kModelA16 : kModelA8; }
+// e4m3 activations: kModelA8 with dearer blocks on the narrow token tiles. Its conversion (the
+// group tables and byte lookups) costs more per weight than s8's, and a tile amortizes it over
+// its tokens: e4m3 / s8 time per tile, every sm90 tile on the Llama-2-7B / Llama-3-8B /
+// Llama-2-70B layers and the seed shape at M = 160..768 (bench/results/2026-12-02-h200/
+// s32-a8tiles/, geomean): 128 x 64 1.28, 256 x 64 1.27, 128 x 128 1.19, 128 x 256 1.065 (session
+// 21's kernels at M = 32..256, s21-w4a8tiles/: 1.24-1.30, 1.23-1.32, 1.07-1.24, 1.04-1.20). Kept
+// relative to the wide tile (only the ranking of e4m3's own tiles uses it): 64-token blocks
+// 1.28 / 1.065 = 1.20x s8's, 128-token blocks 1.19 / 1.065 = 1.11x.
+constexpr TimeModel kModelE4M3{360, 400, 500, 2000, 50, 1.4, 0.75};
+const TimeModel& model_of(AType a) {
+  return is_a16(a) ? kModelA16 : a == AType::kE4M3 ? kModelE4M3 : kModelA8;
+}
 constexpr double kDramBytesPerUs = 4.0e6;  // ~ measured copy bandwidth
 constexpr double kLaunchUs = 2.0;
 
@@ -287,7 +298,7 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, 
                const std::vector<Sm90Config>& candidates, Sm90Config* out) {
   bool found = false;
   double best = 0;
-  const Sm90SplitMode rank = is_a16(a) && M > 128 ? Sm90SplitMode::kAuto : Sm90SplitMode::kSplitK;
+  const Sm90SplitMode rank = a != AType::kS8 && M > 128 ? Sm90SplitMode::kAuto : Sm90SplitMode::kSplitK;
   for (const Sm90Config& c : candidates) {
     if (!sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
     const double t = predicted_us(model_of(a), M, N, K, sm_count, b, c, rank);
