@@ -42,17 +42,20 @@ constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
 // (geomean; kModelA16 1.030x), worst 1.17x at M = 320, where s8 runs fastest on 128 x 128 and
 // e4m3 on 128 x 256 (one 8-bit model cannot follow both); model error rms 0.17 in log time (0.41).
 constexpr TimeModel kModelA8{300, 360, 500, 2000, 50, 1.4, 0.75};
-// e4m3 activations: kModelA8 with dearer blocks on the narrow token tiles. Its conversion (the
-// group tables and byte lookups) costs more per weight than s8's, and a tile amortizes it over
-// its tokens: e4m3 / s8 time per tile, every sm90 tile on the Llama-2-7B / Llama-3-8B /
-// Llama-2-70B layers and the seed shape at M = 160..768 (bench/results/2026-12-02-h200/
+// e4m3 activations above M = 128: kModelA8 with dearer blocks on the narrow token tiles. The
+// e4m3 conversion (group tables, byte lookups) costs more per weight than s8's, and a tile
+// amortizes it over its tokens: e4m3 / s8 time per tile, every sm90 tile on the Llama-2-7B /
+// Llama-3-8B / Llama-2-70B layers and the seed shape at M = 160..768 (bench/results/2026-12-02-h200/
 // s32-a8tiles/, geomean): 128 x 64 1.28, 256 x 64 1.27, 128 x 128 1.19, 128 x 256 1.065 (session
 // 21's kernels at M = 32..256, s21-w4a8tiles/: 1.24-1.30, 1.23-1.32, 1.07-1.24, 1.04-1.20). Kept
-// relative to the wide tile (only the ranking of e4m3's own tiles uses it): 64-token blocks
-// 1.28 / 1.065 = 1.20x s8's, 128-token blocks 1.19 / 1.065 = 1.11x.
+// relative to the wide tile (only e4m3's own tiles are ranked with it): 64-token blocks
+// 1.28 / 1.065 = 1.20x s8's, 128-token blocks 1.19 / 1.065 = 1.11x. At M <= 128 kModelA8 (fitted
+// there) stays: with these constants Llama-3-8B down at M = 32 / 64 took 256 x 64, 1.08-1.10x
+// slower than 128 x 64 (s32-a8pick/).
 constexpr TimeModel kModelE4M3{360, 400, 500, 2000, 50, 1.4, 0.75};
-const TimeModel& model_of(AType a) {
-  return is_a16(a) ? kModelA16 : a == AType::kE4M3 ? kModelE4M3 : kModelA8;
+const TimeModel& model_of(AType a, int64_t M) {
+  if (is_a16(a)) return kModelA16;
+  return a == AType::kE4M3 && M > 128 ? kModelE4M3 : kModelA8;
 }
 constexpr double kDramBytesPerUs = 4.0e6;  // ~ measured copy bandwidth
 constexpr double kLaunchUs = 2.0;
@@ -279,29 +282,33 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
                          const Sm90Config& cfg) {
   // kModelA16 for every type: the smallm / sm90 crossover (core/dispatch.cpp compares this time
   // with smallm's model) was measured and set against it, for 8-bit activations too
-  // (tests/cpu/test_dispatch.cpp); kModelA8 only ranks the sm90 tiles (sm90_pick).
+  // (tests/cpu/test_dispatch.cpp); kModelA8 / kModelE4M3 only rank the sm90 tiles (sm90_pick).
   (void)a;
   return predicted_us(kModelA16, M, N, K, sm_count, b, cfg, Sm90SplitMode::kAuto);
 }
 
-// The tile is chosen on the split-K model, and stream-K then refines that tile's split
-// (sm90_split, kAuto) without changing the tile (s11-streamk: the model's stream-K picks that
-// changed the tile measured up to 1.5x slower, when stream-K was dearer) -- except for 16-bit
-// activations above M = 128, where each tile is ranked by the split it would run (kAuto,
-// stream-K included): over every tile of the Llama-2-7B / Llama-3-8B / Llama-2-70B layers and
-// the seed shape at M = 160..768 (bench/results/2026-12-02-h200/s31-allsched/, f16 g128) the
-// picks take 1.014x the fastest tile's time in geomean against 1.042x on the split-K model
-// (worst 1.31x against 1.44x), and on session 31's timing report (5 shapes, M = 128..1024)
-// 1.003x against 1.009x. 8-bit activations keep the split-K ranking: that run's 8-bit wide
-// tile was measured with a slow epilogue (s31-exchange/), so it cannot decide them.
+// At M <= 128 the tile is chosen on the split-K model, and stream-K then refines that tile's
+// split (sm90_split, kAuto) without changing the tile (s11-streamk: the model's stream-K picks
+// that changed the tile measured up to 1.5x slower, when stream-K was dearer). Above M = 128 each
+// tile is ranked by the split it would run (kAuto, stream-K included):
+// - 16-bit activations since session 31: over every tile of the Llama-2-7B / Llama-3-8B /
+//   Llama-2-70B layers and the seed shape at M = 160..768 (bench/results/2026-12-02-h200/
+//   s31-allsched/, f16 g128) the picks take 1.014x the fastest tile's time in geomean against
+//   1.042x on the split-K model (worst 1.31x against 1.44x);
+// - 8-bit activations since session 32 (s32-a8tiles/, the same layers and M, s8 / e4m3 g128; with
+//   kModelE4M3 for e4m3): 1.029x (s8) and 1.013x (e4m3) the fastest tile against 1.044x / 1.039x.
+//   Measured against the previous picks in one run (s32-a8pick/): the pick changed at 26 (s8) and
+//   22 (e4m3) of the 104 points each, geomean 0.948x / 0.886x the time there (down to 0.79x /
+//   0.70x); slower by more than 2% at 4 + 3 of them, worst Llama-2-70B qkv s8 M = 160 (1.27x:
+//   128 x 256 streamed against 256 x 64; 1.17x at M = 192) and e4m3 M = 320 (1.21x).
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
                const std::vector<Sm90Config>& candidates, Sm90Config* out) {
   bool found = false;
   double best = 0;
-  const Sm90SplitMode rank = a != AType::kS8 && M > 128 ? Sm90SplitMode::kAuto : Sm90SplitMode::kSplitK;
+  const Sm90SplitMode rank = M > 128 ? Sm90SplitMode::kAuto : Sm90SplitMode::kSplitK;
   for (const Sm90Config& c : candidates) {
     if (!sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
-    const double t = predicted_us(model_of(a), M, N, K, sm_count, b, c, rank);
+    const double t = predicted_us(model_of(a, M), M, N, K, sm_count, b, c, rank);
     if (!found || t < best) {
       best = t;
       *out = c;
