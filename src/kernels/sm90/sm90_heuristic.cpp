@@ -290,12 +290,14 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
 //   Llama-2-70B layers and the seed shape at M = 160..768 (bench/results/2026-12-02-h200/
 //   s31-allsched/, f16 g128) the picks take 1.014x the fastest tile's time in geomean against
 //   1.042x on the split-K model (worst 1.31x against 1.44x);
-// - 8-bit activations since session 32 (s32-a8tiles/, the same layers and M, s8 / e4m3 g128; with
-//   kModelE4M3 for e4m3): 1.029x (s8) and 1.013x (e4m3) the fastest tile against 1.044x / 1.039x.
-//   Measured against the previous picks in one run (s32-a8pick/): the pick changed at 26 (s8) and
-//   22 (e4m3) of the 104 points each, geomean 0.948x / 0.886x the time there (down to 0.79x /
-//   0.70x); slower by more than 2% at 4 + 3 of them, worst Llama-2-70B qkv s8 M = 160 (1.27x:
-//   128 x 256 streamed against 256 x 64; 1.17x at M = 192) and e4m3 M = 320 (1.21x).
+// - 8-bit activations since session 32, with the block times of kModelS8 / kModelE4M3 measured on
+//   the same kind of data (s32-a8tiles/, s8 / e4m3 g128): 1.012x (s8) and 1.007x (e4m3) the fastest
+//   tile against 1.044x / 1.039x with the split-K ranking on session 21's constants. Against those
+//   picks in one run (s32-a8final/, the four model families, M = 80..768): 0.979x (s8) and 0.974x
+//   (e4m3) the time over 156 points each; the pick changed at 40 / 37, 32 / 34 of them faster
+//   (down to 0.80x / 0.70x), slower by more than 3% at 6 / 2, worst Llama-2-70B qkv s8 at M = 160 /
+//   192 (1.24x / 1.14x: 128 x 256 streamed against 256 x 64) and Llama-3-8B down s8 at M = 160..256
+//   (1.05-1.10x: 128 x 128 against 128 x 256). #5's M = 256 / 512 points kept their tiles.
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
                const std::vector<Sm90Config>& candidates, Sm90Config* out) {
   bool found = false;
