@@ -32,17 +32,26 @@ struct TimeModel {
 // 16-bit activations: fitted to bench/results/2026-11-30-h200/sm90-timing.log (f16 x u4b8
 // g128, 5 shapes, M = 1..8192). It also decides every split (sm90_split), whatever the types.
 constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
-// 8-bit activations (s8, e4m3): fitted to s8 / e4m3 x u4b8 g128 on the seed shape and
-// Llama-2-70B (+ Llama-3-8B down), every sm90 tile at M = 32 / 64 / 128 / 256
-// (bench/results/2026-12-01-h200/s21-w4a8tiles/) and the three large ones at M = 160..384
-// (s21-a8model/), splits as the kernels ran them (kModelA16). Their blocks are cheaper (8-bit
-// fragments, k32 steps) and the 128 x 256 tile's partials moved faster than the 16-bit constants
-// say; with kModelA16 the 128 x 128 tile was picked at M = 160..256 on 70B qkv / o and 8B down,
-// 4-20% slower than 128 x 256. Over the 160 timed points the picks are 1.012x the fastest tile
-// (geomean; kModelA16 1.030x), worst 1.17x at M = 320, where s8 runs fastest on 128 x 128 and
-// e4m3 on 128 x 256 (one 8-bit model cannot follow both); model error rms 0.17 in log time (0.41).
-constexpr TimeModel kModelA8{300, 360, 500, 2000, 50, 1.4, 0.75};
-const TimeModel& model_of(AType a) { return is_a16(a) ? kModelA16 : kModelA8; }
+// 8-bit activations (s8, e4m3), one model per type (they rank only their own tiles: sm90_pick).
+// The block times are measured directly, at every point of bench/results/2026-12-02-h200/
+// s32-a8tiles/ (every sm90 tile on the Llama-2-7B / Llama-3-8B / Llama-2-70B layers and the seed
+// shape, M = 160..768, s8 / e4m3 x u4b8 g128) where the tile runs whole tiles without a split:
+// (time - launch - waves x unit overhead) / (waves x K / 64), median over 22-58 points per tile
+// (s8: 204 / 245 / 391 ns for 64 / 128 / 256 tokens, 256 x 64 320 = 1.57x 128 x 64; e4m3: 273 /
+// 308 / 447, 256 x 64 427 = 1.56x). e4m3's blocks are dearer than s8's, most on the narrow token
+// tiles (its group tables and byte lookups cost more per weight, amortized over fewer tokens).
+// The partial rate (75 bytes per ns, 50 until session 32) is the one constant chosen by its
+// effect: of 50 / 75 / 100 / 150 it is the one under which the picks are nearest the fastest tile
+// on that data (1.012x s8, 1.007x e4m3 in geomean) and the two-part 128 x 256 split keeps
+// Llama-2-70B o at M = 256 (with 50 the model sends it to 128 x 128, measured 1.12x slower; the
+// two-part exchange of session 31 halved that tile's partial traffic). On session 21's data
+// (older kernels: s21-w4a8tiles/, M = 32..256; s21-a8model/, M = 160..384) the picks are 1.004x /
+// 1.000x and 1.039x / 1.007x the fastest (the constants before: 1.004x / 1.000x, 1.032x / 1.005x).
+constexpr TimeModel kModelS8{204, 245, 391, 2000, 75, 1.57, 0.75};
+constexpr TimeModel kModelE4M3{273, 308, 447, 2000, 75, 1.56, 0.75};
+const TimeModel& model_of(AType a) {
+  return is_a16(a) ? kModelA16 : a == AType::kE4M3 ? kModelE4M3 : kModelS8;
+}
 constexpr double kDramBytesPerUs = 4.0e6;  // ~ measured copy bandwidth
 constexpr double kLaunchUs = 2.0;
 
@@ -268,26 +277,32 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
                          const Sm90Config& cfg) {
   // kModelA16 for every type: the smallm / sm90 crossover (core/dispatch.cpp compares this time
   // with smallm's model) was measured and set against it, for 8-bit activations too
-  // (tests/cpu/test_dispatch.cpp); kModelA8 only ranks the sm90 tiles (sm90_pick).
+  // (tests/cpu/test_dispatch.cpp); kModelS8 / kModelE4M3 only rank the sm90 tiles (sm90_pick).
   (void)a;
   return predicted_us(kModelA16, M, N, K, sm_count, b, cfg, Sm90SplitMode::kAuto);
 }
 
-// The tile is chosen on the split-K model, and stream-K then refines that tile's split
-// (sm90_split, kAuto) without changing the tile (s11-streamk: the model's stream-K picks that
-// changed the tile measured up to 1.5x slower, when stream-K was dearer) -- except for 16-bit
-// activations above M = 128, where each tile is ranked by the split it would run (kAuto,
-// stream-K included): over every tile of the Llama-2-7B / Llama-3-8B / Llama-2-70B layers and
-// the seed shape at M = 160..768 (bench/results/2026-12-02-h200/s31-allsched/, f16 g128) the
-// picks take 1.014x the fastest tile's time in geomean against 1.042x on the split-K model
-// (worst 1.31x against 1.44x), and on session 31's timing report (5 shapes, M = 128..1024)
-// 1.003x against 1.009x. 8-bit activations keep the split-K ranking: that run's 8-bit wide
-// tile was measured with a slow epilogue (s31-exchange/), so it cannot decide them.
+// At M <= 128 the tile is chosen on the split-K model, and stream-K then refines that tile's
+// split (sm90_split, kAuto) without changing the tile (s11-streamk: the model's stream-K picks
+// that changed the tile measured up to 1.5x slower, when stream-K was dearer). Above M = 128 each
+// tile is ranked by the split it would run (kAuto, stream-K included):
+// - 16-bit activations since session 31: over every tile of the Llama-2-7B / Llama-3-8B /
+//   Llama-2-70B layers and the seed shape at M = 160..768 (bench/results/2026-12-02-h200/
+//   s31-allsched/, f16 g128) the picks take 1.014x the fastest tile's time in geomean against
+//   1.042x on the split-K model (worst 1.31x against 1.44x);
+// - 8-bit activations since session 32, with the block times of kModelS8 / kModelE4M3 measured on
+//   the same kind of data (s32-a8tiles/, s8 / e4m3 g128): 1.012x (s8) and 1.007x (e4m3) the fastest
+//   tile against 1.044x / 1.039x with the split-K ranking on session 21's constants. Against those
+//   picks in one run (s32-a8final/, the four model families, M = 80..768): 0.979x (s8) and 0.974x
+//   (e4m3) the time over 156 points each; the pick changed at 40 / 37, 32 / 34 of them faster
+//   (down to 0.80x / 0.70x), slower by more than 3% at 6 / 2, worst Llama-2-70B qkv s8 at M = 160 /
+//   192 (1.24x / 1.14x: 128 x 256 streamed against 256 x 64) and Llama-3-8B down s8 at M = 160..256
+//   (1.05-1.10x: 128 x 128 against 128 x 256). #5's M = 256 / 512 points kept their tiles.
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
                const std::vector<Sm90Config>& candidates, Sm90Config* out) {
   bool found = false;
   double best = 0;
-  const Sm90SplitMode rank = is_a16(a) && M > 128 ? Sm90SplitMode::kAuto : Sm90SplitMode::kSplitK;
+  const Sm90SplitMode rank = M > 128 ? Sm90SplitMode::kAuto : Sm90SplitMode::kSplitK;
   for (const Sm90Config& c : candidates) {
     if (!sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
     const double t = predicted_us(model_of(a), M, N, K, sm_count, b, c, rank);
