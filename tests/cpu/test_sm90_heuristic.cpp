@@ -315,12 +315,12 @@ double expect_picks_within(const std::vector<TimedPoint>& table, double tol, ATy
   return points ? std::exp(log_sum / points) : 1.0;
 }
 
-// 8-bit activations (kModelA8): every sm90 tile of s8 / e4m3 x u4b8 g128, seed shape and
-// Llama-2-70B, M = 32 / 64 / 128 / 256, timed in one run (bench/results/2026-12-01-h200/
-// s21-w4a8tiles/allsched.csv, us; the splits as the kernels ran them). At every point the
-// heuristic's tile is within 5% of the fastest (worst: 70B o M = 32 / 64 with s8, 256 x 64
-// against 128 x 64, 4%); with the 16-bit constants it picked 128 x 128 on 70B qkv / o at
-// M = 256, 4-11% slower than 128 x 256.
+// 8-bit activations (kModelS8 / kModelE4M3): every sm90 tile of s8 / e4m3 x u4b8 g128, seed shape
+// and Llama-2-70B, M = 32 / 64 / 128 / 256, timed in one run with session 21's kernels
+// (bench/results/2026-12-01-h200/s21-w4a8tiles/allsched.csv, us; the splits as the kernels ran
+// them). At every point the heuristic's tile is within 5% of the fastest (worst: 70B o M = 32 / 64
+// with s8, 4%); with the 16-bit constants it picked 128 x 128 on 70B qkv / o at M = 256, 4-11%
+// slower than 128 x 256.
 double expect_a8_picks_within(AType a, const std::vector<TimedPoint>& table, double tol) {
   return expect_picks_within(table, tol, a, false);
 }
