@@ -223,4 +223,103 @@ TEST(Dispatch, EightBitWeightsWithEightBitActivationsAreRefused) {
   }
 }
 
+// Row split (core::choose_row_split, docs/design.md "Row split"): an M that fits the sm90 token
+// tiles badly runs as two row slices. The model's call against every tile measured at M = 320
+// on the seed shape (bench/results/2026-12-02-h200/s32-a8tiles/, s8 g128: the fastest single
+// launch 132.9 us on 128 x 128; s32-sweep/: M = 256 66.5 us and M = 64 39.7 us, two launches
+// ~106 us) and the Llama-2-70B layers (gate_up 360.5 -> ~260 us, down 172.1 -> ~128 us).
+TEST(Dispatch, RowSplitWhereTheTokenTilesFitBadly) {
+  for (const TypeConfig& t : {TypeConfig{f16, u4b8, f16, false, f16}, TypeConfig{s8, u4b8, u8, false, f16},
+                              TypeConfig{e4m3, u4b8, f16, false, f16}}) {
+    const auto all = kernels::sm90_all_configs(core::to_kernel(t.a), core::to_kernel_b(t.b));
+    for (auto [N, K] : {std::pair<int64_t, int64_t>{8192, 21760}, {57344, 8192}, {8192, 28672}}) {
+      EXPECT_EQ(core::choose_row_split_among(GemmProblem{320, N, K, t, 128}, 132, all), 256) << t.name() << " N=" << N;
+      EXPECT_EQ(core::choose_row_split_among(GemmProblem{288, N, K, t, 128}, 132, all), 256) << t.name() << " N=" << N;
+      // Whole token tiles, a tail under kRowSplitMinTail, decode sizes: one launch.
+      for (int64_t M : {1, 16, 64, 128, 256, 270, 512, 1024, 4096})
+        EXPECT_EQ(core::choose_row_split_among(GemmProblem{M, N, K, t, 128}, 132, all), 0)
+            << t.name() << " N=" << N << " M=" << M;
+    }
+  }
+}
+
+TEST(Dispatch, RowSplitHeadIsATileMultipleAndLeavesATail) {
+  const TypeConfig t{s8, u4b8, u8, false, f16};
+  const auto all = kernels::sm90_all_configs(core::to_kernel(t.a), core::to_kernel_b(t.b));
+  int splits = 0;
+  for (auto [N, K] : {std::pair<int64_t, int64_t>{4096, 4096}, {6144, 4096}, {28672, 4096}, {10240, 8192}, {8192, 21760}})
+    for (int64_t M = 65; M <= 2048; ++M) {
+      const int64_t head = core::choose_row_split_among(GemmProblem{M, N, K, t, 128}, 132, all);
+      if (head == 0) continue;
+      ++splits;
+      EXPECT_TRUE(head % 128 == 0 && head >= 128) << "M=" << M << " head=" << head;
+      EXPECT_TRUE(head == M - M % 256 || head == M - M % 128) << "M=" << M << " head=" << head;
+      EXPECT_GE(M - head, core::kRowSplitMinTail) << "M=" << M;
+    }
+  EXPECT_GT(splits, 0);
+}
+
+TEST(Dispatch, WorkspaceCoversTheRowSlices) {
+  for (const TypeConfig& t : served_configs())
+    for (int64_t M : {288, 320, 384, 576, 640, 1100}) {
+      GemmProblem p{M, 8192, 8192, t, 128};
+      const size_t ws = core::workspace_bytes(p, 132);
+      const int64_t head = core::choose_row_split(p, 132);
+      for (int64_t rows : {head, M - head}) {
+        if (head == 0 || rows == 0) continue;
+        GemmProblem s = p;
+        s.M = rows;
+        for (const std::string& name : supported_schedules(t)) EXPECT_LE(schedule_workspace(name, s), ws) << name;
+      }
+    }
+}
+
+TEST(Dispatch, RowSliceAdvancesActivationsOutputsAndTokenScales) {
+  alignas(256) static uint8_t fake[1 << 12];  // never dereferenced: only addresses are compared
+  GemmArgs g;
+  g.problem = GemmProblem{320, 8192, 8192, {s8, u4b8, u8, false, bf16}, 128};
+  g.a = fake;
+  g.lda = 8320;
+  g.b = fake + 16;
+  g.out = fake + 32;
+  g.ldo = 8200;
+  g.token_scales = reinterpret_cast<const float*>(fake + 64);
+  g.workspace = fake + 128;
+  g.workspace_bytes = 4096;
+  const GemmArgs s = core::row_slice(g, 256, 64);
+  EXPECT_EQ(s.problem.M, 64);
+  EXPECT_EQ(static_cast<const char*>(s.a) - static_cast<const char*>(g.a), 256 * 8320);      // s8: 1 byte
+  EXPECT_EQ(static_cast<char*>(s.out) - static_cast<char*>(g.out), 256 * 8200 * 2);          // bf16: 2 bytes
+  EXPECT_EQ(s.token_scales - g.token_scales, 256);
+  EXPECT_EQ(s.b, g.b);
+  EXPECT_EQ(s.workspace, g.workspace);
+  EXPECT_EQ(s.workspace_bytes, g.workspace_bytes);
+}
+
+TEST(Dispatch, RowSplitOnlyForTheHeuristicsSm90Calls) {
+  if (kernels::sm90_configs(kernels::AType::kF16, kernels::BType::kU4B8).empty())
+    GTEST_SKIP() << "this build compiles no sm90 instance of f16 x u4b8 (MIXGEMM_SM90_TYPES)";
+  alignas(256) static uint8_t fake[1 << 12];
+  GemmArgs g;
+  g.problem = GemmProblem{320, 8192, 21760, {f16, u4b8, f16, false, f16}, 128};
+  g.a = fake;
+  g.lda = 21760;
+  g.b = fake;
+  g.out = fake;
+  g.ldo = 8192;
+  g.group_scales = fake + 16;
+  g.workspace = fake;
+  g.workspace_bytes = size_t{1} << 40;
+  ASSERT_EQ(core::row_split_for_call(g, 132), core::choose_row_split(g.problem, 132));
+  EXPECT_EQ(core::choose_row_split(g.problem, 132), 256);
+  const std::string plan = describe_plan(g.problem, 132);
+  EXPECT_EQ(plan.find("[256]+"), plan.find(']') - 4) << plan;
+  EXPECT_EQ(plan.substr(0, plan.find('[')), choose_schedule(g.problem, 132));
+  g.schedule = choose_schedule(g.problem, 132);  // forced: one launch
+  EXPECT_EQ(core::row_split_for_call(g, 132), 0);
+  g.schedule.clear();
+  g.group_scales = fake + 4;  // sm90 cannot take these scales: smallm slabs, no row split
+  EXPECT_EQ(core::row_split_for_call(g, 132), 0);
+}
+
 }  // namespace
