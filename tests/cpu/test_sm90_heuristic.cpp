@@ -771,31 +771,39 @@ TEST(Sm90Heuristic, StreamKPicksBeatSplitK) {
     }
 }
 
+// A measured point where a ranking change moved the pick: the tile the heuristic now picks, the
+// one it picked before, and both measured times (us) from one run.
+struct ChangedPick {
+  AType a;
+  int64_t N, K, M;
+  Sm90Config pick, old_pick;
+  double us_pick, us_old;
+};
+
+// At every point the heuristic picks the new tile, not the old one, and the new one measured faster.
+void expect_changed_picks(const std::vector<ChangedPick>& pts) {
+  for (const ChangedPick& p : pts) {
+    Sm90Config c;
+    ASSERT_TRUE(sm90_pick(p.M, p.N, p.K, 132, p.a, BType::kU4B8, 128, sm90_all_configs(p.a, BType::kU4B8), &c));
+    EXPECT_EQ(c, p.pick) << "N=" << p.N << " K=" << p.K << " M=" << p.M << " picked " << c.name();
+    EXPECT_NE(c, p.old_pick);
+    EXPECT_LT(p.us_pick, p.us_old) << "N=" << p.N << " M=" << p.M;
+  }
+}
+
 // Session 31 (bench/results/2026-12-02-h200/s31-allsched/: every sm90 tile with its own split,
 // f16 x u4b8 g128, one run): above M = 128 the 16-bit pick ranks each tile by the split it
 // would run, stream-K included. Where that changes the tile, the new pick measured faster than
 // the split-K ranking's (us: the new pick, the old pick).
 TEST(Sm90Heuristic, SixteenBitPicksRankTheTilesOwnSplitAboveM128) {
-  struct Point {
-    int64_t N, K, M;
-    Sm90Config pick, old_pick;
-    double us_pick, us_old;
-  };
-  const Point pts[] = {
-      {12288, 4096, 160, {256, 64}, {128, 128}, 43.60, 51.20},  // Llama-2-7B qkv
-      {6144, 4096, 256, {128, 128}, {128, 64}, 29.47, 35.31},   // Llama-3-8B qkv
-      {4096, 11008, 320, {256, 64}, {128, 256}, 60.93, 83.97},  // Llama-2-7B down
-      {4096, 4096, 384, {128, 128}, {128, 256}, 29.84, 37.36},  // Llama-3-8B o
-      {4096, 14336, 768, {128, 256}, {128, 128}, 129.39, 134.02},  // Llama-3-8B down
-  };
+  expect_changed_picks({
+      {AType::kF16, 12288, 4096, 160, {256, 64}, {128, 128}, 43.60, 51.20},     // Llama-2-7B qkv
+      {AType::kF16, 6144, 4096, 256, {128, 128}, {128, 64}, 29.47, 35.31},      // Llama-3-8B qkv
+      {AType::kF16, 4096, 11008, 320, {256, 64}, {128, 256}, 60.93, 83.97},     // Llama-2-7B down
+      {AType::kF16, 4096, 4096, 384, {128, 128}, {128, 256}, 29.84, 37.36},     // Llama-3-8B o
+      {AType::kF16, 4096, 14336, 768, {128, 256}, {128, 128}, 129.39, 134.02},  // Llama-3-8B down
+  });
   const auto all = sm90_all_configs(AType::kF16, BType::kU4B8);
-  for (const Point& p : pts) {
-    Sm90Config c;
-    ASSERT_TRUE(sm90_pick(p.M, p.N, p.K, 132, AType::kF16, BType::kU4B8, 128, all, &c));
-    EXPECT_EQ(c, p.pick) << "N=" << p.N << " K=" << p.K << " M=" << p.M << " picked " << c.name();
-    EXPECT_NE(c, p.old_pick);
-    EXPECT_LT(p.us_pick, p.us_old) << "N=" << p.N << " M=" << p.M;
-  }
   // At M <= 128 the split-K ranking stays (the new one is unmeasured there): Llama-3-8B qkv at
   // M = 64 keeps 256 x 64 in five k-parts (the new ranking would stream 128 x 64).
   Sm90Config c;
@@ -809,26 +817,13 @@ TEST(Sm90Heuristic, SixteenBitPicksRankTheTilesOwnSplitAboveM128) {
 // tiles by their own split above M = 128 too, on the block times of kModelS8 / kModelE4M3. Where
 // that changed the tile, the new pick measured faster (us: the new pick, the old pick).
 TEST(Sm90Heuristic, EightBitPicksRankTheTilesOwnSplitAboveM128) {
-  struct Point {
-    AType a;
-    int64_t N, K, M;
-    Sm90Config pick, old_pick;
-    double us_pick, us_old;
-  };
-  const Point pts[] = {
+  expect_changed_picks({
       {AType::kE4M3, 4096, 14336, 768, {128, 256}, {128, 128}, 77.56, 110.94},  // Llama-3-8B down
       {AType::kE4M3, 6144, 4096, 256, {128, 128}, {128, 64}, 27.54, 37.32},     // Llama-3-8B qkv
       {AType::kS8, 4096, 14336, 320, {128, 128}, {128, 256}, 52.23, 65.19},     // Llama-3-8B down
       {AType::kS8, 57344, 8192, 320, {128, 128}, {128, 256}, 356.94, 443.04},   // Llama-2-70B gate_up
       {AType::kS8, 6144, 4096, 256, {128, 128}, {128, 64}, 24.66, 30.37},       // Llama-3-8B qkv
-  };
-  for (const Point& p : pts) {
-    Sm90Config c;
-    ASSERT_TRUE(sm90_pick(p.M, p.N, p.K, 132, p.a, BType::kU4B8, 128, sm90_all_configs(p.a, BType::kU4B8), &c));
-    EXPECT_EQ(c, p.pick) << "N=" << p.N << " K=" << p.K << " M=" << p.M << " picked " << c.name();
-    EXPECT_NE(c, p.old_pick);
-    EXPECT_LT(p.us_pick, p.us_old) << "N=" << p.N << " M=" << p.M;
-  }
+  });
   // #5's M = 256 points keep the two-part 128 x 256 split (Llama-2-70B o, s8 and e4m3).
   for (AType a : {AType::kS8, AType::kE4M3}) {
     Sm90Config c;
