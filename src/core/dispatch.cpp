@@ -145,6 +145,12 @@ int64_t choose_row_split_among(const GemmProblem& p, int sm_count, const std::ve
   Sm90Config c;
   double one = 0;
   if (!kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &c, &one)) return 0;
+  // The split gains by dropping padded token rows, or by moving most rows off the 64-token
+  // tiles (half the MMA work per weight byte of a 128-token tile) onto 256-token ones. Where the
+  // one launch already runs whole 128- or 256-token tiles (M = 384 on 128 x 128) neither holds:
+  // any gain would be wave quantization, which the model prices too coarsely (measured
+  // 0.84-1.08x there, s33-rowsplit/).
+  if (c.tile_t >= 128 && p.M % c.tile_t == 0) return 0;
   double best = kRowSplitMargin * one;
   int64_t best_head = 0;
   for (const int64_t head : row_split_candidates(p.M)) {
@@ -152,8 +158,9 @@ int64_t choose_row_split_among(const GemmProblem& p, int sm_count, const std::ve
     if (!kernels::sm90_pick(head, p.N, p.K, sm_count, a, b, p.group_size, sm90, &c, &t_head) ||
         !kernels::sm90_pick(p.M - head, p.N, p.K, sm_count, a, b, p.group_size, sm90, &c, &t_tail))
       continue;
-    if (t_head + t_tail < best) {
-      best = t_head + t_tail;
+    const double t_split = t_head + t_tail + kRowSplitSecondLaunchUs;
+    if (t_split < best) {
+      best = t_split;
       best_head = head;
     }
   }

@@ -31,13 +31,19 @@ std::string choose_for_call(const GemmArgs& args, int sm_count);
 // (e.g. M = 320: two 256-token tiles, 37% of them padding, or three 128-token ones) runs as
 // two launches in order on the stream, rows [0, head) and [head, M), each with the heuristic's
 // own pick. Returns head, or 0 for one launch: head is M rounded down to a multiple of 256 or
-// of 128 (at least 128, leaving at least kRowSplitMinTail rows), where the sm90 ranking model
-// predicts both launches together (each with its launch cost) under kRowSplitMargin of the
-// one launch. Pure.
+// of 128 (at least 128, leaving at least kRowSplitMinTail rows), where the one launch does not
+// run whole 128- or 256-token tiles already and the sm90 ranking model predicts
+// both launches together (each with its launch cost) plus kRowSplitSecondLaunchUs under
+// kRowSplitMargin of the one launch. Pure.
 int64_t choose_row_split(const GemmProblem& problem, int sm_count);
 int64_t choose_row_split_among(const GemmProblem& problem, int sm_count, const std::vector<kernels::Sm90Config>& sm90);
 inline constexpr int64_t kRowSplitMinTail = 32;
 inline constexpr double kRowSplitMargin = 0.95;
+// What running the tail after the head costs beyond the tail alone: the second launch's ramp
+// cannot hide under the first one's drain. Measured (s33-rowsplit/, 258 split points, 4 types):
+// split time - head alone - tail alone, median 5.1 us, quartiles 2.2 / 7.7 us; 6 us keeps every
+// measured split at or under its one launch.
+inline constexpr double kRowSplitSecondLaunchUs = 6.0;
 
 // False where MIXGEMM_ROW_SPLIT=0 is set in the environment (read once; for A/B timing in one
 // build): gemm() then runs every problem in one launch.
