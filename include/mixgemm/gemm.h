@@ -74,8 +74,16 @@ size_t workspace_size(const GemmProblem& problem);
 // Names of the schedules that can run `types`, in a stable order.
 std::vector<std::string> supported_schedules(const TypeConfig& types);
 
-// The schedule the heuristic picks for this problem on a GPU with `sm_count` SMs.
+// The schedule the heuristic picks for this problem on a GPU with `sm_count` SMs (where gemm()
+// runs the problem as two row slices, see describe_plan, the first slice's schedule).
 std::string choose_schedule(const GemmProblem& problem, int sm_count);
+
+// What gemm() runs for this problem when no schedule is forced: choose_schedule's name for one
+// launch, or "<schedule>[<rows>]+<schedule>" when it runs rows [0, rows) and [rows, M) as two
+// launches in order on the stream, each with the heuristic's pick for its rows (an M that fits
+// the token tiles badly, e.g. 320 = 256 + 64; docs/design.md, "Row split"). MIXGEMM_ROW_SPLIT=0
+// in the environment makes gemm() run one launch (and these two functions say so).
+std::string describe_plan(const GemmProblem& problem, int sm_count);
 
 // Validates everything, picks or checks the schedule, and launches on args.stream.
 // Throws mixgemm::Error (nothing written) on any invalid argument or when no kernel

@@ -33,7 +33,7 @@ __all__ = [
     "MixgemmError", "InvalidArgumentError", "NotSupportedError", "CudaError",
     "QuantizedWeight", "quantize_weights", "rescale_for_fp8", "dequantize_weights",
     "from_gptq", "from_awq", "prepack", "unpack", "prepacked_size", "prepack_zeros",
-    "gemm", "supported_schedules", "choose_schedule", "workspace_size",
+    "gemm", "supported_schedules", "choose_schedule", "describe_plan", "workspace_size",
     "quantize_activations", "reference_gemm", "default_scale_type",
 ]
 
@@ -340,6 +340,16 @@ def choose_schedule(M: int, N: int, K: int, a_type: str = "f16", weight_type: st
     """The schedule the heuristic picks for this problem on a GPU with ``sm_count`` SMs."""
     a, b, s, z, o = _problem_types(a_type, weight_type, scale_type, out_type, has_zeros)
     return _C.choose_schedule(M, N, K, a, b, s, z, o, group_size, sm_count)
+
+
+def describe_plan(M: int, N: int, K: int, a_type: str = "f16", weight_type: str = "u4b8",
+                  scale_type: Optional[str] = None, has_zeros: bool = False, out_type: str = "f16",
+                  group_size: int = 0, sm_count: int = 132) -> str:
+    """What ``gemm`` runs for this problem without a forced schedule: ``choose_schedule``'s name
+    for one launch, or ``"<schedule>[<rows>]+<schedule>"`` when it runs rows ``[0, rows)`` and
+    ``[rows, M)`` as two launches (an M that fits the kernels' token tiles badly, e.g. 320)."""
+    a, b, s, z, o = _problem_types(a_type, weight_type, scale_type, out_type, has_zeros)
+    return _C.describe_plan(M, N, K, a, b, s, z, o, group_size, sm_count)
 
 
 def workspace_size(M: int, N: int, K: int, a_type: str = "f16", weight_type: str = "u4b8",

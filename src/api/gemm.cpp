@@ -166,7 +166,21 @@ std::vector<std::string> supported_schedules(const TypeConfig& types) {
 
 std::string choose_schedule(const GemmProblem& problem, int sm_count) {
   core::check_problem(problem, "choose_schedule");
-  return core::choose(problem, sm_count);
+  const int64_t head = core::row_split_enabled() ? core::choose_row_split(problem, sm_count) : 0;
+  if (head == 0) return core::choose(problem, sm_count);
+  GemmProblem first = problem;
+  first.M = head;
+  return core::choose(first, sm_count);
+}
+
+std::string describe_plan(const GemmProblem& problem, int sm_count) {
+  core::check_problem(problem, "describe_plan");
+  const int64_t head = core::row_split_enabled() ? core::choose_row_split(problem, sm_count) : 0;
+  if (head == 0) return core::choose(problem, sm_count);
+  GemmProblem first = problem, rest = problem;
+  first.M = head;
+  rest.M = problem.M - head;
+  return core::choose(first, sm_count) + "[" + std::to_string(head) + "]+" + core::choose(rest, sm_count);
 }
 
 void gemm(const GemmArgs& args) {
@@ -185,16 +199,27 @@ void gemm(const GemmArgs& args) {
   require_device_pointer(args.bias, "bias");
   require_device_pointer(args.workspace, "workspace");
 
-  const std::string schedule =
-      args.schedule.empty() ? core::choose_for_call(args, dev.sm_count) : args.schedule;
-  if (core::print_config_enabled()) {
-    std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s%s\n",
-                 static_cast<long long>(args.problem.M), static_cast<long long>(args.problem.N),
-                 static_cast<long long>(args.problem.K), args.problem.types.name().c_str(),
-                 static_cast<long long>(args.problem.group_size), schedule.c_str(),
-                 args.schedule.empty() ? " (heuristic)" : " (forced)");
+  // Without a forced schedule a badly tile-fitting M may run as two row slices, each with the
+  // heuristic's pick for its rows (core::choose_row_split), in order on the stream.
+  const int64_t head = core::row_split_for_call(args, dev.sm_count);
+  const int64_t M = args.problem.M;
+  for (int64_t m0 = 0; m0 < M;) {
+    const int64_t rows = head > 0 && m0 == 0 ? head : M - m0;
+    const GemmArgs slice = rows == M ? args : core::row_slice(args, m0, rows);
+    const std::string schedule =
+        args.schedule.empty() ? core::choose_for_call(slice, dev.sm_count) : args.schedule;
+    if (core::print_config_enabled()) {
+      std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s%s", static_cast<long long>(M),
+                   static_cast<long long>(args.problem.N), static_cast<long long>(args.problem.K),
+                   args.problem.types.name().c_str(), static_cast<long long>(args.problem.group_size),
+                   schedule.c_str(), args.schedule.empty() ? " (heuristic)" : " (forced)");
+      if (rows != M)
+        std::fprintf(stderr, " rows [%lld, %lld)", static_cast<long long>(m0), static_cast<long long>(m0 + rows));
+      std::fprintf(stderr, "\n");
+    }
+    core::launch(slice, schedule, dev.sm_count);
+    m0 += rows;
   }
-  core::launch(args, schedule, dev.sm_count);
 }
 
 }  // namespace mixgemm

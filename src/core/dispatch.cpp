@@ -1,6 +1,8 @@
 #include "core/dispatch.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "core/check.h"
 #include "core/problem.h"
@@ -101,7 +103,25 @@ std::string choose_for_call(const GemmArgs& args, int sm_count) {
   return kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b).name();
 }
 
-size_t workspace_bytes(const GemmProblem& p, int sm_count) {
+namespace {
+
+// The head sizes choose_row_split considers: M rounded down to a multiple of 256, then of 128.
+std::vector<int64_t> row_split_candidates(int64_t M) {
+  std::vector<int64_t> heads;
+  for (const int64_t unit : {int64_t{256}, int64_t{128}}) {
+    const int64_t head = M - M % unit;
+    if (head >= 128 && M - head >= kRowSplitMinTail && (heads.empty() || heads.back() != head)) heads.push_back(head);
+  }
+  return heads;
+}
+
+GemmProblem with_rows(GemmProblem p, int64_t rows) {
+  p.M = rows;
+  return p;
+}
+
+// Workspace of one launch over all of p's rows, the maximum over every schedule.
+size_t workspace_bytes_one_launch(const GemmProblem& p, int sm_count) {
   const auto a = to_kernel(p.types.a);
   const auto b = to_kernel_b(p.types.b);
   size_t bytes = 0;
@@ -109,6 +129,74 @@ size_t workspace_bytes(const GemmProblem& p, int sm_count) {
     bytes = std::max(bytes, kernels::smallm_workspace_bytes(slab_rows(p.M), p.N, p.K, a, b, c, sm_count));
   for (const Sm90Config& c : kernels::sm90_configs(a, b))
     bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count));
+  return bytes;
+}
+
+}  // namespace
+
+int64_t choose_row_split(const GemmProblem& p, int sm_count) {
+  return choose_row_split_among(p, sm_count, kernels::sm90_configs(to_kernel(p.types.a), to_kernel_b(p.types.b)));
+}
+
+int64_t choose_row_split_among(const GemmProblem& p, int sm_count, const std::vector<Sm90Config>& sm90) {
+  if (p.M <= kSm90MinTokens) return 0;
+  const auto a = to_kernel(p.types.a);
+  const auto b = to_kernel_b(p.types.b);
+  Sm90Config c;
+  double one = 0;
+  if (!kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &c, &one)) return 0;
+  // The split gains by dropping padded token rows, or by moving most rows off the 64-token
+  // tiles (half the MMA work per weight byte of a 128-token tile) onto 256-token ones. Where the
+  // one launch already runs whole 128- or 256-token tiles (M = 384 on 128 x 128) neither holds:
+  // any gain would be wave quantization, which the model prices too coarsely (measured
+  // 0.84-1.08x there, s33-rowsplit/).
+  if (c.tile_t >= 128 && p.M % c.tile_t == 0) return 0;
+  double best = kRowSplitMargin * one;
+  int64_t best_head = 0;
+  for (const int64_t head : row_split_candidates(p.M)) {
+    double t_head = 0, t_tail = 0;
+    if (!kernels::sm90_pick(head, p.N, p.K, sm_count, a, b, p.group_size, sm90, &c, &t_head) ||
+        !kernels::sm90_pick(p.M - head, p.N, p.K, sm_count, a, b, p.group_size, sm90, &c, &t_tail))
+      continue;
+    const double t_split = t_head + t_tail + kRowSplitSecondLaunchUs;
+    if (t_split < best) {
+      best = t_split;
+      best_head = head;
+    }
+  }
+  return best_head;
+}
+
+bool row_split_enabled() {
+  static const bool enabled = [] {
+    const char* e = std::getenv("MIXGEMM_ROW_SPLIT");
+    return !(e && std::string(e) == "0");
+  }();
+  return enabled;
+}
+
+int64_t row_split_for_call(const GemmArgs& args, int sm_count) {
+  if (!row_split_enabled() || !args.schedule.empty()) return 0;
+  Sm90Config big;
+  if (!kernels::sm90_parse_name(choose_for_call(args, sm_count), &big)) return 0;
+  return choose_row_split(args.problem, sm_count);
+}
+
+GemmArgs row_slice(const GemmArgs& args, int64_t m0, int64_t rows) {
+  GemmArgs s = args;
+  s.problem.M = rows;
+  s.a = static_cast<const char*>(args.a) + m0 * args.lda * (args.problem.types.a.size_bits() / 8);
+  s.out = static_cast<char*>(args.out) + m0 * args.ldo * (args.problem.types.out.size_bits() / 8);
+  if (args.token_scales) s.token_scales = args.token_scales + m0;
+  return s;
+}
+
+size_t workspace_bytes(const GemmProblem& p, int sm_count) {
+  size_t bytes = workspace_bytes_one_launch(p, sm_count);
+  for (const int64_t head : row_split_candidates(p.M)) {
+    bytes = std::max(bytes, workspace_bytes_one_launch(with_rows(p, head), sm_count));
+    bytes = std::max(bytes, workspace_bytes_one_launch(with_rows(p, p.M - head), sm_count));
+  }
   return bytes;
 }
 
@@ -125,16 +213,10 @@ void launch(const GemmArgs& args, const std::string& schedule, int sm_count) {
   SmallmConfig cfg;
   if (!kernels::smallm_parse_name(schedule, &cfg))
     MIXGEMM_NOT_SUPPORTED("gemm", "schedule '" << schedule << "' has no kernel");
-  kernels::GemmParams k = params_of(args, sm_count);
   const int64_t M = args.problem.M;
-  const int a_bytes = args.problem.types.a.size_bits() / 8;
-  const int out_bytes = args.problem.types.out.size_bits() / 8;
   for (int64_t m0 = 0; m0 < M; m0 += kSmallmSlabTokens) {
-    kernels::GemmParams s = k;
-    s.M = static_cast<int32_t>(std::min<int64_t>(kSmallmSlabTokens, M - m0));
-    s.a = static_cast<const char*>(args.a) + m0 * args.lda * a_bytes;
-    s.out = static_cast<char*>(args.out) + m0 * args.ldo * out_bytes;
-    if (args.token_scales) s.token_scales = args.token_scales + m0;
+    const kernels::GemmParams s =
+        params_of(row_slice(args, m0, std::min<int64_t>(kSmallmSlabTokens, M - m0)), sm_count);
     if (m0 == 0 && !kernels::smallm_can_implement(s, cfg, &why))
       MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << schedule << " cannot run this problem: " << why);
     kernels::launch_smallm(s, cfg, args.stream);

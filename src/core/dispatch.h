@@ -27,8 +27,38 @@ std::string choose_among(const GemmProblem& problem, int sm_count, const std::ve
 // accepts 4) falls back to smallm. Pure host logic, no CUDA call.
 std::string choose_for_call(const GemmArgs& args, int sm_count);
 
+// Row split (docs/design.md, "Row split"): a problem whose M fits the sm90 token tiles badly
+// (e.g. M = 320: two 256-token tiles, 37% of them padding, or three 128-token ones) runs as
+// two launches in order on the stream, rows [0, head) and [head, M), each with the heuristic's
+// own pick. Returns head, or 0 for one launch: head is M rounded down to a multiple of 256 or
+// of 128 (at least 128, leaving at least kRowSplitMinTail rows), where the one launch does not
+// run whole 128- or 256-token tiles already and the sm90 ranking model predicts
+// both launches together (each with its launch cost) plus kRowSplitSecondLaunchUs under
+// kRowSplitMargin of the one launch. Pure.
+int64_t choose_row_split(const GemmProblem& problem, int sm_count);
+int64_t choose_row_split_among(const GemmProblem& problem, int sm_count, const std::vector<kernels::Sm90Config>& sm90);
+inline constexpr int64_t kRowSplitMinTail = 32;
+inline constexpr double kRowSplitMargin = 0.95;
+// What running the tail after the head costs beyond the tail alone: the second launch's ramp
+// cannot hide under the first one's drain. Measured (s33-rowsplit/, 258 split points, 4 types):
+// split time - head alone - tail alone, median 5.1 us, quartiles 2.2 / 7.7 us; 6 us keeps every
+// measured split at or under its one launch.
+inline constexpr double kRowSplitSecondLaunchUs = 6.0;
+
+// False where MIXGEMM_ROW_SPLIT=0 is set in the environment (read once; for A/B timing in one
+// build): gemm() then runs every problem in one launch.
+bool row_split_enabled();
+
+// choose_row_split for this call: 0 where the row split is disabled, a schedule is forced, or
+// the call's one-launch pick is not sm90 (its pointers send it to smallm).
+int64_t row_split_for_call(const GemmArgs& args, int sm_count);
+
+// Rows [m0, m0 + rows) of a call: the same weights, scales and workspace; a, out and the token
+// scales advanced by m0 rows.
+GemmArgs row_slice(const GemmArgs& args, int64_t m0, int64_t rows);
+
 // Workspace bytes on a GPU with `sm_count` SMs: the maximum over every schedule the
-// caller may force (pure).
+// caller may force and over the row slices gemm may run (pure).
 size_t workspace_bytes(const GemmProblem& problem, int sm_count);
 
 // Launches `schedule` (already checked to be a name of schedule_names) on args.stream.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/float_bits.h"
+#include "gpu/gemm_test_data.h"
 #include "kernels/workspace_layout.h"
 #include "gpu/gpu_test_util.h"
 #include "mixgemm/gemm.h"
@@ -196,6 +197,86 @@ TEST(GemmApi, DeterministicBitwise) {
     ASSERT_EQ(std::memcmp(first.data(), c.download().data(), first.size() * 2), 0) << "run " << rep;
   }
   EXPECT_EQ(c.check(first, "seed shape"), 0);
+}
+
+// Row split (docs/design.md, "Row split"): M = 288 on 28672 x 2048 runs as two launches, rows
+// [0, 256) and [256, 288), each with the heuristic's pick for its rows (Dispatch.RowSplitWhere...
+// checks the plan on the CPU). Every row matches the reference (the tail slice's activations,
+// token scales and outputs are offset by 256 rows), and the result is bitwise the same on a
+// second run.
+bool row_split_disabled() {
+  const char* e = std::getenv("MIXGEMM_ROW_SPLIT");
+  return e && std::string(e) == "0";
+}
+
+TEST(GemmApi, RowSplitMatchesReference) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  if (row_split_disabled()) GTEST_SKIP() << "MIXGEMM_ROW_SPLIT=0: gemm() runs one launch";
+  for (ScalarType at : {f16, bf16}) {
+    Case c(288, 28672, 2048, at, 128, test_seed() + 300, true);
+    const std::string plan = describe_plan(c.p, 132);
+    ASSERT_NE(plan.find("[256]+"), std::string::npos) << plan;
+    MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
+    gemm(c.args(nullptr));
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+    const auto first = c.download();
+    EXPECT_EQ(c.check(first, plan.c_str()), 0) << at.name();
+    MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
+    gemm(c.args(nullptr));
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+    EXPECT_EQ(std::memcmp(first.data(), c.download().data(), first.size() * 2), 0) << at.name();
+  }
+}
+
+// The same for 8-bit activations (1-byte rows of a, per-token scales advanced with them): s8
+// (QQQ two-level group scales) and e4m3, g128, M = 288 = 256 + 32, with the test data of the
+// kernel suites (rows past M and padding columns must stay poisoned).
+TEST(GemmApi, RowSplitW4A8MatchesReference) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  if (row_split_disabled()) GTEST_SKIP() << "MIXGEMM_ROW_SPLIT=0: gemm() runs one launch";
+  using namespace mixgemm::test;
+  for (AType a : {AType::kS8, AType::kE4M3}) {
+    Spec s;
+    s.a = a;
+    s.b = BType::kU4B8;
+    s.group_size = 128;
+    s.N = 28672;
+    s.K = 2048;
+    s.out = OutType::kBF16;
+    s.tok = true;
+    s.ch = true;
+    s.bias = true;
+    s.seed = test_seed() + 400 + static_cast<int>(a);
+    s.fp8_promotion_k = 0;  // the loosest: sm90's e4m3 keeps the whole K in the fp8 accumulator
+    const int M = 288;
+    const GemmProblem p = s.problem(M);
+    if (supported_schedules(p.types).empty()) GTEST_SKIP() << "no kernel for " << p.types.name() << " in this build";
+    const std::string plan = describe_plan(p, 132);
+    ASSERT_NE(plan.find("[256]+"), std::string::npos) << plan;
+    const Data d = make_data(s, M, M);
+    const DevData dd(d, [&](int) { return workspace_size(p); });
+    GemmArgs g;
+    g.problem = p;
+    g.a = dd.a.p;
+    g.lda = d.lda;
+    g.b = dd.b.p;
+    g.group_scales = dd.scales.p;
+    g.group_zeros = dd.zeros.p;
+    g.channel_scales = dd.ch.p;
+    g.token_scales = dd.tok.p;
+    g.bias = dd.bias.p;
+    g.out = dd.out.p;
+    g.ldo = d.ldo;
+    g.workspace = dd.ws.p;
+    g.workspace_bytes = dd.ws_bytes;
+    std::vector<uint16_t> host(static_cast<size_t>(d.rows * d.ldo));
+    MIXGEMM_CUDA_OK(test::poison_16bit(dd.out.p, host.size()));
+    gemm(g);
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+    MIXGEMM_CUDA_OK(cudaMemcpy(host.data(), dd.out.p, host.size() * 2, cudaMemcpyDeviceToHost));
+    std::string msg;
+    EXPECT_EQ(compare(d, host, M, &msg), 0) << s.name() << " " << plan << msg;
+  }
 }
 
 // M = 8 runs on smallm, M = 300 on the sm90 wgmma family (with a K split).

@@ -1,4 +1,5 @@
 """CPU tests of the mixgemm package: NumPy only (CI runs these on a machine without a GPU)."""
+import os
 import re
 from pathlib import Path
 
@@ -164,6 +165,14 @@ def test_schedules_and_workspace():
     names = mg.supported_schedules("f16", "u4b8")
     assert names and all(isinstance(n, str) for n in names)
     assert mg.choose_schedule(1, 4096, 4096, group_size=128) in names
+    # An M that fits the token tiles badly runs as two row slices: the plan names both launches.
+    plan = mg.describe_plan(320, 8192, 21760, group_size=128)
+    if os.environ.get("MIXGEMM_ROW_SPLIT") == "0":  # the switch for A/B timing: one launch
+        assert plan == mg.choose_schedule(320, 8192, 21760, group_size=128)
+    else:
+        head, tail = plan.split("[256]+")
+        assert head == mg.choose_schedule(320, 8192, 21760, group_size=128) and head in names and tail in names
+    assert mg.describe_plan(1, 4096, 4096, group_size=128) == mg.choose_schedule(1, 4096, 4096, group_size=128)
     assert mg.workspace_size(1, 4096, 4096, group_size=128) > 0
     assert mg.supported_schedules("s8", "u4b8") and mg.supported_schedules("e4m3", "u4b8")
 

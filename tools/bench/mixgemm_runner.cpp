@@ -323,7 +323,7 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
       }
       if (sched.empty()) {
         try {
-          row.schedule = choose_schedule(p, ctx.dev.sm_count);
+          row.schedule = describe_plan(p, ctx.dev.sm_count);
         } catch (const Error& e) {
           row.schedule = "-";
         }

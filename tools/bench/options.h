@@ -149,7 +149,7 @@ Output
   --summary-m LIST     M columns of the summary printed last (default 1,16,128,1024,8192; none: no summary)
   --list               print the shape sets and type configs, then exit
   --plan               print the schedule gemm() would choose for every shape x type x M of the
-                       command line (this build's instances, mixgemm::choose_schedule), as CSV,
+                       command line (this build's instances, mixgemm::describe_plan), as CSV,
                        then exit; measures nothing and needs no GPU
   --sm-count N         the SM count --plan assumes (default 132: H100 SXM, H200)
   -h, --help           this text

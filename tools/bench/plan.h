@@ -1,5 +1,5 @@
 // plan.h - mixgemm-bench --plan: which schedule gemm() would run for every shape x type config
-// x M of the command line, from the heuristic alone (mixgemm::choose_schedule: pure host code,
+// x M of the command line, from the heuristic alone (mixgemm::describe_plan: pure host code,
 // this build's instances, an assumed SM count), as CSV. Measures nothing and needs no GPU: an
 // engine developer's dispatch table for a model's layers, and the check that a heuristic change
 // moves only the points it means to. Header-only, unit-tested in tests/cpu/test_bench_cli.cpp.
@@ -24,7 +24,7 @@ inline GemmProblem plan_problem(const Shape& s, const TypeSpec& t, int64_t M) { 
 // in the schedule column (commas replaced), so every point of the grid has a row.
 inline std::string plan_text(const Options& o) {
   std::ostringstream os;
-  os << "# mixgemm dispatch plan: choose_schedule with " << o.plan_sm_count
+  os << "# mixgemm dispatch plan: describe_plan with " << o.plan_sm_count
      << " SMs and this build's instances (no GPU used)\n";
   os << "shape,tp,N,K,type,M,schedule\n";
   for (const Shape& s : expand_shapes(o.sets, o.tps, o.custom_shapes)) {
@@ -32,7 +32,7 @@ inline std::string plan_text(const Options& o) {
       for (int64_t M : o.m_list) {
         std::string choice;
         try {
-          choice = choose_schedule(plan_problem(s, t, M), o.plan_sm_count);
+          choice = describe_plan(plan_problem(s, t, M), o.plan_sm_count);
         } catch (const std::exception& e) {
           choice = std::string("refused: ") + e.what();
           for (char& c : choice)

@@ -299,7 +299,7 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
 //   192 (1.24x / 1.14x: 128 x 256 streamed against 256 x 64) and Llama-3-8B down s8 at M = 160..256
 //   (1.05-1.10x: 128 x 128 against 128 x 256). #5's M = 256 / 512 points kept their tiles.
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
-               const std::vector<Sm90Config>& candidates, Sm90Config* out) {
+               const std::vector<Sm90Config>& candidates, Sm90Config* out, double* ranked_us) {
   bool found = false;
   double best = 0;
   const Sm90SplitMode rank = M > 128 ? Sm90SplitMode::kAuto : Sm90SplitMode::kSplitK;
@@ -312,6 +312,7 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, 
       found = true;
     }
   }
+  if (found && ranked_us) *ranked_us = best;
   return found;
 }
 
