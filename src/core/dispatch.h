@@ -33,8 +33,9 @@ std::string choose_for_call(const GemmArgs& args, int sm_count);
 // own pick. Returns head, or 0 for one launch: head is M rounded down to a multiple of 256 or
 // of 128 (at least 128, leaving at least kRowSplitMinTail rows), where the one launch does not
 // run whole 128- or 256-token tiles already and the sm90 ranking model predicts
-// both launches together (each with its launch cost) plus kRowSplitSecondLaunchUs under
-// kRowSplitMargin of the one launch. Pure.
+// both launches together (each with its launch cost; an 8-bit tail of <= 64 rows halfway to
+// the 16-bit model's price) plus kRowSplitSecondLaunchUs under kRowSplitMargin of the one
+// launch. Pure.
 int64_t choose_row_split(const GemmProblem& problem, int sm_count);
 int64_t choose_row_split_among(const GemmProblem& problem, int sm_count, const std::vector<kernels::Sm90Config>& sm90);
 inline constexpr int64_t kRowSplitMinTail = 32;

@@ -15,15 +15,20 @@ int main(int argc, char** argv) {
     long M = atol(argv[i]);
     Sm90Config c; double one = 0;
     sm90_pick(M, N, K, 132, a, BType::kU4B8, 128, cands, &c, &one);
-    double best = 1e30, bh = 0, bt = 0; long head_best = 0;
+    double best = 1e30, bh = 0, bt = 0, bt16 = 0; long head_best = 0;
+    auto c16 = sm90_configs(AType::kF16, BType::kU4B8);
     for (long unit : {256L, 128L}) {
       long head = M - M % unit;
       if (head < 128 || M - head < 32) continue;
       Sm90Config ch, ct; double th = 0, tt = 0;
       sm90_pick(head, N, K, 132, a, BType::kU4B8, 128, cands, &ch, &th);
       sm90_pick(M - head, N, K, 132, a, BType::kU4B8, 128, cands, &ct, &tt);
-      if (th + tt < best) { best = th + tt; head_best = head; bh = th; bt = tt; }
+      if (th + tt < best) {
+        best = th + tt; head_best = head; bh = th; bt = tt;
+        Sm90Config c6; sm90_pick(M - head, N, K, 132, AType::kF16, BType::kU4B8, 128, c16, &c6, &bt16);
+      }
     }
-    printf("%s %ld %ld %ld %.2f %ld %.4f %.2f %.2f\n", argv[1], N, K, M, one, head_best, head_best ? best / one : 0.0, bh, bt);
+    bool final_rule = head_best && !(c.tile_t >= 128 && M % c.tile_t == 0) && (bh + bt + 6.0) < 0.95 * one;
+    printf("%s %ld %ld %ld %.2f %ld %.4f %.2f %.2f %d %d %.2f\n", argv[1], N, K, M, one, head_best, head_best ? best / one : 0.0, bh, bt, c.tile_t, final_rule, bt16);
   }
 }
