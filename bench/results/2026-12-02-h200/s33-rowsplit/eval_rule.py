@@ -9,7 +9,8 @@ with -DMIXGEMM_SM90_TYPES=f16.u4,bf16.u4,s8.u4,e4m3.u4 (for its generated sm90_r
 import csv, gzip, math, collections, subprocess, sys
 B = sys.argv[2] if len(sys.argv) > 2 else "bench/results/2026-12-02-h200/s33-rowsplit"
 sets = {"derive": (f"{B}/derive/rs{{v}}-{{i}}.csv.gz", True), "final-train": (f"{B}/final/train-rs{{v}}-{{i}}.csv.gz", True),
-        "final-heldout": (f"{B}/final/heldout-rs{{v}}-{{i}}.csv.gz", True), "m-train": (f"{B}/mcheck/train-rs{{v}}-{{i}}.csv.gz", True), "m-heldout": (f"{B}/mcheck/heldout-rs{{v}}-{{i}}.csv.gz", True)}
+        "final-heldout": (f"{B}/final/heldout-rs{{v}}-{{i}}.csv.gz", True), "m-train": (f"{B}/mcheck/train-rs{{v}}-{{i}}.csv.gz", True), "m-heldout": (f"{B}/mcheck/heldout-rs{{v}}-{{i}}.csv.gz", True),
+        "fresh": (f"{B}/fresh/fresh-rs{{v}}-{{i}}.csv.gz", True)}
 data = {}; allpts = set()
 for name, (pat, gz) in sets.items():
     d = collections.defaultdict(lambda: collections.defaultdict(list))
@@ -34,4 +35,10 @@ for name, pts in data.items():
         if "[%d]" % h not in sched: unmeasured += 1; continue
         L.append(math.log(t1 / t0))
         if t1 / t0 > 1.0: slow.append(f"{k[0]}/{k[1]}/{k[4]}:{t1/t0:.3f}")
+    per = collections.defaultdict(list)
+    for k, (t0, t1, sched) in pts.items():
+        h = head[k[1:]]
+        if h and "[%d]" % h in sched: per[k[1]].append(math.log(t1 / t0))
+    per_txt = ", ".join(f"{t} {math.exp(sum(x)/len(x)):.3f} ({len(x)})" for t, x in sorted(per.items()))
+    print(f"{name}: {per_txt}")
     print(f"{name}: {len(L)} splits geo {math.exp(sum(L)/max(len(L),1)):.3f} unmeasured {unmeasured} slow {slow}")
