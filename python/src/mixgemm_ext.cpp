@@ -645,22 +645,19 @@ NB_MODULE(_C, m) {
       [](const std::string& a, const std::string& b, const std::string& scale, bool has_zeros,
          const std::string& out) { return mixgemm::supported_schedules(type_config(a, b, scale, has_zeros, out)); },
       "a_type"_a, "b_type"_a, "scale_type"_a, "has_zeros"_a, "out_type"_a);
-  m.def(
-      "choose_schedule",
-      [](int64_t M, int64_t N, int64_t K, const std::string& a, const std::string& b, const std::string& scale,
-         bool has_zeros, const std::string& out, int64_t group_size, int sm_count) {
-        return mixgemm::choose_schedule(problem_of(M, N, K, a, b, scale, has_zeros, out, group_size), sm_count);
-      },
-      "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a, "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a,
-      "sm_count"_a);
-  m.def(
-      "describe_plan",
-      [](int64_t M, int64_t N, int64_t K, const std::string& a, const std::string& b, const std::string& scale,
-         bool has_zeros, const std::string& out, int64_t group_size, int sm_count) {
-        return mixgemm::describe_plan(problem_of(M, N, K, a, b, scale, has_zeros, out, group_size), sm_count);
-      },
-      "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a, "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a,
-      "sm_count"_a);
+  // choose_schedule and describe_plan: the same problem arguments, a schedule string back.
+  const auto def_plan = [&m](const char* name, std::string (*fn)(const mixgemm::GemmProblem&, int)) {
+    m.def(
+        name,
+        [fn](int64_t M, int64_t N, int64_t K, const std::string& a, const std::string& b, const std::string& scale,
+             bool has_zeros, const std::string& out, int64_t group_size, int sm_count) {
+          return fn(problem_of(M, N, K, a, b, scale, has_zeros, out, group_size), sm_count);
+        },
+        "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a, "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a,
+        "sm_count"_a);
+  };
+  def_plan("choose_schedule", &mixgemm::choose_schedule);
+  def_plan("describe_plan", &mixgemm::describe_plan);
   m.def("gemm_ptr", &gemm_ptr, "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a, "scale_type"_a, "has_zeros"_a,
         "out_type"_a, "group_size"_a, "a"_a, "lda"_a, "b"_a, "group_scales"_a, "group_zeros"_a, "channel_scales"_a,
         "token_scales"_a, "bias"_a, "out"_a, "ldo"_a, "workspace"_a, "workspace_bytes"_a, "schedule"_a, "stream"_a,
