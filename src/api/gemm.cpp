@@ -201,13 +201,13 @@ void gemm(const GemmArgs& args) {
 
   // Without a forced schedule a badly tile-fitting M may run as two row slices, each with the
   // heuristic's pick for its rows (core::choose_row_split), in order on the stream.
-  const int64_t head = core::row_split_for_call(args, dev.sm_count);
+  const std::string one_launch = args.schedule.empty() ? core::choose_for_call(args, dev.sm_count) : args.schedule;
+  const int64_t head = core::row_split_for_call(args, one_launch, dev.sm_count);
   const int64_t M = args.problem.M;
   for (int64_t m0 = 0; m0 < M;) {
     const int64_t rows = head > 0 && m0 == 0 ? head : M - m0;
     const GemmArgs slice = rows == M ? args : core::row_slice(args, m0, rows);
-    const std::string schedule =
-        args.schedule.empty() ? core::choose_for_call(slice, dev.sm_count) : args.schedule;
+    const std::string schedule = rows == M ? one_launch : core::choose_for_call(slice, dev.sm_count);
     if (core::print_config_enabled()) {
       std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s%s", static_cast<long long>(M),
                    static_cast<long long>(args.problem.N), static_cast<long long>(args.problem.K),

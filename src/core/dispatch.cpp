@@ -186,10 +186,10 @@ bool row_split_enabled() {
   return enabled;
 }
 
-int64_t row_split_for_call(const GemmArgs& args, int sm_count) {
+int64_t row_split_for_call(const GemmArgs& args, const std::string& one_launch, int sm_count) {
   if (!row_split_enabled() || !args.schedule.empty()) return 0;
   Sm90Config big;
-  if (!kernels::sm90_parse_name(choose_for_call(args, sm_count), &big)) return 0;
+  if (!kernels::sm90_parse_name(one_launch, &big)) return 0;
   return choose_row_split(args.problem, sm_count);
 }
 

@@ -50,9 +50,10 @@ inline constexpr double kRowSplitSecondLaunchUs = 6.0;
 // build): gemm() then runs every problem in one launch.
 bool row_split_enabled();
 
-// choose_row_split for this call: 0 where the row split is disabled, a schedule is forced, or
-// the call's one-launch pick is not sm90 (its pointers send it to smallm).
-int64_t row_split_for_call(const GemmArgs& args, int sm_count);
+// choose_row_split for a call whose one-launch schedule is `one_launch` (choose_for_call's pick,
+// or the caller's forced schedule): 0 where the row split is disabled, a schedule is forced, or
+// the one launch is not sm90 (decode sizes, or pointers that send the call to smallm).
+int64_t row_split_for_call(const GemmArgs& args, const std::string& one_launch, int sm_count);
 
 // Rows [m0, m0 + rows) of a call: the same weights, scales and workspace; a, out and the token
 // scales advanced by m0 rows.

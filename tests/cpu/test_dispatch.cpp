@@ -320,16 +320,16 @@ TEST(Dispatch, RowSplitOnlyForTheHeuristicsSm90Calls) {
   g.group_scales = fake + 16;
   g.workspace = fake;
   g.workspace_bytes = size_t{1} << 40;
-  ASSERT_EQ(core::row_split_for_call(g, 132), core::choose_row_split(g.problem, 132));
+  ASSERT_EQ(core::row_split_for_call(g, core::choose_for_call(g, 132), 132), core::choose_row_split(g.problem, 132));
   EXPECT_EQ(core::choose_row_split(g.problem, 132), 256);
   const std::string plan = describe_plan(g.problem, 132);
   EXPECT_EQ(plan.find("[256]+"), plan.find(']') - 4) << plan;
   EXPECT_EQ(plan.substr(0, plan.find('[')), choose_schedule(g.problem, 132));
   g.schedule = choose_schedule(g.problem, 132);  // forced: one launch
-  EXPECT_EQ(core::row_split_for_call(g, 132), 0);
+  EXPECT_EQ(core::row_split_for_call(g, g.schedule, 132), 0);
   g.schedule.clear();
   g.group_scales = fake + 4;  // sm90 cannot take these scales: smallm slabs, no row split
-  EXPECT_EQ(core::row_split_for_call(g, 132), 0);
+  EXPECT_EQ(core::row_split_for_call(g, core::choose_for_call(g, 132), 132), 0);
 }
 
 // Session 33 (bench/results/2026-12-02-h200/s33-rowsplit/: gemm() with MIXGEMM_ROW_SPLIT=0 and =1
