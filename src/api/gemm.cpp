@@ -166,21 +166,20 @@ std::vector<std::string> supported_schedules(const TypeConfig& types) {
 
 std::string choose_schedule(const GemmProblem& problem, int sm_count) {
   core::check_problem(problem, "choose_schedule");
-  const int64_t head = core::row_split_enabled() ? core::choose_row_split(problem, sm_count) : 0;
-  if (head == 0) return core::choose(problem, sm_count);
+  const int64_t head = core::choose_row_split(problem, sm_count);
   GemmProblem first = problem;
-  first.M = head;
+  if (head > 0) first.M = head;
   return core::choose(first, sm_count);
 }
 
 std::string describe_plan(const GemmProblem& problem, int sm_count) {
   core::check_problem(problem, "describe_plan");
-  const int64_t head = core::row_split_enabled() ? core::choose_row_split(problem, sm_count) : 0;
-  if (head == 0) return core::choose(problem, sm_count);
-  GemmProblem first = problem, rest = problem;
-  first.M = head;
+  const std::string first = choose_schedule(problem, sm_count);
+  const int64_t head = core::choose_row_split(problem, sm_count);
+  if (head == 0) return first;
+  GemmProblem rest = problem;
   rest.M = problem.M - head;
-  return core::choose(first, sm_count) + "[" + std::to_string(head) + "]+" + core::choose(rest, sm_count);
+  return first + "[" + std::to_string(head) + "]+" + core::choose(rest, sm_count);
 }
 
 void gemm(const GemmArgs& args) {

@@ -135,6 +135,7 @@ size_t workspace_bytes_one_launch(const GemmProblem& p, int sm_count) {
 }  // namespace
 
 int64_t choose_row_split(const GemmProblem& p, int sm_count) {
+  if (!row_split_enabled()) return 0;
   return choose_row_split_among(p, sm_count, kernels::sm90_configs(to_kernel(p.types.a), to_kernel_b(p.types.b)));
 }
 
@@ -154,8 +155,6 @@ int64_t choose_row_split_among(const GemmProblem& p, int sm_count, const std::ve
   double best = kRowSplitMargin * one;
   int64_t best_head = 0;
   const bool is_8bit = a == kernels::AType::kS8 || a == kernels::AType::kE4M3;
-  const std::vector<Sm90Config> sm90_16bit =
-      is_8bit ? kernels::sm90_all_configs(kernels::AType::kF16, b) : std::vector<Sm90Config>{};
   for (const int64_t head : row_split_candidates(p.M)) {
     double t_head = 0, t_tail = 0;
     const int64_t tail = p.M - head;
@@ -167,7 +166,8 @@ int64_t choose_row_split_among(const GemmProblem& p, int sm_count, const std::ve
     // 16-bit model prices 16-bit tails 1.1-1.25x high): price it halfway between the two models.
     double t_tail16 = 0;
     if (is_8bit && tail <= 64 &&
-        kernels::sm90_pick(tail, p.N, p.K, sm_count, kernels::AType::kF16, b, p.group_size, sm90_16bit, &c, &t_tail16))
+        kernels::sm90_pick(tail, p.N, p.K, sm_count, kernels::AType::kF16, b, p.group_size,
+                           kernels::sm90_all_configs(kernels::AType::kF16, b), &c, &t_tail16))
       t_tail += 0.5 * std::max(0.0, t_tail16 - t_tail);
     const double t_split = t_head + t_tail + kRowSplitSecondLaunchUs;
     if (t_split < best) {
@@ -187,7 +187,7 @@ bool row_split_enabled() {
 }
 
 int64_t row_split_for_call(const GemmArgs& args, const std::string& one_launch, int sm_count) {
-  if (!row_split_enabled() || !args.schedule.empty()) return 0;
+  if (!args.schedule.empty()) return 0;
   Sm90Config big;
   if (!kernels::sm90_parse_name(one_launch, &big)) return 0;
   return choose_row_split(args.problem, sm_count);

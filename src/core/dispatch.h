@@ -35,7 +35,8 @@ std::string choose_for_call(const GemmArgs& args, int sm_count);
 // run whole 128- or 256-token tiles already and the sm90 ranking model predicts
 // both launches together (each with its launch cost; an 8-bit tail of <= 64 rows halfway to
 // the 16-bit model's price) plus kRowSplitSecondLaunchUs under kRowSplitMargin of the one
-// launch. Pure.
+// launch. choose_row_split is what gemm() runs (0 with MIXGEMM_ROW_SPLIT=0); the _among form,
+// for the tests, is pure and ignores the switch.
 int64_t choose_row_split(const GemmProblem& problem, int sm_count);
 int64_t choose_row_split_among(const GemmProblem& problem, int sm_count, const std::vector<kernels::Sm90Config>& sm90);
 inline constexpr int64_t kRowSplitMinTail = 32;
