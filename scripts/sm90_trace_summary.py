@@ -2,15 +2,17 @@
 """Medians of the sm90 diagnostic timeline (a -DMIXGEMM_SM90_TRACE build's MIXGEMM_SM90_TRACE_FILE).
 
 Each line: "<key...> cta <c> t0 .. t15" (ns, %globaltimer). Per key (one traced launch), every mark is
-taken relative to the launch's first CTA entry; prints the median over CTAs (and the max of the last
-marks), in microseconds. Marks: 0 entry, 1 producer done, 2 mainloop entered, 3 first stage landed,
-4 mainloop done, 5 ticket taken (split tiles), 6 reduced (last arriver), 7 output staged, 8 epilogue
-done, 9 consumer exit.
+taken relative to the launch's first CTA entry; prints the median and the max over CTAs, in microseconds.
+Marks: 0 entry, 1 producer done, 2 mainloop entered, 3 first stage landed, 4 mainloop done, 5 ticket taken (split tiles), 6 reduced (last arriver), 7 output staged, 8 epilogue
+done, 9 consumer exit; since session 34 the prologue (10 barriers initialized, 11 producer starts,
+12 first stage's loads issued, 13 consumers start) and the last unit's end (14 mainloop done, 15 output
+staged): 2-7 are a CTA's first unit, 8, 9, 14 and 15 its last.
 """
 import statistics
 import sys
 
-NAMES = ["entry", "prod_done", "ml_in", "stage0", "ml_done", "ticket", "reduced", "staged", "epi_done", "exit"]
+NAMES = ["entry", "prod_done", "ml_in", "stage0", "ml_done", "ticket", "reduced", "staged", "epi_done", "exit",
+         "bar_init", "prod_in", "issued0", "cons_in", "last_ml", "last_stg"]
 
 def main(path):
     launches = {}
@@ -20,15 +22,15 @@ def main(path):
         key = " ".join(f[:i])
         ts = [int(x) for x in f[i + 2:i + 18]]
         launches.setdefault(key, []).append(ts)
-    print(f"{'launch':70s} " + " ".join(f"{n:>9s}" for n in NAMES) + f" {'max_exit':>9s}")
+    print(f"{'launch':70s} {'':4s} " + " ".join(f"{n:>9s}" for n in NAMES))
     for key, rows in launches.items():
         t0 = min(r[0] for r in rows if r[0])
-        cols = []
-        for j in range(len(NAMES)):
-            v = [(r[j] - t0) / 1000.0 for r in rows if r[j]]
-            cols.append(f"{statistics.median(v):9.2f}" if v else f"{'-':>9s}")
-        mx = max((r[9] - t0) / 1000.0 for r in rows if r[9])
-        print(f"{key:70s} " + " ".join(cols) + f" {mx:9.2f}")
+        for stat, fn in (("med", statistics.median), ("max", max)):
+            cols = []
+            for j in range(len(NAMES)):
+                v = [(r[j] - t0) / 1000.0 for r in rows if r[j]]
+                cols.append(f"{fn(v):9.2f}" if v else f"{'-':>9s}")
+            print(f"{key:70s} {stat:4s} " + " ".join(cols))
 
 if __name__ == "__main__":
     main(sys.argv[1])

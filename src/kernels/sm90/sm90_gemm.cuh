@@ -269,6 +269,7 @@ struct Sm90Cta {
         for (int l = 0; l < Tr::kLayoutKb; ++l)
           ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, wsrc + l * p.b_kstride, wbytes,
                         full, policy);
+        sm90_mark(p, 12);  // producer: first stage's loads issued
         wsrc += wstep;
         if constexpr (kGrouped) {
           for (int r = 0; r < srows; ++r) {
@@ -1326,6 +1327,7 @@ struct Sm90Cta {
     ptx::named_barrier_sync(1, 256);
     if (c.ctid == 0) {
       sm90_mark(p, 7);  // first unit's output staged in shared memory
+      sm90_mark<false>(p, 15);  // last unit's output staged
       // Copy-out by TMA stores (session 23, replacing 16-byte stores by the 256 consumer threads):
       // the engine writes the boxes while the consumers go on to the next unit; rows past M and
       // columns past N are clipped. The staging buffer is reused only after
@@ -1358,6 +1360,7 @@ struct Sm90Cta {
       if (c.ctid == 0) sm90_mark(p, 2);  // first unit's mainloop entered
       mainloop<kUns, kMode>(c, p, nk, q.kb0, acc, stage, phase);
       if (c.ctid == 0) sm90_mark(p, 4);  // first unit's mainloop done
+      if (c.ctid == 0) sm90_mark<false>(p, 14);  // last unit's mainloop done
       epilogue(c, p, unit_of(p, u), acc, s_flag);
       if (c.ctid == 0) sm90_mark<false>(p, 8);  // last unit's epilogue done
     }
@@ -1389,12 +1392,14 @@ struct Sm90Cta {
       ptx::mbar_fence_init();
       ptx::prefetch_tensormap(&p.act_map);
       ptx::prefetch_tensormap(&p.out_map);
+      sm90_mark(p, 10);  // barriers initialized
     }
     __syncthreads();
 
     if (wg == 0) {
       ptx::setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0) {
+        sm90_mark(p, 11);  // producer starts
         produce(p, base, full0, empty0);
         sm90_mark<false>(p, 1);  // producer: every load issued
       } else if (threadIdx.x >= 32 && use_tables<kSm90ScaleAny>(p)) {
@@ -1406,6 +1411,7 @@ struct Sm90Cta {
       return;
     }
     ptx::setmaxnreg_inc<kConsumerRegs>();
+    if (threadIdx.x == 128) sm90_mark(p, 13);  // consumers start
     Ctx c;
     c.ctid = threadIdx.x - 128;
     c.base = base;
