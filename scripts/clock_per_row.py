@@ -21,9 +21,14 @@ board sustained under our row.
 import argparse
 import bisect
 import csv
+import gzip
 import statistics
 import sys
 import time
+
+
+def open_text(path):
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
 
 PEAK_PER_CLK = {16: 132 * 4096, 8: 132 * 8192}  # dense FLOP (or OP) per SM clock, whole GPU
 BARS = {  # (type spec, M) -> bar in x cuBLAS fp16 (issues #4, #5)
@@ -36,11 +41,7 @@ BARS = {  # (type spec, M) -> bar in x cuBLAS fp16 (issues #4, #5)
 
 def smi_samples(path):
     out = []
-    opener = open
-    if path.endswith(".gz"):
-        import gzip
-        opener = gzip.open
-    with opener(path, "rt") as f:
+    with open_text(path) as f:
         for line in f:
             parts = [p.strip() for p in line.split(",")]
             if len(parts) < 3:
@@ -57,11 +58,14 @@ def smi_samples(path):
     return out
 
 
-def progress_rows(paths):
-    """[(start, end, (shape, spec, M))] from the timestamped progress lines."""
+def progress_rows(paths, drop_last=False):
+    """[(start, end, (shape, spec, M))] from the timestamped progress lines (drop_last: not each file's last
+    row, whose end the file does not record)."""
     events = []
+    last = set()
     for p in paths:
-        with open(p) as f:
+        file_rows = []
+        with open_text(p) as f:
             for line in f:
                 head, _, rest = line.strip().partition(" ")
                 try:
@@ -69,12 +73,18 @@ def progress_rows(paths):
                 except ValueError:
                     continue
                 events.append((t, rest))
+                if rest.startswith("["):
+                    file_rows.append(t)
+        if drop_last and file_rows:
+            last.add(file_rows[-1])
     events.sort()
     rows = []
     for i, (t, rest) in enumerate(events):
         words = rest.split()
         if len(words) != 5 or not words[0].startswith("[") or not words[4].startswith("M="):
             continue  # "end", notes, verification lines
+        if t in last:
+            continue
         end = events[i + 1][0] if i + 1 < len(events) else t
         rows.append((t, end, (words[1], words[3], int(words[4][2:]))))
     return rows
@@ -83,7 +93,7 @@ def progress_rows(paths):
 def bench_rows(paths):
     rows = {}
     for p in paths:
-        with open(p) as f:
+        with open_text(p) as f:
             for r in csv.DictReader(f):
                 if r.get("status") != "ok":
                     continue
@@ -103,11 +113,14 @@ def main():
     ap.add_argument("--bench", nargs="+", required=True)
     ap.add_argument("--window", type=float, default=0.3, help="seconds before a row's end whose samples count")
     ap.add_argument("--out", help="CSV of the joined rows")
+    ap.add_argument("--drop-last", action="store_true", help="skip each progress file's last row (no end mark)")
+    ap.add_argument("--bar-baseline", help="bench CSV whose cuBLAS fp16 rates the bars are taken against "
+                    "(default: this run's)")
     args = ap.parse_args()
 
     smi = smi_samples(args.smi)
     times = [s[0] for s in smi]
-    prog = progress_rows(args.progress)
+    prog = progress_rows(args.progress, args.drop_last)
     bench = bench_rows(args.bench)
     joined = []
     for start, end, key in prog:
@@ -130,7 +143,9 @@ def main():
     if not joined:
         print("no row could be joined", file=sys.stderr)
         return 1
-    by_key = {(j["shape"], j["spec"], j["M"]): j for j in joined}
+    by_key = {(j["shape"], j["spec"], j["M"]): {"rate": j["rate"]} for j in joined}
+    if args.bar_baseline:
+        by_key = {k: {"rate": float(r["tflops"])} for k, r in bench_rows([args.bar_baseline]).items() if r["tflops"]}
     print(f"{'shape':20s} {'kernel':16s} {'M':>5s} {'us':>9s} {'rate':>7s} {'MHz':>6s} {'W':>5s} {'n':>3s} "
           f"{'peak/clk':>8s} {'bar needs':>9s}")
     for j in joined:

@@ -20,7 +20,8 @@ def main(path):
         f = line.split()
         i = f.index("cta")
         key = " ".join(f[:i])
-        ts = [int(x) for x in f[i + 2:i + 18]]
+        # Unreached marks: 0 (traces before session 34) or 2^64 - 1 (the buffer's fill since).
+        ts = [int(x) if int(x) != (1 << 64) - 1 else 0 for x in f[i + 2:i + 18]]
         launches.setdefault(key, []).append(ts)
     print(f"{'launch':70s} {'':4s} " + " ".join(f"{n:>9s}" for n in NAMES))
     for key, rows in launches.items():

@@ -133,8 +133,11 @@ struct Sm90Traits {
 };
 
 // Diagnostic timeline (-DMIXGEMM_SM90_TRACE only; nothing without it): %globaltimer (ns) at
-// milestones of a CTA into p.trace[blockIdx.x * 16 + slot]. kFirst: only the first write of a
-// launch counts (the launcher zeroes the buffer before a traced launch).
+// milestones of a CTA into p.trace[blockIdx.x * 16 + slot]. kFirst: only the earliest time of a
+// launch counts (the launcher fills the buffer with ones before a traced launch; red.global.min),
+// else the last one (a store). Neither waits for memory: until session 34 a kFirst mark read the
+// slot back first, and that global round trip (~0.3-1 us at a launch's start) delayed the marking
+// thread, so the prologue marks of s22-trace/ and s34-trace/ are late by the marks before them.
 template <bool kFirst = true>
 __device__ __forceinline__ void sm90_mark(const Sm90KernelParams& p, int slot) {
 #ifdef MIXGEMM_SM90_TRACE
@@ -142,7 +145,8 @@ __device__ __forceinline__ void sm90_mark(const Sm90KernelParams& p, int slot) {
     unsigned long long t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     unsigned long long* d = p.trace + blockIdx.x * 16 + slot;
-    if (!kFirst || *d == 0) *d = t;
+    if constexpr (kFirst) atomicMin(d, t);  // result unused: a fire-and-forget reduction
+    else *d = t;
   }
 #else
   (void)p;

@@ -2,7 +2,8 @@
 // the device side is sm90_mark in sm90_gemm.cuh, the reader scripts/sm90_trace_summary.py).
 // With MIXGEMM_SM90_TRACE_FILE=<file>, the 10th launch of every key (shape, types, schedule,
 // split) records %globaltimer at a CTA's milestones and appends one line per CTA to the file:
-// "key cta <c> t0 .. t15" (ns). It allocates and synchronizes the stream: a development tool,
+// "key cta <c> t0 .. t15" (ns; 2^64 - 1 for a milestone the CTA did not reach). It allocates and
+// synchronizes the stream: a development tool,
 // never compiled into a library build (bench/results/2026-12-01-h200/s22-trace/).
 #pragma once
 
@@ -46,7 +47,7 @@ inline Sm90TraceLaunch sm90_trace_begin(std::string key, cudaStream_t stream) {
   if (++*count != 10) return t;
   const size_t bytes = size_t{kTraceMaxCtas} * kTraceSlots * sizeof(unsigned long long);
   if (!buf && cudaMalloc(&buf, bytes) != cudaSuccess) buf = nullptr;
-  if (!buf || cudaMemsetAsync(buf, 0, bytes, stream) != cudaSuccess) return t;
+  if (!buf || cudaMemsetAsync(buf, 0xFF, bytes, stream) != cudaSuccess) return t;  // all ones: unset
   t.key = std::move(key);
   t.buf = buf;
   return t;
