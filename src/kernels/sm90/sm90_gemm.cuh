@@ -273,7 +273,7 @@ struct Sm90Cta {
         for (int l = 0; l < Tr::kLayoutKb; ++l)
           ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, wsrc + l * p.b_kstride, wbytes,
                         full, policy);
-        sm90_mark(p, 12);  // producer: first stage's loads issued
+        if (kb == x.kb0) sm90_mark(p, 12);  // producer: first stage's loads issued (a unit's first block)
         wsrc += wstep;
         if constexpr (kGrouped) {
           for (int r = 0; r < srows; ++r) {
