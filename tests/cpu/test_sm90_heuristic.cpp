@@ -146,7 +146,7 @@ TEST(Sm90Heuristic, UnitsCoverEveryTileOnce) {
       for (int splits : {1, 2, 3, 16})
         for (int kb64 : {4, 17, 340}) {
           if (whole > tiles || (splits == 1 && whole != tiles && whole != 0)) continue;
-          const Sm90Part q{whole, splits, kb64, 0, 0};
+          const Sm90Part q = mixgemm::kernels::sm90::sm90_make_part(whole, splits, kb64, 0, 0);
           std::vector<int> covered(static_cast<size_t>(tiles) * kb64, 0);
           const int units = static_cast<int>(sm90_unit_count(tiles, q));
           for (int u = 0; u < units; ++u) {
@@ -192,11 +192,16 @@ TEST(Sm90Heuristic, StreamUnitsCoverEveryTileOnce) {
           if (whole >= tiles) continue;
           const int64_t T = static_cast<int64_t>(tiles - whole) * kb64;
           if (T < C) continue;  // sm90_split never streams fewer blocks than CTAs
-          const Sm90Part q{whole, 1, kb64, C, static_cast<uint32_t>(T)};
-          // The owner formula against a scan of the ranges.
-          for (uint32_t c = 0; c < static_cast<uint32_t>(C); ++c)
-            for (uint32_t b = sm90_stream_begin(c, T, C); b < sm90_stream_begin(c + 1, T, C); ++b)
+          const Sm90Part q = mixgemm::kernels::sm90::sm90_make_part(whole, 1, kb64, C, static_cast<uint32_t>(T));
+          // The owner formula against a scan of the ranges; the part's forms (multiply-high divisors,
+          // what the kernel evaluates) against the plain ones.
+          for (uint32_t c = 0; c < static_cast<uint32_t>(C); ++c) {
+            ASSERT_EQ(sm90_stream_begin(c, q), sm90_stream_begin(c, T, C)) << "c=" << c << " T=" << T << " C=" << C;
+            for (uint32_t b = sm90_stream_begin(c, T, C); b < sm90_stream_begin(c + 1, T, C); ++b) {
               ASSERT_EQ(sm90_stream_owner(b, T, C), c) << "b=" << b << " T=" << T << " C=" << C;
+              ASSERT_EQ(sm90_stream_owner(b, q), c) << "b=" << b << " T=" << T << " C=" << C;
+            }
+          }
           const int units = static_cast<int>(sm90_unit_count(tiles, q));
           ASSERT_EQ((units - whole) % C, 0);
           std::vector<int> covered(static_cast<size_t>(tiles) * kb64, 0), per_cta(C, 0);

@@ -190,9 +190,7 @@ struct Sm90Cta {
   struct Unit {
     int nsplit, part, slot, s0, step, skip, nt, tt, kb0, kb1;  // sm90_partition.h; part < 0: a whole tile
   };
-  static __device__ __forceinline__ Sm90Part part_of(const Sm90KernelParams& p) {
-    return Sm90Part{p.whole, p.splits, p.KB64, p.stream, p.stream_blocks};
-  }
+  static __device__ __forceinline__ const Sm90Part& part_of(const Sm90KernelParams& p) { return p.part; }
   static __device__ __forceinline__ Unit unit_of(const Sm90KernelParams& p, int u) {
     const Sm90UnitPos q = sm90_unit_pos(u, part_of(p));
     Unit x;
@@ -202,8 +200,9 @@ struct Sm90Cta {
     x.s0 = q.slot0;
     x.step = q.slot_step;
     x.skip = q.slot_skip;
-    x.nt = q.tile % p.n_tiles;  // weight-row tiles fastest: concurrent CTAs share the activations
-    x.tt = q.tile / p.n_tiles;
+    // Weight-row tiles fastest: concurrent CTAs share the activations.
+    x.tt = static_cast<int>(sm90_div(static_cast<uint32_t>(q.tile), static_cast<uint32_t>(p.n_tiles), p.n_tiles_div));
+    x.nt = q.tile - x.tt * p.n_tiles;
     x.kb0 = q.kb0;
     x.kb1 = q.kb1;
     return x;
@@ -259,7 +258,7 @@ struct Sm90Cta {
       int64_t soff = 0;
       if constexpr (kGrouped) {
         const int k0 = x.kb0 * kKBlock;
-        const int g = k0 / gs;
+        const int g = static_cast<int>(sm90_div(static_cast<uint32_t>(k0), static_cast<uint32_t>(gs), p.gs_div));
         gk = k0 - g * gs;
         soff = g * gstep + static_cast<int64_t>(n0) * Tr::kSB;
       }
@@ -999,7 +998,7 @@ struct Sm90Cta {
       // the narrow tiles' split-K tiles: their parts (up to 16) end together, and the last
       // arriver's wait for the slowest one's stores was 1.00-1.04x slower than storing first.
       constexpr bool kArriveFirst = !Tr::kBlockIssue;
-      const bool arrive_first = kArriveFirst || p.stream > 0;
+      const bool arrive_first = kArriveFirst || p.part.stream > 0;
       // The exchange (below): tiles of one m64 atom per warpgroup whose token halves are output
       // store boxes (sm90_out_box_tokens): 128 x 256 and 128 x 128.
       constexpr bool kCanExchange = kMW == 1 && kTileT >= 128 && 2 * sm90_out_box_tokens(kTileT) == kTileT;
@@ -1026,7 +1025,7 @@ struct Sm90Cta {
       // 5% of the 64-token tile's stall samples, s9-profile2.)
       constexpr int kPublished = 1 << 16;
       int* const ctr = p.counters + x.part;
-      if (kCanExchange && p.split_exchange && x.nsplit == 2 && p.stream == 0) {
+      if (kCanExchange && p.split_exchange && x.nsplit == 2 && p.part.stream == 0) {
         // The two-part exchange (split-K tiles in two parts, which end at about the same
         // time). Where both parts have arrived, part pi (0: the tile's first k-half) sums,
         // scales and stores token half pi of the tile: it stores the other half of its

@@ -14,6 +14,9 @@
 
 #include <cstdint>
 
+#include "kernels/fast_div.h"
+#include "kernels/sm90/sm90_partition.h"
+
 namespace mixgemm::kernels::sm90 {
 
 // How the group scales / zero points are staged and looked up (kernel-uniform).
@@ -55,12 +58,13 @@ struct Sm90KernelParams {
 
   int32_t M, N, K;
   int32_t NB;             // N / 16
-  int32_t KB64;           // K / 64: pipeline k-blocks
-  int32_t n_tiles, t_tiles, tiles, splits, units;
-  int32_t whole;          // tiles run whole (units [0, whole)); the rest in `splits` parts, or streamed
-  int32_t stream;         // stream-K: CTAs (= the grid) sharing the streamed tiles; 0: split-K
-  uint32_t stream_blocks; // stream-K: (tiles - whole) * KB64
+  int32_t n_tiles, t_tiles, tiles, units;
+  // The work split (sm90_partition.h): whole tiles, split-K parts or stream-K, K / 64 pipeline
+  // k-blocks, with its divisors computed on the host (sm90_make_part).
+  Sm90Part part;
+  FastDiv n_tiles_div;    // of n_tiles (when >= 2): a unit's tile -> (weight-row tile, token tile)
   int32_t gs;             // group size in k (K for one group per column)
+  FastDiv gs_div;         // of gs (when >= 2): the producer's first group row
   int32_t srows;          // group rows staged per k-block (1, 2 or 4), 0 in kSm90ScaleNone
   int32_t mode;           // Sm90ScaleMode
   uint8_t has_scales;

@@ -159,8 +159,9 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   const int64_t n_tiles = (p.N + cfg.tile_n - 1) / cfg.tile_n;
   const int64_t t_tiles = (p.M + cfg.tile_t - 1) / cfg.tile_t;
   const int64_t tiles = n_tiles * t_tiles;
-  const sm90::Sm90Part part{static_cast<int>(split.whole), split.splits, static_cast<int>(p.K / 64), split.stream,
-                            static_cast<uint32_t>(split.stream > 0 ? (tiles - split.whole) * (p.K / 64) : 0)};
+  const sm90::Sm90Part part = sm90::sm90_make_part(
+      static_cast<int>(split.whole), split.splits, static_cast<int>(p.K / 64), split.stream,
+      static_cast<uint32_t>(split.stream > 0 ? (tiles - split.whole) * (p.K / 64) : 0));
   const int64_t units = sm90::sm90_unit_count(tiles, part);
   if (units > INT32_MAX || tiles > INT32_MAX) throw Error(ErrorCode::kNotSupported, "sm90: too many tiles");
   k.b = static_cast<const uint8_t*>(p.b);
@@ -183,16 +184,14 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.N = p.N;
   k.K = p.K;
   k.NB = p.N / 16;
-  k.KB64 = p.K / 64;
   k.n_tiles = static_cast<int32_t>(n_tiles);
   k.t_tiles = static_cast<int32_t>(t_tiles);
   k.tiles = static_cast<int32_t>(tiles);
-  k.splits = split.splits;
-  k.whole = static_cast<int32_t>(split.whole);
-  k.stream = split.stream;
-  k.stream_blocks = part.stream_blocks;
   k.units = static_cast<int32_t>(units);
+  k.part = part;
+  if (n_tiles >= 2) k.n_tiles_div = make_fast_div(static_cast<uint32_t>(n_tiles));
   k.gs = gs;
+  if (gs >= 2) k.gs_div = make_fast_div(static_cast<uint32_t>(gs));
   k.has_scales = grouped;
   k.has_zeros = p.has_zeros;
   k.mode = mode;

@@ -23,9 +23,18 @@
 // contributor's partial tile goes to slot 2c (its first segment) or 2c + 1 (its last one;
 // the segments between are whole tiles). Units past a CTA's range are empty (kb0 = kb1).
 // 32-bit arithmetic: the host takes stream-K only where C * (T + 1) < 2^31.
+//
+// The divisions by the launch's constants (splits, K / 64, C, T) are multiply-highs with constants
+// the host computes once per launch (kernels/fast_div.h, exact below 2^31; every dividend here is
+// below C * (T + 1) or 16 * 2^25): the decode of a CTA's first unit runs on the producer's path to
+// its first load and on the consumers' path to their first wait, one thread each, ~25 dependent
+// instructions per division otherwise (s34-trace/: the producer issued its first loads ~1 us after
+// it started). sm90_make_part fills them.
 #pragma once
 
 #include <cstdint>
+
+#include "kernels/fast_div.h"
 
 #if defined(__CUDACC__)
 #define MIXGEMM_SM90_HD __host__ __device__ __forceinline__
@@ -42,7 +51,21 @@ struct Sm90Part {
   int kb64;                 // K / 64
   int stream;               // stream-K: CTAs sharing the streamed tiles (0: split-K)
   uint32_t stream_blocks;   // stream-K: T = (tiles - whole) * kb64
+  FastDiv splits_div, kb64_div, stream_div, blocks_div;  // of splits, kb64, stream, stream_blocks (when >= 2)
 };
+
+// n / d for the divisor d of one of Sm90Part's FastDivs (d = 1: n).
+MIXGEMM_SM90_HD uint32_t sm90_div(uint32_t n, uint32_t d, FastDiv f) { return d == 1 ? n : fast_div(n, f); }
+
+// The host's Sm90Part, its divisors computed (a divisor of 0 or 1 keeps a zero FastDiv, never used).
+inline Sm90Part sm90_make_part(int whole, int splits, int kb64, int stream, uint32_t stream_blocks) {
+  Sm90Part q{whole, splits, kb64, stream, stream_blocks, {}, {}, {}, {}};
+  if (splits >= 2) q.splits_div = make_fast_div(static_cast<uint32_t>(splits));
+  if (kb64 >= 2) q.kb64_div = make_fast_div(static_cast<uint32_t>(kb64));
+  if (stream >= 2) q.stream_div = make_fast_div(static_cast<uint32_t>(stream));
+  if (stream_blocks >= 2) q.blocks_div = make_fast_div(stream_blocks);
+  return q;
+}
 
 struct Sm90UnitPos {
   int tile;    // output tile (nt = tile % n_tiles, tt = tile / n_tiles)
@@ -56,9 +79,16 @@ struct Sm90UnitPos {
   int kb0, kb1;  // 64-k blocks [kb0, kb1); kb0 == kb1: an empty unit (stream-K, nothing to do)
 };
 
-// Stream-K: the first k-block of CTA c's range, and the CTA whose range holds block b.
+// Stream-K: the first k-block of CTA c's range, and the CTA whose range holds block b (the plain
+// forms, and the part's, with its divisors).
 MIXGEMM_SM90_HD uint32_t sm90_stream_begin(uint32_t c, uint32_t T, uint32_t C) { return c * T / C; }
 MIXGEMM_SM90_HD uint32_t sm90_stream_owner(uint32_t b, uint32_t T, uint32_t C) { return ((b + 1) * C - 1) / T; }
+MIXGEMM_SM90_HD uint32_t sm90_stream_begin(uint32_t c, const Sm90Part& q) {
+  return sm90_div(c * q.stream_blocks, static_cast<uint32_t>(q.stream), q.stream_div);
+}
+MIXGEMM_SM90_HD uint32_t sm90_stream_owner(uint32_t b, const Sm90Part& q) {
+  return sm90_div((b + 1) * static_cast<uint32_t>(q.stream) - 1, q.stream_blocks, q.blocks_div);
+}
 
 // Units of a launch (the grid runs min(units, SMs) CTAs; stream-K: exactly `stream`).
 MIXGEMM_SM90_HD int64_t sm90_unit_count(int64_t tiles, const Sm90Part& q) {
@@ -73,10 +103,10 @@ MIXGEMM_SM90_HD int64_t sm90_unit_count(int64_t tiles, const Sm90Part& q) {
 MIXGEMM_SM90_HD Sm90UnitPos sm90_unit_pos(int u, const Sm90Part& q) {
   Sm90UnitPos x;
   if (q.stream > 0 && u >= q.whole) {
-    const uint32_t C = static_cast<uint32_t>(q.stream), T = q.stream_blocks, KB = static_cast<uint32_t>(q.kb64);
-    const uint32_t v = static_cast<uint32_t>(u - q.whole), c = v % C, j = v / C;
-    const uint32_t b0 = sm90_stream_begin(c, T, C), b1 = sm90_stream_begin(c + 1, T, C);
-    const uint32_t t = b0 / KB + j;  // streamed tile of segment j
+    const uint32_t C = static_cast<uint32_t>(q.stream), KB = static_cast<uint32_t>(q.kb64);
+    const uint32_t v = static_cast<uint32_t>(u - q.whole), j = sm90_div(v, C, q.stream_div), c = v - j * C;
+    const uint32_t b0 = sm90_stream_begin(c, q), b1 = sm90_stream_begin(c + 1, q);
+    const uint32_t t = sm90_div(b0, KB, q.kb64_div) + j;  // streamed tile of segment j
     const uint32_t lo = j == 0 ? b0 : t * KB;
     const uint32_t hi = (t + 1) * KB < b1 ? (t + 1) * KB : b1;
     x.tile = q.whole + static_cast<int>(t);
@@ -86,7 +116,7 @@ MIXGEMM_SM90_HD Sm90UnitPos sm90_unit_pos(int u, const Sm90Part& q) {
       x.kb0 = 0, x.kb1 = 0;
       return x;
     }
-    const uint32_t first = sm90_stream_owner(t * KB, T, C), last = sm90_stream_owner((t + 1) * KB - 1, T, C);
+    const uint32_t first = sm90_stream_owner(t * KB, q), last = sm90_stream_owner((t + 1) * KB - 1, q);
     x.kb0 = static_cast<int>(lo - t * KB);
     x.kb1 = static_cast<int>(hi - t * KB);
     x.nsplit = static_cast<int>(last - first + 1);
@@ -95,7 +125,7 @@ MIXGEMM_SM90_HD Sm90UnitPos sm90_unit_pos(int u, const Sm90Part& q) {
     x.slot = static_cast<int>(2 * c + (j == 0 ? 0u : 1u));
     // The tile is the first segment of every contributor but the first one, whose range
     // began in an earlier tile unless it begins exactly at the tile.
-    x.slot_skip = sm90_stream_begin(first, T, C) < t * KB ? 1 : 0;
+    x.slot_skip = sm90_stream_begin(first, q) < t * KB ? 1 : 0;
     x.slot0 = static_cast<int>(2 * first) + x.slot_skip;
     x.slot_step = 2;
     return x;
@@ -105,7 +135,7 @@ MIXGEMM_SM90_HD Sm90UnitPos sm90_unit_pos(int u, const Sm90Part& q) {
   const bool w = u < q.whole;
   const int v = w ? u : u - q.whole;
   const int parts = w ? 1 : q.splits;
-  const int i = v / parts;
+  const int i = static_cast<int>(sm90_div(static_cast<uint32_t>(v), static_cast<uint32_t>(parts), q.splits_div));
   x.split = v - i * parts;
   x.nsplit = parts;
   x.tile = w ? u : q.whole + i;
@@ -114,8 +144,9 @@ MIXGEMM_SM90_HD Sm90UnitPos sm90_unit_pos(int u, const Sm90Part& q) {
   x.slot0 = i * parts;
   x.slot_step = 1;
   x.slot_skip = 0;
-  x.kb0 = static_cast<int>(static_cast<int64_t>(x.split) * q.kb64 / parts);
-  x.kb1 = static_cast<int>(static_cast<int64_t>(x.split + 1) * q.kb64 / parts);
+  // split * kb64 < 16 * 2^25: 32-bit, exact for fast_div.
+  x.kb0 = static_cast<int>(sm90_div(static_cast<uint32_t>(x.split * q.kb64), static_cast<uint32_t>(parts), q.splits_div));
+  x.kb1 = static_cast<int>(sm90_div(static_cast<uint32_t>((x.split + 1) * q.kb64), static_cast<uint32_t>(parts), q.splits_div));
   return x;
 }
 
