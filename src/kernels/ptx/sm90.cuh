@@ -178,6 +178,20 @@ __device__ __forceinline__ uint4 ld_shared_cluster128(uint32_t addr) {
                : "memory");
   return v;
 }
+// 16-byte store to a peer's (or this CTA's) shared memory by shared::cluster address.
+__device__ __forceinline__ void st_shared_cluster128(uint32_t addr, uint4 v) {
+  asm volatile("st.shared::cluster.v4.u32 [%0], {%1,%2,%3,%4};\n" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+               : "memory");
+}
+// `bytes` (multiple of 16, 16-byte aligned) from this CTA's shared `src` to shared::cluster `dst`
+// (a peer's, by mapa_shared), completing `bytes` transactions on the peer's mbarrier `bar`
+// (shared::cluster address): the TMA engine's shared-to-shared copy inside a cluster.
+__device__ __forceinline__ void bulk_s2s_cluster(uint32_t dst, uint32_t src, uint32_t bytes, uint32_t bar) {
+  asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                   dst),
+               "r"(src), "r"(bytes), "r"(bar)
+               : "memory");
+}
 // 8-byte store to this CTA's shared memory by window address.
 __device__ __forceinline__ void sts64(uint32_t addr, uint32_t lo, uint32_t hi) {
   asm volatile("st.shared.v2.u32 [%0], {%1,%2};\n" ::"r"(addr), "r"(lo), "r"(hi) : "memory");
