@@ -217,8 +217,32 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.trace = trace.buf;
 #endif
   void* args[] = {&k};
-  cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(fn), dim3(grid), dim3(sm90::kThreads), args,
-                                   static_cast<size_t>(smem), stream);
+  // MIXGEMM_SM90_CLUSTER_LAUNCH=2 (a diagnostic, read once): launch an even grid as 2-CTA clusters, the
+  // kernel unchanged (it uses no cluster feature). Session 35's cluster exchange ran every CTA's mainloop
+  // 15% longer (s35-cluster-trace/); this tells whether the clustered launch alone does that.
+  static const bool cluster_launch = [] {
+    const char* v = std::getenv("MIXGEMM_SM90_CLUSTER_LAUNCH");
+    return v != nullptr && std::string(v) == "2";
+  }();
+  cudaError_t e;
+  if (cluster_launch && grid % 2 == 0) {
+    cudaLaunchConfig_t lc{};
+    lc.gridDim = dim3(grid);
+    lc.blockDim = dim3(sm90::kThreads);
+    lc.dynamicSmemBytes = static_cast<size_t>(smem);
+    lc.stream = stream;
+    cudaLaunchAttribute a{};
+    a.id = cudaLaunchAttributeClusterDimension;
+    a.val.clusterDim.x = 2;
+    a.val.clusterDim.y = 1;
+    a.val.clusterDim.z = 1;
+    lc.attrs = &a;
+    lc.numAttrs = 1;
+    e = cudaLaunchKernelExC(&lc, reinterpret_cast<const void*>(fn), args);
+  } else {
+    e = cudaLaunchKernel(reinterpret_cast<const void*>(fn), dim3(grid), dim3(sm90::kThreads), args,
+                         static_cast<size_t>(smem), stream);
+  }
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) cuda_fail("kernel launch", e);
 #ifdef MIXGEMM_SM90_TRACE
