@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 35 (not run: the session's device time was spent). Why was the cluster exchange slower
+# As run in session 35, call 5 (narrowed by the TR_* variables in command.sh): why was the cluster exchange slower
 # (../s35-cluster-exchange/: e4m3 1.10x, f16 1.03-1.05x the time where it runs, though its swap is ~1.3 us
 # cheaper)? One call: trace builds (-DMIXGEMM_SM90_TRACE) of main and of main + cluster.patch (branch
 # wip/sm90-cluster-exchange), f16 / e4m3 u4b8 g128 at M = 256 on Llama-2-70B and the seed shape, the timelines side
