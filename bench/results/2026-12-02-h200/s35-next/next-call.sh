@@ -42,7 +42,7 @@ for k, rows in keys.items():
     t0 = min(r[0] for r in rows)
     ml = [(r[4] - r[2]) / 1e3 for r in rows if r[4] < 2**63 and r[2] < 2**63]
     ex = max(r[9] for r in rows if r[9] < 2**63)
-    print(f"{k[:58]:58s} {min(ml):7.2f} {st.median(ml):7.2f} {max(ml):7.2f}   exit {(ex - t0) / 1e3:7.2f}")
+    print(f"{k[:90]:90s} {min(ml):7.2f} {st.median(ml):7.2f} {max(ml):7.2f}   exit {(ex - t0) / 1e3:7.2f}")
 PY
 }
 run base base
