@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cluster_launch.h"
 #include "kernels/ptx/mma.cuh"
 #include "kernels/ptx/sm90.cuh"
 
@@ -198,11 +199,7 @@ int main(int argc, char** argv) {
   lc.gridDim = dim3(ctas);
   lc.blockDim = dim3(kThreads);
   lc.dynamicSmemBytes = kSmem;
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = 2;
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
+  cudaLaunchAttribute attr = mixgemm::kernels::cluster_dim_attr(2);
   lc.attrs = &attr;
   lc.numAttrs = 1;
   int max_clusters = 0;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/print_config.h"
+#include "kernels/cluster_launch.h"
 #include "kernels/sm90/sm90.h"
 #include "kernels/sm90/sm90_gemm.cuh"
 #include "kernels/sm90/sm90_instances.h"
@@ -231,11 +232,7 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     lc.blockDim = dim3(sm90::kThreads);
     lc.dynamicSmemBytes = static_cast<size_t>(smem);
     lc.stream = stream;
-    cudaLaunchAttribute a{};
-    a.id = cudaLaunchAttributeClusterDimension;
-    a.val.clusterDim.x = 2;
-    a.val.clusterDim.y = 1;
-    a.val.clusterDim.z = 1;
+    cudaLaunchAttribute a = cluster_dim_attr(2);
     lc.attrs = &a;
     lc.numAttrs = 1;
     e = cudaLaunchKernelExC(&lc, reinterpret_cast<const void*>(fn), args);

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/print_config.h"
+#include "kernels/cluster_launch.h"
 #include "kernels/smallm/smallm.h"
 #include "kernels/smallm/smallm_geometry.h"
 #include "kernels/smallm/smallm_gemm.cuh"
@@ -59,16 +60,6 @@ int resident_ctas(smallm::SmallmKernelFn fn, int threads, int64_t smem) {
   if (e != cudaSuccess) cuda_fail("cudaOccupancyMaxActiveBlocksPerMultiprocessor", e);
   cache.emplace(key, n);
   return n;
-}
-
-// The launch attribute of a 1-D cluster of `cluster` CTAs along x.
-cudaLaunchAttribute cluster_dim_attr(int cluster) {
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = static_cast<unsigned>(cluster);
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  return attr;
 }
 
 // Clusters of `cluster` CTAs of `fn` that fit on the device at once (per device, cached),
