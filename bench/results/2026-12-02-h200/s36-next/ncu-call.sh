@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Session 36 call 4: Nsight Compute on the 128 x 256 e4m3 g128 launch of Llama-2-70B o at M = 256, main against the
+# Prepared in session 36 (not run: no device could be started). Nsight Compute on the 128 x 256 e4m3 g128 launch of Llama-2-70B o at M = 256, main against the
 # cluster-exchange kernel (pair2.patch), whose mainloop runs ~15% longer with the same block-loop SASS.
-S=${S:-.s36}
+S=${S:-.s37}  # this folder's pair2.patch copied into $S; $S carried
 OUT=${OUT:-$PWD/device-out}; mkdir -p $OUT
 export PATH=/usr/local/cuda/bin:$PATH
 L=/tmp/ncu36; rm -rf $L; mkdir -p $L
