@@ -7,6 +7,10 @@ Marks: 0 entry, 1 producer done, 2 mainloop entered, 3 first stage landed, 4 mai
 done, 9 consumer exit; since session 34 the prologue (10 barriers initialized, 11 producer starts,
 12 first stage's loads issued, 13 consumers start) and the last unit's end (14 mainloop done, 15 output
 staged): 2-7 are a CTA's first unit, 8, 9, 14 and 15 its last.
+
+With --mainloop: per key, the first unit's mainloop (mark 2 -> 4) over the CTAs, min / median / max, and
+the launch's last exit (us): the comparison sessions 35 / 36 inlined in their device scripts
+(s36-cluster/*/command.sh).
 """
 import statistics
 import sys
@@ -14,7 +18,7 @@ import sys
 NAMES = ["entry", "prod_done", "ml_in", "stage0", "ml_done", "ticket", "reduced", "staged", "epi_done", "exit",
          "bar_init", "prod_in", "issued0", "cons_in", "last_ml", "last_stg"]
 
-def main(path):
+def load(path):
     launches = {}
     for line in open(path):
         f = line.split()
@@ -23,6 +27,20 @@ def main(path):
         # Unreached marks: 0 (traces before session 34) or 2^64 - 1 (the buffer's fill since).
         ts = [int(x) if int(x) != (1 << 64) - 1 else 0 for x in f[i + 2:i + 18]]
         launches.setdefault(key, []).append(ts)
+    return launches
+
+
+def mainloops(path):
+    for key, rows in load(path).items():
+        t0 = min(r[0] for r in rows if r[0])
+        ml = [(r[4] - r[2]) / 1000.0 for r in rows if r[4] and r[2]]
+        ex = max((r[9] - t0) / 1000.0 for r in rows if r[9])
+        if ml:
+            print(f"{key[:90]:90s} {min(ml):7.2f} {statistics.median(ml):7.2f} {max(ml):7.2f}   exit {ex:7.2f}")
+
+
+def main(path):
+    launches = load(path)
     print(f"{'launch':70s} {'':4s} " + " ".join(f"{n:>9s}" for n in NAMES))
     for key, rows in launches.items():
         t0 = min(r[0] for r in rows if r[0])
@@ -34,4 +52,7 @@ def main(path):
             print(f"{key:70s} {stat:4s} " + " ".join(cols))
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--mainloop":
+        mainloops(sys.argv[2])
+    else:
+        main(sys.argv[1])
