@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # SASS of one translation unit for sm_90a, on this machine (no GPU needed): compiles FILE with
 # the library's flags, prints ptxas's register / spill lines and its wgmma serialization warnings
-# (C7510..C7515) to stderr and the cuobjdump -sass
-# listing to stdout. The CUDA toolkit here has no cuobjdump / nvdisasm; they come from PyPI
+# (C7510..C7515) to stderr and the cuobjdump -sass listing to stdout. The CUDA toolkit here has no cuobjdump / nvdisasm; they come from PyPI
 # (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm) into the git-ignored .deps/ on first use.
 #   usage: scripts/local_sass.sh FILE.cu [extra nvcc flags] > out.sass
 #   e.g.   scripts/local_sass.sh build-x/generated/sm90_inst_s8_u4_128x256.cu | scripts/sass_loops.py -
@@ -31,5 +30,5 @@ OBJ=$(mktemp --suffix=.o)
 trap 'rm -f "$OBJ"' EXIT
 nvcc -I include -I src "${GEN[@]}" -O3 -DNDEBUG --generate-code=arch=compute_90a,code=sm_90a \
   --expt-relaxed-constexpr -std=c++17 -Xptxas -v "$@" -c "$FILE" -o "$OBJ" 2>&1 |
-  grep -E "Compiling entry|spill|Used|C751[0-9]" >&2 || true
+  grep -E "Compiling entry|spill|Used|C751[0-5]" >&2 || true
 PATH="$PWD/$TOOLS:$PATH" cuobjdump -sass "$OBJ"
