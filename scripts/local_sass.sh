@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SASS of one translation unit for sm_90a, on this machine (no GPU needed): compiles FILE with
 # the library's flags, prints ptxas's register / spill lines and its wgmma serialization warnings
-# (C7510..C7515) to stderr and the cuobjdump -sass listing to stdout. The CUDA toolkit here has no cuobjdump / nvdisasm; they come from PyPI
-# (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm) into the git-ignored .deps/ on first use.
+# (C7510..C7515) to stderr and the cuobjdump -sass listing to stdout. The CUDA toolkit here has no
+# cuobjdump / nvdisasm; they come from PyPI (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm) into the
+# git-ignored .deps/ on first use.
 #   usage: scripts/local_sass.sh FILE.cu [extra nvcc flags] > out.sass
 #   e.g.   scripts/local_sass.sh build-x/generated/sm90_inst_s8_u4_128x256.cu | scripts/sass_loops.py -
 # A generated instance needs its build tree's generated/ folder (cmake -S . -B build-x
