@@ -8,7 +8,8 @@
 #   diag3: stored under the mainloop and after it, as main does (the mainloop's cost of the early stores:
 #          its s8 GPTQ block loop is 100 SASS instructions against main's 85).
 # Read: main - diag1 (+ ~0.6 us for the scheme's narrow blocks) is what the scheme can buy; diag2 bounds it.
-#   From the repository root on the device, this folder's diag*.patch copied into $S, $S carried:
+#   From the repository root on the device, this folder's diag*.patch copied into $S with `git rev-parse HEAD >
+#   $S/commit.txt`, $S carried:
 #   S=.s37 bash bench/results/2026-12-02-h200/s36-next/diag-call.sh
 S=${S:-.s37}
 OUT=${OUT:-$PWD/device-out}; mkdir -p $OUT
