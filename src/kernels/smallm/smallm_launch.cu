@@ -121,6 +121,13 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   if (!fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
 
   const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
+  // MIXGEMM_SMALLM_CLUSTER=0 (read once): kAuto runs the workspace split everywhere (A/B timing
+  // of the two reductions in one build; the heuristic itself stays a pure function).
+  static const bool cluster_env_off = [] {
+    const char* v = std::getenv("MIXGEMM_SMALLM_CLUSTER");
+    return v && v[0] == '0' && v[1] == 0;
+  }();
+  if (cluster == SmallmCluster::kAuto && cluster_env_off) cluster = SmallmCluster::kOff;
   sh::Geometry g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
                                      p.has_zeros, cfg, sm_count, cluster);
   const int threads = cfg.warps * 32;
