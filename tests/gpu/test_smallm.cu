@@ -27,6 +27,7 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/float_bits.h"
@@ -67,11 +68,14 @@ auto smallm_ws(const Spec& s) {
 // Runs one schedule at M tokens; returns the whole output buffer (rows x ldo).
 // `cluster`: the split-K reduction (SmallmCluster: what gemm() runs, the plain workspace
 // split-K, or cluster split-K wherever a stripe has two CTAs).
+// `reduce`: where the workspace split sums its partials (SmallmReduce: gemm()'s choice, the
+// last-arriving CTA, or the deferred reduction grid).
 std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M, std::string* err,
-                               mixgemm::kernels::SmallmCluster cluster = mixgemm::kernels::SmallmCluster::kAuto) {
+                               mixgemm::kernels::SmallmCluster cluster = mixgemm::kernels::SmallmCluster::kAuto,
+                               mixgemm::kernels::SmallmReduce reduce = mixgemm::kernels::SmallmReduce::kAuto) {
   return run_kernel_once(
       d, dd, M, [&](const GemmParams& p, std::string* why) { return mixgemm::kernels::smallm_can_implement(p, cfg, why); },
-      [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr, cluster); }, err);
+      [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr, cluster, reduce); }, err);
 }
 
 // Whether the geometry gives this schedule cluster split-K at M tokens on `sms` SMs (0: this GPU's).
@@ -162,6 +166,19 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
             ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << what << ": second run differs";
             if (++failures > 8) return;
           }
+        }
+        // The workspace split's two reductions (the last-arriving CTA, the deferred grid) add
+        // the same partials in the same order: the same bits, and both against the reference.
+        using mixgemm::kernels::SmallmReduce;
+        const SmallmCluster plain = auto_cl ? SmallmCluster::kOff : SmallmCluster::kAuto;
+        const std::vector<uint16_t> od = run_once(d, dd, cfg, M, &err, plain, SmallmReduce::kDeferred);
+        const std::vector<uint16_t> oi = run_once(d, dd, cfg, M, &err, plain, SmallmReduce::kInKernel);
+        const int64_t bad_d = od.empty() ? -1 : compare(d, od, M, &msg);
+        if (bad_d || oi.empty() || oi != od) {
+          ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << ": deferred reduction "
+                        << (od.empty() ? err : bad_d ? std::to_string(bad_d) + " bad elements:" + msg
+                                                     : "differs from the in-kernel one");
+          if (++failures > 8) return;
         }
       }
     }
@@ -366,17 +383,24 @@ TEST(Smallm, GraphReplay) {
   DevData dd(d, smallm_ws(s));
   const SmallmConfig cfg{16, 8, 1};
   using mixgemm::kernels::SmallmCluster;
-  // Both reductions: a cluster launch (cudaLaunchKernelEx with a cluster dimension) and the
-  // plain one with its workspace counters, each captured fresh (a first cluster launch of a
-  // kernel also runs the launcher's host-side occupancy query inside the capture).
+  using mixgemm::kernels::SmallmReduce;
+  // Every reduction: a cluster launch (cudaLaunchKernelEx with a cluster dimension), the
+  // plain one with its workspace counters, and the plain one with the deferred reduction grid
+  // (a programmatic dependent launch: an edge of that kind in the graph), each captured fresh
+  // (a first cluster launch of a kernel also runs the launcher's host-side occupancy query
+  // inside the capture).
   ASSERT_TRUE(uses_cluster(s, cfg, M, SmallmCluster::kForce));
-  for (SmallmCluster mode : {SmallmCluster::kForce, SmallmCluster::kOff}) {
-    SCOPED_TRACE(mode == SmallmCluster::kForce ? "cluster split-K" : "plain split-K");
+  const std::pair<SmallmCluster, SmallmReduce> modes[] = {{SmallmCluster::kForce, SmallmReduce::kAuto},
+                                                          {SmallmCluster::kOff, SmallmReduce::kInKernel},
+                                                          {SmallmCluster::kOff, SmallmReduce::kDeferred}};
+  for (const auto& [mode, reduce] : modes) {
+    SCOPED_TRACE(mode == SmallmCluster::kForce ? "cluster split-K"
+                 : reduce == SmallmReduce::kInKernel ? "plain split-K" : "plain split-K, deferred reduction");
     cudaStream_t st;
     MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     cudaGraph_t graph;
     MIXGEMM_CUDA_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-    mixgemm::kernels::launch_smallm(dd.params(d, M), cfg, st, mode);
+    mixgemm::kernels::launch_smallm(dd.params(d, M), cfg, st, mode, reduce);
     MIXGEMM_CUDA_OK(cudaStreamEndCapture(st, &graph));
     cudaGraphExec_t exec;
     MIXGEMM_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));

@@ -203,4 +203,15 @@ __device__ __forceinline__ void sts128(uint32_t addr, uint4 v) {
                : "memory");
 }
 
+// ---- programmatic dependent launch ------------------------------------------------------------
+// griddepcontrol.launch_dependents: this CTA lets a grid launched after it on the stream with the
+// programmatic-serialization attribute start (its CTAs take SM resources as ours free them). The
+// dependent grid sees none of our writes until its griddepcontrol.wait.
+__device__ __forceinline__ void griddep_launch_dependents() {
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+}
+// griddepcontrol.wait: blocks until every prerequisite grid has completed and its memory
+// operations are visible to this thread (a no-op in a grid launched without the attribute).
+__device__ __forceinline__ void griddep_wait() { asm volatile("griddepcontrol.wait;\n" ::: "memory"); }
+
 }  // namespace mixgemm::kernels::ptx

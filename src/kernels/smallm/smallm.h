@@ -36,6 +36,13 @@ namespace mixgemm::kernels {
 // kForce = wherever a stripe has at least two CTAs (tests: both reductions covered).
 enum class SmallmCluster { kAuto, kOff, kForce };
 
+// Where the workspace split-K sums a stripe's partial tiles (docs/design-smallm.md, "Deferred
+// split-K reduction"): kInKernel = the last-arriving CTA of the stripe (counter, fences);
+// kDeferred = a second grid launched after the kernel (programmatic dependent launch), the
+// kernel only storing its partials; kAuto = kDeferred unless MIXGEMM_SMALLM_DEFER=0 is set in
+// the environment (read once; for A/B timing in one build). Same bits either way.
+enum class SmallmReduce { kAuto, kInKernel, kDeferred };
+
 struct SmallmConfig {
   int token_tile = 16;  // 8, 16, 32, 64
   int warps = 8;        // 4 or 8
@@ -86,6 +93,6 @@ SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count
 // leaves it zeroed. Throws mixgemm::Error (kNotSupported) when !smallm_can_implement,
 // and (kCudaError) when the launch fails (cudaGetLastError). `cluster`: SmallmCluster.
 void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream,
-                   SmallmCluster cluster = SmallmCluster::kAuto);
+                   SmallmCluster cluster = SmallmCluster::kAuto, SmallmReduce reduce = SmallmReduce::kAuto);
 
 }  // namespace mixgemm::kernels

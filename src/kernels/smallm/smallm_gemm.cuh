@@ -685,6 +685,26 @@ struct SmallmCta {
     ptx::cluster_sync();
   }
 
+  // Partial-tile slots (workspace, per token tile): 2c holds CTA c's first segment (it starts
+  // at the CTA's first row), 2c + 1 its last one, when its range started in an earlier stripe.
+  // Middle segments are whole stripes (no slot). CTA cc owns rows [cc U / C, (cc + 1) U / C);
+  // su0 = the first row of the stripe.
+  static __device__ __forceinline__ int slot_of(const RowPartition& part, int64_t su0, int cc) {
+    return 2 * cc + (row_start(part, cc) < su0 ? 1 : 0);
+  }
+  // This thread's live pieces of a partial tile, in fragment order (tile_index).
+  static __device__ __forceinline__ void store_partial(const Ctx& x, const uint8_t* tile,
+                                                       const Acc (&acc)[kNBW][kNT][4]) {
+    uint4* mine = reinterpret_cast<uint4*>(const_cast<uint8_t*>(tile));
+#pragma unroll
+    for (int b = 0; b < kNBW; ++b)
+#pragma unroll
+      for (int nt = 0; nt < kNT; ++nt)
+        if (lane_live(x, nt))
+          __stcg(mine + tile_index(x, b, nt), make_uint4(acc_bits(acc[b][nt][0]), acc_bits(acc[b][nt][1]),
+                                                         acc_bits(acc[b][nt][2]), acc_bits(acc[b][nt][3])));
+  }
+
   // ---- end of one stripe segment: output directly, or the split-K reduction -----------
   // kRedGroup fragments x kRedBatch contributors: partial loads in flight together.
   // kFinal: the CTA's last segment, at the kernel's end (where the counter peek may apply).
@@ -706,16 +726,14 @@ struct SmallmCta {
       }
     }
     const int64_t su0 = static_cast<int64_t>(stripe) * p.KBn;  // stripe's rows [su0, su0 + KBn)
+    const uint8_t* tiles = p.partials + static_cast<int64_t>(x.mt) * 2 * x.C * p.tile_bytes;
+    if (p.deferred) {  // kernel-uniform: smallm_reduce_kernel sums the partials after this grid
+      store_partial(x, tiles + static_cast<int64_t>(slot_of(p.part, su0, x.c)) * p.tile_bytes, acc);
+      return;
+    }
     const int c_first = cta_of_row(p.part, su0);
     const int c_last = cta_of_row(p.part, su0 + p.KBn - 1);
-    // Slot 2c: the CTA's first segment (it starts at the CTA's first row); 2c+1: its last
-    // one, when the range started in an earlier stripe. Middle segments are whole stripes
-    // (no slot). Row ranges: CTA cc owns [cc*U/C, (cc+1)*U/C).
-    auto slot_of = [&](int cc) {
-      const int64_t bc = row_start(p.part, cc);
-      return 2 * cc + (bc < su0 ? 1 : 0);
-    };
-    const uint8_t* tiles = p.partials + static_cast<int64_t>(x.mt) * 2 * x.C * p.tile_bytes;
+    auto slot_of = [&](int cc) { return SmallmCta::slot_of(p.part, su0, cc); };
     int* cnt = p.counters + static_cast<int64_t>(x.mt) * p.stripes + stripe;
     const int n = c_last - c_first + 1;
     // Peek first, where it is likely to pay: the kernel's final segment of a CTA that starts
@@ -738,18 +756,7 @@ struct SmallmCta {
       last_by_peek = *s_flag;
     }
     if (!last_by_peek) {
-      {
-        uint4* mine = reinterpret_cast<uint4*>(const_cast<uint8_t*>(tiles) +
-                                               static_cast<int64_t>(slot_of(x.c)) * p.tile_bytes);
-#pragma unroll
-        for (int b = 0; b < kNBW; ++b)
-#pragma unroll
-          for (int nt = 0; nt < kNT; ++nt)
-            if (lane_live(x, nt))
-              __stcg(mine + tile_index(x, b, nt),
-                     make_uint4(acc_bits(acc[b][nt][0]), acc_bits(acc[b][nt][1]),
-                                acc_bits(acc[b][nt][2]), acc_bits(acc[b][nt][3])));
-      }
+      store_partial(x, tiles + static_cast<int64_t>(slot_of(x.c)) * p.tile_bytes, acc);
       // Release and acquire by thread 0 alone (the pattern of a grid barrier): the CTA
       // barrier orders every thread's partial store before thread 0's fence, which makes them
       // visible device-wide before the counter moves (cumulativity); if this CTA is the last,
@@ -959,11 +966,66 @@ struct SmallmCta {
     ct.dump();
   }
 
+  // ---- the deferred split-K reduction (smallm_reduce_kernel) ------------------------------
+  // With p.deferred the kernel above stores every partial segment and leaves; this grid, launched
+  // after it on the stream (programmatic dependent launch: it may become resident while the GEMM
+  // grid drains, and waits for that grid's completion before reading), sums them. One thread per
+  // 16-byte piece of a stripe's partial tile (piece i = ((warp * kNBW + b) * kNT + nt) * 32 + lane:
+  // tile_index of the GEMM's thread (warp, lane)): grid (ceil(P / blockDim.x), stripes, MT). The
+  // kernel boundary orders the partial stores before these loads, so the GEMM needs no counter,
+  // fence or atomic; the sum runs over the stripe's contributors in ascending CTA order (= ascending
+  // k), the order of the in-kernel reduction, so the bits are the same.
+  static __device__ __forceinline__ void reduce_run(const SmallmKernelParams& p) {
+    const int stripe = blockIdx.y;
+    const int64_t su0 = static_cast<int64_t>(stripe) * p.KBn;
+    const int c_first = cta_of_row(p.part, su0);
+    const int c_last = cta_of_row(p.part, su0 + p.KBn - 1);
+    if (c_first == c_last) return;  // one CTA held the whole stripe and wrote it
+    const int W = p.tile_bytes / (64 * kNBW * kTM);  // tile = 16 kNBW W rows x kTM tokens x 4 B
+    const int P = W * kNBW * kNT * 32;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= P) return;
+    Ctx y{};
+    y.lane = i & 31;
+    const int f = i >> 5;
+    y.warp = f / (kNBW * kNT);
+    y.W = W;
+    y.C = p.part.C;
+    y.mt = blockIdx.z;
+    y.m_base = y.mt * kTM;
+    y.m_rem = min(kTM, p.M - y.m_base);
+    const int b = (f / kNT) % kNBW, nt = f % kNT;
+    if (!lane_live(y, nt)) return;  // never stored, and its sums are never output
+    const uint4* tiles = reinterpret_cast<const uint4*>(p.partials + static_cast<int64_t>(y.mt) * 2 * y.C * p.tile_bytes);
+    const int64_t tile_vecs = p.tile_bytes / 16;
+    ptx::griddep_wait();  // the GEMM grid has completed: its partials are visible
+    Acc sum[4];
+    constexpr int kBatch = 8;  // contributors whose loads are in flight together
+    for (int c0 = c_first; c0 <= c_last; c0 += kBatch) {
+      uint4 w[kBatch];
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q)
+        if (c0 + q <= c_last) w[q] = __ldcg(tiles + slot_of(p.part, su0, c0 + q) * tile_vecs + i);
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q) {
+        if (c0 + q > c_last) break;
+        const Acc v[4] = {acc_from_bits(w[q].x), acc_from_bits(w[q].y), acc_from_bits(w[q].z),
+                          acc_from_bits(w[q].w)};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) sum[e] = c0 + q == c_first ? v[e] : sum[e] + v[e];
+      }
+    }
+    store_frag(p, y, stripe, b, nt, sum);
+  }
+
   // ---- the kernel body ------------------------------------------------------------------
   static __device__ __forceinline__ void run(const SmallmKernelParams& p) {
     extern __shared__ __align__(128) uint8_t smem[];
     __shared__ int s_flag;
 
+    // A deferred split-K's reduction grid may take the SM resources our CTAs free as they exit
+    // (it waits for this grid's completion before it reads anything).
+    if (p.deferred) ptx::griddep_launch_dependents();
     smallm_trace(kTraceEntry);
     Ctx x;
     x.lane = threadIdx.x & 31;
@@ -1060,6 +1122,24 @@ template <AType A, int kWBits, int kTM>
 __global__ void __launch_bounds__(kMaxWarps * 32, kTM <= 16 ? 2 : 1)
     smallm_kernel(const __grid_constant__ SmallmKernelParams p) {
   SmallmCta<A, kWBits, kTM>::run(p);
+}
+
+// The deferred split-K reduction of the kernels with activation A and token tile kTM (its code
+// does not depend on the weight bits: SmallmCta<A, 4, kTM> serves every weight type).
+template <AType A, int kTM>
+__global__ void __launch_bounds__(kReduceThreads) smallm_reduce_kernel(const __grid_constant__ SmallmKernelParams p) {
+  SmallmCta<A, 4, kTM>::reduce_run(p);
+}
+
+template <AType A>
+void (*smallm_reduce_instance(int token_tile))(SmallmKernelParams) {
+  switch (token_tile) {
+    case 8: return smallm_reduce_kernel<A, 8>;
+    case 16: return smallm_reduce_kernel<A, 16>;
+    case 32: return smallm_reduce_kernel<A, 32>;
+    case 64: return smallm_reduce_kernel<A, 64>;
+    default: return nullptr;
+  }
 }
 
 // The instance for (activation A, weight bits, token tile); null for a tile that is not

@@ -15,6 +15,12 @@ SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile) {
   return nullptr;
 }
 
+SmallmKernelFn smallm_reduce_a16(AType a, int token_tile) {
+  if (a == AType::kF16) return smallm_reduce_instance<AType::kF16>(token_tile);
+  if (a == AType::kBF16) return smallm_reduce_instance<AType::kBF16>(token_tile);
+  return nullptr;
+}
+
 #ifdef MIXGEMM_SMALLM_TRACE
 // The trace of this translation unit's kernels (smallm_trace.cuh).
 void smallm_trace_dump(const char* path, const char* tag) {

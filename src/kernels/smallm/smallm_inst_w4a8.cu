@@ -11,4 +11,10 @@ SmallmKernelFn smallm_kernel_w4a8(AType a, int token_tile) {
   return nullptr;
 }
 
+SmallmKernelFn smallm_reduce_a8(AType a, int token_tile) {
+  if (a == AType::kS8) return smallm_reduce_instance<AType::kS8>(token_tile);
+  if (a == AType::kE4M3) return smallm_reduce_instance<AType::kE4M3>(token_tile);
+  return nullptr;
+}
+
 }  // namespace mixgemm::kernels::smallm

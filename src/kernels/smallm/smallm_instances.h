@@ -15,4 +15,9 @@ SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile);
 SmallmKernelFn smallm_kernel_w8a16(AType a, int token_tile);
 SmallmKernelFn smallm_kernel_w4a8(AType a, int token_tile);
 
+// The deferred split-K reduction grid for activation a and a token tile (any weight type):
+// smallm_reduce_a16 in the w4a16 unit (f16, bf16), smallm_reduce_a8 in the w4a8 one (s8, e4m3).
+SmallmKernelFn smallm_reduce_a16(AType a, int token_tile);
+SmallmKernelFn smallm_reduce_a8(AType a, int token_tile);
+
 }  // namespace mixgemm::kernels::smallm

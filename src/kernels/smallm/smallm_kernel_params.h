@@ -49,6 +49,9 @@ inline constexpr int stages_of(int token_tile) { return token_tile <= 16 ? MIXGE
 inline constexpr int kMaxClusterCtas = MIXGEMM_SMALLM_CLUSTER_MAX;
 static_assert(kMaxClusterCtas >= 0 && kMaxClusterCtas <= 16, "cluster size");
 
+// Threads per CTA of smallm_reduce_kernel (one per 16-byte piece of a partial tile).
+inline constexpr int kReduceThreads = 128;
+
 // How the group scales / zero points are looked up (kernel-uniform).
 enum ScaleMode : int32_t {
   kScaleNone = 0,   // no group scales and no zero points
@@ -91,6 +94,9 @@ struct SmallmKernelParams {
   int32_t bar_off;         // byte offset of the ring's ring_rows mbarriers (8-aligned)
   int32_t cluster;         // >= 2: cluster split-K, S CTAs per stripe = one cluster (C = stripes x S;
                            // the reduction runs through DSMEM, no workspace); 0: off
+  int32_t deferred;        // 1: a segment that does not cover its stripe stores its partial tile
+                           // and leaves (no counter, fence or reduction); smallm_reduce_kernel,
+                           // launched after the kernel, sums each stripe's partials (cluster 0 only)
   uint8_t has_scales;
   uint8_t has_zeros;
   uint8_t b_unsigned;      // u4/u8 (value q) vs u4b8/u8b128 (value q - bias)

@@ -1,6 +1,7 @@
 // smallm_launch.cu - host launcher of the small-M kernel family.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cuda_runtime.h>
 
 #include <map>
@@ -27,6 +28,20 @@ smallm::SmallmKernelFn pick_kernel(AType a, BType b, int tm) {
   const int wbits = sh::weight_bits(b);
   if (sh::is_a16(a)) return wbits == 4 ? smallm::smallm_kernel_w4a16(a, tm) : smallm::smallm_kernel_w8a16(a, tm);
   return wbits == 4 ? smallm::smallm_kernel_w4a8(a, tm) : nullptr;
+}
+
+smallm::SmallmKernelFn pick_reduce_kernel(AType a, int tm) {
+  return sh::is_a16(a) ? smallm::smallm_reduce_a16(a, tm) : smallm::smallm_reduce_a8(a, tm);
+}
+
+// kAuto: deferred unless MIXGEMM_SMALLM_DEFER=0 (read once).
+bool defer_reduction(SmallmReduce r) {
+  if (r != SmallmReduce::kAuto) return r == SmallmReduce::kDeferred;
+  static const bool on = [] {
+    const char* v = std::getenv("MIXGEMM_SMALLM_DEFER");
+    return !(v && v[0] == '0' && v[1] == 0);
+  }();
+  return on;
 }
 
 [[noreturn]] void cuda_fail(const char* what, cudaError_t e) {
@@ -97,7 +112,8 @@ int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int 
 
 }  // namespace
 
-void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream, SmallmCluster cluster) {
+void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream, SmallmCluster cluster,
+                   SmallmReduce reduce) {
   if (p.M == 0) return;
   std::string why;
   if (!smallm_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, why);
@@ -105,6 +121,13 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   if (!fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
 
   const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
+  // MIXGEMM_SMALLM_CLUSTER=0 (read once): kAuto runs the workspace split everywhere (A/B timing
+  // of the two reductions in one build; the heuristic itself stays a pure function).
+  static const bool cluster_env_off = [] {
+    const char* v = std::getenv("MIXGEMM_SMALLM_CLUSTER");
+    return v && v[0] == '0' && v[1] == 0;
+  }();
+  if (cluster == SmallmCluster::kAuto && cluster_env_off) cluster = SmallmCluster::kOff;
   sh::Geometry g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
                                      p.has_zeros, cfg, sm_count, cluster);
   const int threads = cfg.warps * 32;
@@ -162,6 +185,13 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   k.ring_off = static_cast<int32_t>(g.ring_off);
   k.bar_off = static_cast<int32_t>(g.bar_off);
   k.cluster = static_cast<int32_t>(g.cluster);
+  // Deferred reduction: only the workspace split with more than one CTA has partial tiles.
+  smallm::SmallmKernelFn reduce_fn = nullptr;
+  if (g.cluster < 2 && C >= 2 && g.stripes <= 65535 && defer_reduction(reduce)) {
+    reduce_fn = pick_reduce_kernel(p.a_type, cfg.token_tile);
+    if (!reduce_fn) throw Error(ErrorCode::kNotSupported, "smallm: no reduction instance for " + cfg.name());
+  }
+  k.deferred = reduce_fn ? 1 : 0;
   k.has_scales = p.group_size > 0;
   k.has_zeros = p.has_zeros;
   k.b_unsigned = sh::is_unsigned(p.b_type);
@@ -172,6 +202,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
     std::fprintf(stderr, "[mixgemm]   %s: %lld CTAs x %lld token tiles, %s\n", cfg.name().c_str(),
                  static_cast<long long>(C), static_cast<long long>(g.MT),
                  g.cluster >= 2 ? ("cluster split-K, " + std::to_string(g.cluster) + " CTAs per stripe").c_str()
+                : reduce_fn     ? "workspace split-K, deferred reduction"
                                 : "workspace split-K");
   const dim3 grid(static_cast<unsigned>(C), static_cast<unsigned>(g.MT));
   const dim3 block(static_cast<unsigned>(threads));
@@ -193,6 +224,25 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   }
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) cuda_fail("kernel launch", e);
+  if (!reduce_fn) return;
+  // The reduction grid: one thread per 16-byte piece of a stripe's partial tile, (pieces,
+  // stripes, token tiles), launched as a programmatic dependent of the kernel (its CTAs may
+  // take the SMs the kernel's CTAs leave; it waits for the kernel's completion before reading).
+  const int64_t pieces = g.tile_bytes / 16;
+  cudaLaunchAttribute pdl{};
+  pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  pdl.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t rc{};
+  rc.gridDim = dim3(static_cast<unsigned>((pieces + smallm::kReduceThreads - 1) / smallm::kReduceThreads),
+                    static_cast<unsigned>(g.stripes), static_cast<unsigned>(g.MT));
+  rc.blockDim = dim3(smallm::kReduceThreads);
+  rc.dynamicSmemBytes = 0;
+  rc.stream = stream;
+  rc.attrs = &pdl;
+  rc.numAttrs = 1;
+  e = cudaLaunchKernelExC(&rc, reinterpret_cast<const void*>(reduce_fn), args);
+  if (e == cudaSuccess) e = cudaGetLastError();
+  if (e != cudaSuccess) cuda_fail("reduction launch", e);
 }
 
 }  // namespace mixgemm::kernels
