@@ -15,6 +15,7 @@
 
 #include "core/float_bits.h"
 #include "gpu/gemm_test_data.h"
+#include "kernels/sm90/sm90.h"
 #include "kernels/workspace_layout.h"
 #include "gpu/gpu_test_util.h"
 #include "mixgemm/gemm.h"
@@ -228,6 +229,12 @@ TEST(GemmApi, RowSplitMatchesReference) {
     }
     ++ran;
     const std::string plan = describe_plan(c.p, 132);
+    if (plan.find("[256]+") == std::string::npos && kernels::sm90_instance_set_restricted()) {
+      // A build restricted to some tiles (-DMIXGEMM_SM90_SCHEDULES) may rank one launch faster.
+      std::printf("[ skip ] %s: this restricted instance set plans %s\n", at.name().c_str(), plan.c_str());
+      --ran;
+      continue;
+    }
     ASSERT_NE(plan.find("[256]+"), std::string::npos) << plan;
     MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
     gemm(c.args(nullptr));
