@@ -326,7 +326,7 @@ void gemm_arrays(const Array& a, const Array& b, const Array& out, const Array& 
            reinterpret_cast<uintptr_t>(a.data()), lda, reinterpret_cast<uintptr_t>(b.data()),
            reinterpret_cast<uintptr_t>(gs), reinterpret_cast<uintptr_t>(gz), reinterpret_cast<uintptr_t>(ch),
            reinterpret_cast<uintptr_t>(tok), reinterpret_cast<uintptr_t>(bi), reinterpret_cast<uintptr_t>(out.data()),
-           ldo, reinterpret_cast<uintptr_t>(workspace.data()), workspace.nbytes(), schedule, stream);
+           ldo, reinterpret_cast<uintptr_t>(workspace.data()), workspace.nbytes(), schedule, stream, false);
 }
 
 // ---- activation quantization ---------------------------------------------------------------
