@@ -19,6 +19,7 @@ The C++ extension never sees a torch type: the ops pass data pointers and
 from __future__ import annotations
 
 import math
+import os
 from typing import Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
@@ -52,6 +53,9 @@ def torch_dtype(name: str) -> torch.dtype:
 
 # ---- the per-device workspace -----------------------------------------------------------------
 _workspaces: Dict[int, Tensor] = {}
+# MIXGEMM_PDL=0 (read at import): QuantLinear's W4A8 GEMM is launched as a plain kernel instead of
+# a programmatic dependent of its activation-quantization kernel (A/B timing; the results are the same).
+_PDL = os.environ.get("MIXGEMM_PDL", "1") != "0"
 _ws_bytes: Dict[tuple, int] = {}
 
 
@@ -121,7 +125,7 @@ def _check_cuda(where: str, a: Tensor, *others: Optional[Tensor]) -> None:
 def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
              channel_scales: Optional[Tensor], token_scales: Optional[Tensor], bias: Optional[Tensor],
              N: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int, out_type: str,
-             schedule: str) -> Tensor:
+             schedule: str, pdl: bool = False) -> Tensor:
     _check_cuda("gemm", a, b, group_scales, group_zeros, channel_scales, token_scales, bias)
     M, K = a.shape
     out = torch.empty((M, N), dtype=_FROM_NAME[out_type], device=a.device)
@@ -140,17 +144,17 @@ def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: 
             _C.gemm_ptr(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, a.data_ptr(), K,
                         b.data_ptr(), _ptr(group_scales), _ptr(group_zeros), _ptr(channel_scales),
                         _ptr(token_scales), _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule,
-                        stream)
+                        stream, pdl)
         return out
     _C.gemm_ptr(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, a.data_ptr(), K,
                 b.data_ptr(), _ptr(group_scales), _ptr(group_zeros), _ptr(channel_scales), _ptr(token_scales),
-                _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule, stream)
+                _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule, stream, pdl)
     return out
 
 
 @_gemm_op.register_fake
 def _gemm_fake(a, b, group_scales, group_zeros, channel_scales, token_scales, bias, N, weight_type, scale_type,
-               has_zeros, group_size, out_type, schedule):
+               has_zeros, group_size, out_type, schedule, pdl=False):
     return a.new_empty((a.shape[0], N), dtype=_FROM_NAME[out_type])
 
 
@@ -472,11 +476,15 @@ class QuantLinear(torch.nn.Module):
         if self.perm is not None:
             x2 = x2.index_select(1, self.perm)
         tok = None
-        if self.act_type in ("s8", "e4m3"):
+        quantized = self.act_type in ("s8", "e4m3")
+        if quantized:
             x2, tok = torch.ops.mixgemm.quantize_activations(x2, self.act_type, None)
+        # After the quantize kernel (which lets its dependents start at once) the decode GEMM is
+        # a programmatic dependent launch: it streams its weights while the activations are
+        # quantized (GemmArgs::programmatic_dependent_launch; correct after any kernel).
         out = torch.ops.mixgemm.gemm(x2, self.qweight, self.scales, self.zeros, self.channel_scales, tok, self.bias,
                                      self.out_features, self.weight_type, self.scale_type, self.has_zeros,
-                                     self.group_size, self.out_type, self.schedule)
+                                     self.group_size, self.out_type, self.schedule, quantized and _PDL)
         return out.reshape(*lead, self.out_features)
 
     # -- constructors --

@@ -270,7 +270,8 @@ void gemm_ptr(int64_t M, int64_t N, int64_t K, const std::string& a_type, const 
               const std::string& scale_type, bool has_zeros, const std::string& out_type, int64_t group_size,
               uintptr_t a, int64_t lda, uintptr_t b, uintptr_t group_scales, uintptr_t group_zeros,
               uintptr_t channel_scales, uintptr_t token_scales, uintptr_t bias, uintptr_t out, int64_t ldo,
-              uintptr_t workspace, size_t workspace_bytes, const std::string& schedule, uintptr_t stream) {
+              uintptr_t workspace, size_t workspace_bytes, const std::string& schedule, uintptr_t stream,
+              bool pdl) {
   mixgemm::GemmArgs args;
   args.problem = problem_of(M, N, K, a_type, b_type, scale_type, has_zeros, out_type, group_size);
   args.a = cptr(a);
@@ -287,6 +288,7 @@ void gemm_ptr(int64_t M, int64_t N, int64_t K, const std::string& a_type, const 
   args.workspace_bytes = workspace_bytes;
   args.schedule = schedule;
   args.stream = stream_of(stream);
+  args.programmatic_dependent_launch = pdl;
   mixgemm::gemm(args);
 }
 
@@ -324,7 +326,7 @@ void gemm_arrays(const Array& a, const Array& b, const Array& out, const Array& 
            reinterpret_cast<uintptr_t>(a.data()), lda, reinterpret_cast<uintptr_t>(b.data()),
            reinterpret_cast<uintptr_t>(gs), reinterpret_cast<uintptr_t>(gz), reinterpret_cast<uintptr_t>(ch),
            reinterpret_cast<uintptr_t>(tok), reinterpret_cast<uintptr_t>(bi), reinterpret_cast<uintptr_t>(out.data()),
-           ldo, reinterpret_cast<uintptr_t>(workspace.data()), workspace.nbytes(), schedule, stream);
+           ldo, reinterpret_cast<uintptr_t>(workspace.data()), workspace.nbytes(), schedule, stream, false);
 }
 
 // ---- activation quantization ---------------------------------------------------------------
@@ -661,7 +663,7 @@ NB_MODULE(_C, m) {
   m.def("gemm_ptr", &gemm_ptr, "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a, "scale_type"_a, "has_zeros"_a,
         "out_type"_a, "group_size"_a, "a"_a, "lda"_a, "b"_a, "group_scales"_a, "group_zeros"_a, "channel_scales"_a,
         "token_scales"_a, "bias"_a, "out"_a, "ldo"_a, "workspace"_a, "workspace_bytes"_a, "schedule"_a, "stream"_a,
-        nb::call_guard<nb::gil_scoped_release>());
+        "pdl"_a = false, nb::call_guard<nb::gil_scoped_release>());
   m.def("gemm_arrays", &gemm_arrays, "a"_a, "b"_a, "out"_a, "workspace"_a, "N"_a, "a_type"_a, "b_type"_a,
         "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a, "group_scales"_a.none(), "group_zeros"_a.none(),
         "channel_scales"_a.none(), "token_scales"_a.none(), "bias"_a.none(), "schedule"_a, "stream"_a);

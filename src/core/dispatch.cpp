@@ -40,6 +40,7 @@ kernels::GemmParams params_of(const GemmArgs& args, int sm_count) {
   k.workspace = args.workspace;
   k.workspace_bytes = args.workspace_bytes;
   k.sm_count = sm_count;
+  k.pdl = args.programmatic_dependent_launch;
   return k;
 }
 
@@ -226,8 +227,8 @@ void launch(const GemmArgs& args, const std::string& schedule, int sm_count) {
     MIXGEMM_NOT_SUPPORTED("gemm", "schedule '" << schedule << "' has no kernel");
   const int64_t M = args.problem.M;
   for (int64_t m0 = 0; m0 < M; m0 += kSmallmSlabTokens) {
-    const kernels::GemmParams s =
-        params_of(row_slice(args, m0, std::min<int64_t>(kSmallmSlabTokens, M - m0)), sm_count);
+    kernels::GemmParams s = params_of(row_slice(args, m0, std::min<int64_t>(kSmallmSlabTokens, M - m0)), sm_count);
+    s.pdl = s.pdl && m0 == 0;  // later slabs follow this call's own launches
     if (m0 == 0 && !kernels::smallm_can_implement(s, cfg, &why))
       MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << schedule << " cannot run this problem: " << why);
     kernels::launch_smallm(s, cfg, args.stream);

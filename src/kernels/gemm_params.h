@@ -42,6 +42,7 @@ struct GemmParams {
   void* workspace;           // workspace_size() bytes, zeroed once by the caller, left zeroed
   uint64_t workspace_bytes;
   int32_t sm_count;          // multiprocessors of the current device
+  bool pdl;                  // GemmArgs::programmatic_dependent_launch (smallm only)
 };
 
 }  // namespace mixgemm::kernels

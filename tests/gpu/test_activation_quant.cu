@@ -177,10 +177,21 @@ TEST(ActivationQuantGpu, QuantizeThenGemmMatchesReference) {
     cudaMemset(d_ws, 0, g.workspace_bytes);
   }
   g.workspace = d_ws;
-  gemm_with_activation_quant(g, d_a16, f16, K, d_q, d_tok);
-  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
-  std::vector<uint16_t> got(M * N);
-  cudaMemcpy(got.data(), d_out, got.size() * 2, cudaMemcpyDeviceToHost);
+  // The GEMM is a programmatic dependent of the quantize kernel (it may start while the
+  // activations are being written): q, tok and out are poisoned before every call, so a GEMM
+  // that read them before the quantize grid completed would not match the reference.
+  std::vector<std::vector<uint16_t>> runs;
+  for (int rep = 0; rep < 3; ++rep) {
+    MIXGEMM_CUDA_OK(cudaMemsetAsync(d_q, 0x55, M * K, nullptr));
+    MIXGEMM_CUDA_OK(cudaMemsetAsync(d_tok, 0xff, M * 4, nullptr));  // NaN
+    MIXGEMM_CUDA_OK(test::poison_16bit(d_out, M * N));
+    gemm_with_activation_quant(g, d_a16, f16, K, d_q, d_tok);
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+    runs.emplace_back(M * N);
+    cudaMemcpy(runs.back().data(), d_out, M * N * 2, cudaMemcpyDeviceToHost);
+  }
+  const std::vector<uint16_t>& got = runs[0];
+  EXPECT_TRUE(runs[1] == got && runs[2] == got) << "repeated calls differ";
 
   const QuantizedActivations qa = quantize_activations_dynamic(a16.data(), f16, M, K, K, s8);
   std::vector<uint16_t> ref(M * N);

@@ -15,6 +15,7 @@
 
 #include "core/float_bits.h"
 #include "gpu/gemm_test_data.h"
+#include "kernels/ptx/sm90.cuh"
 #include "kernels/sm90/sm90.h"
 #include "kernels/workspace_layout.h"
 #include "gpu/gpu_test_util.h"
@@ -198,6 +199,50 @@ TEST(GemmApi, DeterministicBitwise) {
     ASSERT_EQ(std::memcmp(first.data(), c.download().data(), first.size() * 2), 0) << "run " << rep;
   }
   EXPECT_EQ(c.check(first, "seed shape"), 0);
+}
+
+// GemmArgs::programmatic_dependent_launch: the GEMM may start while the kernel before it runs,
+// and must not read a or token_scales before that kernel has completed. The kernel before it
+// lets its dependents start at entry, spins ~20 us and only then writes the activations and
+// token scales (poisoned until then: NaN); the GEMM's output must match the reference.
+__global__ void late_writer(const uint4* src, uint4* dst, int64_t n16, const float* tsrc, float* tdst, int m,
+                            long long spin) {
+  kernels::ptx::griddep_launch_dependents();
+  const long long t0 = clock64();
+  while (clock64() - t0 < spin) {
+  }
+  for (int64_t i = threadIdx.x + static_cast<int64_t>(blockIdx.x) * blockDim.x; i < n16;
+       i += static_cast<int64_t>(blockDim.x) * gridDim.x)
+    dst[i] = src[i];
+  if (blockIdx.x == 0)
+    for (int i = threadIdx.x; i < m; i += blockDim.x) tdst[i] = tsrc[i];
+}
+
+TEST(GemmApi, ProgrammaticDependentLaunchWaitsForItsProducer) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  for (int64_t M : {1, 8, 16}) {  // decode launches (smallm), the only ones that take the flag
+    Case c(M, 4096, 4096, f16, 128, test_seed() + 250 + M, true);
+    void* src_a = device_copy(c.a);
+    void* src_tok = device_copy(c.tok);
+    cudaStream_t st;
+    MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    for (int rep = 0; rep < 3; ++rep) {
+      MIXGEMM_CUDA_OK(cudaMemsetAsync(c.d_a, 0xff, c.a.size() * 2, st));
+      MIXGEMM_CUDA_OK(cudaMemsetAsync(c.d_tok, 0xff, M * 4, st));
+      MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N, st));
+      late_writer<<<8, 256, 0, st>>>(static_cast<const uint4*>(src_a), static_cast<uint4*>(c.d_a),
+                                     static_cast<int64_t>(c.a.size() / 8), static_cast<const float*>(src_tok),
+                                     c.d_tok, static_cast<int>(M), 40000);
+      GemmArgs g = c.args(st);
+      g.programmatic_dependent_launch = true;
+      gemm(g);
+      MIXGEMM_CUDA_OK(cudaStreamSynchronize(st));
+      EXPECT_EQ(c.check(c.download(), "programmatic dependent launch"), 0) << "M=" << M << " rep " << rep;
+    }
+    cudaStreamDestroy(st);
+    cudaFree(src_a);
+    cudaFree(src_tok);
+  }
 }
 
 // Row split (docs/design.md, "Row split"): M = 288 on 28672 x 2048 runs as two launches, rows

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "core/check.h"
+#include "kernels/ptx/sm90.cuh"
 #include "mixgemm/activation_quant.h"
 
 namespace mixgemm::kernels {
@@ -56,6 +57,9 @@ __device__ __forceinline__ uint8_t quantize_one(float x, float inv, float lo) {
 
 template <class T, bool kS8>
 __global__ void __launch_bounds__(kThreads) quantize_activations_kernel(const QuantParams p) {
+  // A GEMM launched as our programmatic dependent (gemm_with_activation_quant) may start now:
+  // it streams its weights and waits for this grid's completion before reading q / tok.
+  ptx::griddep_launch_dependents();
   const int m = blockIdx.x;
   const uint8_t* row = p.a + static_cast<int64_t>(m) * p.lda_bytes;
   const int vecs = p.K / 8;  // 8 elements per 16-byte load
@@ -179,6 +183,10 @@ void gemm_with_activation_quant(GemmArgs args, const void* a16, ScalarType a16_t
   qa.static_scale = static_scale;
   qa.stream = args.stream;
   quantize_activations(qa);
+  // The quantize grid triggers its dependents at entry: a decode GEMM starts streaming its
+  // weights while the activations are quantized, and waits for them (docs/design-smallm.md,
+  // "Session 38").
+  args.programmatic_dependent_launch = true;
   gemm(args);
 }
 

@@ -1082,6 +1082,9 @@ struct SmallmCta {
       __syncwarp();
       produce(p, x, pr, min(p.ring_rows, nrows), nrows, u0);
     }
+    // A programmatic dependent launch (GemmArgs::programmatic_dependent_launch): the weights
+    // are in flight; the activations and token scales are the previous kernel's output.
+    if (p.pdl_wait) ptx::griddep_wait();
     {
       Chunk ld = cur;
 #pragma unroll

@@ -94,6 +94,8 @@ struct SmallmKernelParams {
   int32_t bar_off;         // byte offset of the ring's ring_rows mbarriers (8-aligned)
   int32_t cluster;         // >= 2: cluster split-K, S CTAs per stripe = one cluster (C = stripes x S;
                            // the reduction runs through DSMEM, no workspace); 0: off
+  int32_t pdl_wait;        // 1: launched as a programmatic dependent: griddepcontrol.wait before the
+                           // first read of a / tok (the weight ring is filled before it)
   int32_t deferred;        // 1: a segment that does not cover its stripe stores its partial tile
                            // and leaves (no counter, fence or reduction); smallm_reduce_kernel,
                            // launched after the kernel, sums each stripe's partials (cluster 0 only)

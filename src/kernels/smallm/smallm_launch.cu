@@ -192,6 +192,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
     if (!reduce_fn) throw Error(ErrorCode::kNotSupported, "smallm: no reduction instance for " + cfg.name());
   }
   k.deferred = reduce_fn ? 1 : 0;
+  k.pdl_wait = p.pdl ? 1 : 0;
   k.has_scales = p.group_size > 0;
   k.has_zeros = p.has_zeros;
   k.b_unsigned = sh::is_unsigned(p.b_type);
@@ -208,15 +209,21 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   const dim3 block(static_cast<unsigned>(threads));
   void* args[] = {&k};
   cudaError_t e;
-  if (g.cluster >= 2) {  // grid.x = stripes x cluster: one cluster per stripe and token tile
-    cudaLaunchAttribute attr = cluster_dim_attr(static_cast<int>(g.cluster));
+  cudaLaunchAttribute pdl{};
+  pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  pdl.val.programmaticStreamSerializationAllowed = 1;
+  if (g.cluster >= 2 || p.pdl) {  // grid.x = stripes x cluster: one cluster per stripe and token tile
+    cudaLaunchAttribute attrs[2];
+    unsigned n = 0;
+    if (g.cluster >= 2) attrs[n++] = cluster_dim_attr(static_cast<int>(g.cluster));
+    if (p.pdl) attrs[n++] = pdl;
     cudaLaunchConfig_t lc{};
     lc.gridDim = grid;
     lc.blockDim = block;
     lc.dynamicSmemBytes = static_cast<size_t>(g.smem_bytes);
     lc.stream = stream;
-    lc.attrs = &attr;
-    lc.numAttrs = 1;
+    lc.attrs = attrs;
+    lc.numAttrs = n;
     e = cudaLaunchKernelExC(&lc, reinterpret_cast<const void*>(fn), args);
   } else {
     e = cudaLaunchKernel(reinterpret_cast<const void*>(fn), grid, block, args, static_cast<size_t>(g.smem_bytes),
@@ -229,9 +236,6 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   // stripes, token tiles), launched as a programmatic dependent of the kernel (its CTAs may
   // take the SMs the kernel's CTAs leave; it waits for the kernel's completion before reading).
   const int64_t pieces = g.tile_bytes / 16;
-  cudaLaunchAttribute pdl{};
-  pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  pdl.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t rc{};
   rc.gridDim = dim3(static_cast<unsigned>((pieces + smallm::kReduceThreads - 1) / smallm::kReduceThreads),
                     static_cast<unsigned>(g.stripes), static_cast<unsigned>(g.MT));
