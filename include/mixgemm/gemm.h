@@ -66,9 +66,9 @@ struct GemmArgs {
   cudaStream_t stream = nullptr;
 
   // true: a decode (smallm) launch is a CUDA programmatic dependent of the kernel before it on
-  // the stream: it may start while that kernel runs, fills its weight ring (weights, scales,
-  // zeros, bias and ch are read early: they must not be written by that kernel), and waits for
-  // the kernel's completion before it reads a or token_scales or writes out. It gains only
+  // the stream: it may start while that kernel runs and read the prepacked weights b (which that
+  // kernel must not write), and waits for the kernel's completion before it reads anything else
+  // (a, token_scales, scales, zeros, bias, ch) or writes out or the workspace. It gains only
   // when the kernel before triggers its dependents early, as quantize_activations does
   // (gemm_with_activation_quant sets it); with any other kernel it is correct and gains
   // nothing. sm90 launches ignore it.

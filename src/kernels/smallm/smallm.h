@@ -36,8 +36,8 @@ namespace mixgemm::kernels {
 // kForce = wherever a stripe has at least two CTAs (tests: both reductions covered).
 enum class SmallmCluster { kAuto, kOff, kForce };
 
-// Where the workspace split-K sums a stripe's partial tiles (docs/design-smallm.md, "Deferred
-// split-K reduction"): kInKernel = the last-arriving CTA of the stripe (counter, fences);
+// Where the workspace split-K sums a stripe's partial tiles (docs/design-smallm.md, "Split-K
+// reduction"): kInKernel = the last-arriving CTA of the stripe (counter, fences);
 // kDeferred = a second grid launched after the kernel (programmatic dependent launch), the
 // kernel only storing its partials; kAuto = kDeferred unless MIXGEMM_SMALLM_DEFER=0 is set in
 // the environment (read once; for A/B timing in one build). Same bits either way.

@@ -34,13 +34,16 @@ smallm::SmallmKernelFn pick_reduce_kernel(AType a, int tm) {
   return sh::is_a16(a) ? smallm::smallm_reduce_a16(a, tm) : smallm::smallm_reduce_a8(a, tm);
 }
 
-// kAuto: deferred unless MIXGEMM_SMALLM_DEFER=0 (read once).
+// Whether the environment variable `name` is exactly "0" (the A/B switches below, read once each).
+bool env_is_zero(const char* name) {
+  const char* v = std::getenv(name);
+  return v && v[0] == '0' && v[1] == 0;
+}
+
+// kAuto: deferred unless MIXGEMM_SMALLM_DEFER=0.
 bool defer_reduction(SmallmReduce r) {
   if (r != SmallmReduce::kAuto) return r == SmallmReduce::kDeferred;
-  static const bool on = [] {
-    const char* v = std::getenv("MIXGEMM_SMALLM_DEFER");
-    return !(v && v[0] == '0' && v[1] == 0);
-  }();
+  static const bool on = !env_is_zero("MIXGEMM_SMALLM_DEFER");
   return on;
 }
 
@@ -123,10 +126,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
   // MIXGEMM_SMALLM_CLUSTER=0 (read once): kAuto runs the workspace split everywhere (A/B timing
   // of the two reductions in one build; the heuristic itself stays a pure function).
-  static const bool cluster_env_off = [] {
-    const char* v = std::getenv("MIXGEMM_SMALLM_CLUSTER");
-    return v && v[0] == '0' && v[1] == 0;
-  }();
+  static const bool cluster_env_off = env_is_zero("MIXGEMM_SMALLM_CLUSTER");
   if (cluster == SmallmCluster::kAuto && cluster_env_off) cluster = SmallmCluster::kOff;
   sh::Geometry g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
                                      p.has_zeros, cfg, sm_count, cluster);
@@ -212,7 +212,9 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   cudaLaunchAttribute pdl{};
   pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   pdl.val.programmaticStreamSerializationAllowed = 1;
-  if (g.cluster >= 2 || p.pdl) {  // grid.x = stripes x cluster: one cluster per stripe and token tile
+  // Cluster split-K: grid.x = stripes x cluster, one cluster per stripe and token tile. A
+  // programmatic dependent launch (GemmParams::pdl) waits in the kernel (pdl_wait).
+  if (g.cluster >= 2 || p.pdl) {
     cudaLaunchAttribute attrs[2];
     unsigned n = 0;
     if (g.cluster >= 2) attrs[n++] = cluster_dim_attr(static_cast<int>(g.cluster));
