@@ -1,13 +1,19 @@
 // The smallm heuristic against the H200: for every measured (shape, M), the schedule the
-// heuristic picks must be within 5% of the fastest listed schedule. The times are the
-// medians of bench/results/2026-11-30-h200/s8-final/timing.log (the GPU timing report:
-// f16 x u4b8 g128, cold L2, 132 SMs, 8-row chunks for TM 8/16, cluster split-K where the
-// geometry takes it); a time of 0 means "not
-// measured". Re-measure and update this table when the kernel changes, so that a change of the
-// time model cannot silently pick slower schedules.
+// heuristic picks must be close to the fastest listed schedule. Two tables, each one device run:
+//  - kH200 (M >= 16, TM >= 16 picks): the medians of bench/results/2026-11-30-h200/s8-final/
+//    timing.log (the GPU timing report: f16 x u4b8 g128, cold L2, 132 SMs, 8-row chunks for TM
+//    8/16, cluster split-K where the geometry takes it), within 5%. Its M <= 8 rows, measured
+//    event-timed with the split-K reduction inside the kernel, are superseded by
+//  - kH200Graph (M = 1 / 8, TM 8 picks): every TM 8/16 schedule in CUDA graphs (32 launches per
+//    replay) with the deferred split-K reduction of session 38, f16 / s8 / e4m3 x u4b8 g128
+//    (bench/results/2026-12-02-h200/s39-heuristic/allsched-{a,b}.csv.gz), within 7% at every
+//    point but the known misses below, and within 1.5% of the best on the geomean per type.
+// A time of 0 means "not measured". Re-measure and update a table when the kernel changes, so
+// that a change of the time model cannot silently pick slower schedules.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "kernels/smallm/smallm.h"
@@ -154,12 +160,13 @@ TEST(SmallmHeuristic, KnownMissesStayBounded) {
     if (m.M <= 16) EXPECT_LE(picked_over_best(m), 1.10) << "N=" << m.N << " K=" << m.K << " M=" << m.M;
 }
 
-TEST(SmallmHeuristic, PicksWithinFivePercentOfTheMeasuredBest) {
+TEST(SmallmHeuristic, PicksWithinFivePercentOfTheMeasuredBestFromM16) {
   // The table must describe today's schedule list, in its order.
   const auto cfgs = mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8);
   ASSERT_EQ(static_cast<int>(cfgs.size()), kNumConfigs);
   for (int i = 0; i < kNumConfigs; ++i) ASSERT_EQ(cfgs[i].name(), kConfigs[i]);
   for (const Measured& m : kH200) {
+    if (m.M < 16) continue;  // superseded by kH200Graph (above)
     const std::string pick =
         mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, AType::kF16, BType::kU4B8).name();
     double best = 1e30, picked = 0;
@@ -171,6 +178,134 @@ TEST(SmallmHeuristic, PicksWithinFivePercentOfTheMeasuredBest) {
                          << " K=" << m.K << " M=" << m.M;
     EXPECT_LE(picked, 1.05 * best) << "N=" << m.N << " K=" << m.K << " M=" << m.M << ": " << pick << " " << picked
                                    << " us, best " << best << " us";
+  }
+}
+
+
+// s39-heuristic (CUDA graphs, deferred split-K reduction): times of t8_w8_o1, t8_w4_o2, t8_w8_o2,
+// t8_w4_o4, t16_w8_o1, t16_w4_o2, t16_w8_o2 (s8's t16_w4_o4, listed for s8 only, is not in the
+// table: it is never the fastest here).
+constexpr const char* kGraphConfigs[] = {
+    "smallm_t8_w8_o1_p0",  "smallm_t8_w4_o2_p0",  "smallm_t8_w8_o2_p0", "smallm_t8_w4_o4_p0",
+    "smallm_t16_w8_o1_p0", "smallm_t16_w4_o2_p0", "smallm_t16_w8_o2_p0",
+};
+constexpr int kNumGraphConfigs = sizeof(kGraphConfigs) / sizeof(kGraphConfigs[0]);
+
+struct MeasuredGraph {
+  AType a;
+  int64_t N, K, M;
+  double us[kNumGraphConfigs];
+};
+
+constexpr MeasuredGraph kH200Graph[] = {
+    // f16
+    {AType::kF16, 6144, 4096, 1, {9.20, 9.48, 9.46, 9.18, 10.48, 10.46, 10.51}},  // llama3-8b/qkv
+    {AType::kF16, 6144, 4096, 8, {9.25, 9.35, 9.74, 10.27, 10.65, 10.71, 10.70}},  // llama3-8b/qkv
+    {AType::kF16, 4096, 4096, 1, {8.06, 8.36, 11.19, 10.19, 8.88, 8.93, 10.18}},  // llama3-8b/o
+    {AType::kF16, 4096, 4096, 8, {8.15, 8.22, 11.04, 11.16, 8.76, 8.88, 9.80}},  // llama3-8b/o
+    {AType::kF16, 28672, 4096, 1, {26.60, 28.62, 23.01, 23.42, 29.63, 30.49, 27.17}},  // llama3-8b/gate_up
+    {AType::kF16, 28672, 4096, 8, {27.57, 30.41, 24.69, 26.67, 30.51, 31.96, 28.23}},  // llama3-8b/gate_up
+    {AType::kF16, 4096, 14336, 1, {15.83, 17.23, 16.89, 16.10, 18.44, 18.95, 18.14}},  // llama3-8b/down
+    {AType::kF16, 4096, 14336, 8, {16.14, 17.96, 17.11, 17.57, 18.56, 19.64, 18.37}},  // llama3-8b/down
+    {AType::kF16, 12288, 4096, 1, {15.72, 15.88, 13.78, 13.26, 17.35, 16.91, 16.18}},  // llama2-7b/qkv
+    {AType::kF16, 12288, 4096, 8, {16.12, 17.30, 14.44, 16.05, 17.64, 18.12, 16.29}},  // llama2-7b/qkv
+    {AType::kF16, 4096, 4096, 1, {8.21, 8.32, 11.16, 10.21, 8.87, 8.99, 10.24}},  // llama2-7b/o
+    {AType::kF16, 4096, 4096, 8, {8.17, 8.22, 11.06, 11.22, 8.95, 8.94, 9.83}},  // llama2-7b/o
+    {AType::kF16, 22016, 4096, 1, {21.91, 23.49, 19.84, 19.29, 24.64, 25.44, 22.93}},  // llama2-7b/gate_up
+    {AType::kF16, 22016, 4096, 8, {22.36, 24.45, 20.75, 21.77, 25.37, 26.68, 23.52}},  // llama2-7b/gate_up
+    {AType::kF16, 4096, 11008, 1, {13.53, 14.53, 14.98, 14.70, 16.05, 16.66, 16.54}},  // llama2-7b/down
+    {AType::kF16, 4096, 11008, 8, {13.98, 15.23, 15.26, 16.13, 16.28, 17.27, 16.76}},  // llama2-7b/down
+    {AType::kF16, 10240, 8192, 1, {20.23, 21.77, 18.76, 18.86, 22.89, 23.49, 21.65}},  // llama2-70b/qkv
+    {AType::kF16, 10240, 8192, 8, {20.71, 22.99, 19.30, 20.78, 23.64, 24.65, 22.16}},  // llama2-70b/qkv
+    {AType::kF16, 8192, 8192, 1, {17.62, 19.03, 16.82, 16.33, 19.83, 20.41, 19.06}},  // llama2-70b/o
+    {AType::kF16, 8192, 8192, 8, {18.09, 20.00, 17.29, 18.28, 20.44, 21.26, 19.51}},  // llama2-70b/o
+    {AType::kF16, 57344, 8192, 1, {87.01, 89.17, 70.59, 71.94, 96.19, 97.97, 84.77}},  // llama2-70b/gate_up
+    {AType::kF16, 57344, 8192, 8, {88.30, 94.15, 74.71, 80.67, 99.44, 103.31, 87.24}},  // llama2-70b/gate_up
+    {AType::kF16, 8192, 28672, 1, {45.86, 47.28, 39.58, 39.64, 50.43, 50.77, 46.22}},  // llama2-70b/down
+    {AType::kF16, 8192, 28672, 8, {46.91, 50.23, 40.75, 42.24, 52.81, 54.32, 47.74}},  // llama2-70b/down
+    {AType::kF16, 8192, 21760, 1, {36.28, 37.83, 32.02, 32.27, 40.24, 40.75, 37.62}},  // seed
+    {AType::kF16, 8192, 21760, 8, {37.30, 40.12, 33.15, 34.49, 41.60, 43.03, 38.45}},  // seed
+    // s8
+    {AType::kS8, 6144, 4096, 1, {8.56, 8.82, 8.89, 8.69, 9.43, 9.36, 9.50}},  // llama3-8b/qkv
+    {AType::kS8, 6144, 4096, 8, {8.70, 8.89, 9.08, 8.87, 9.72, 9.88, 9.75}},  // llama3-8b/qkv
+    {AType::kS8, 4096, 4096, 1, {7.73, 7.95, 12.32, 11.42, 8.40, 8.64, 10.09}},  // llama3-8b/o
+    {AType::kS8, 4096, 4096, 8, {7.76, 8.41, 11.94, 11.20, 8.40, 8.63, 9.35}},  // llama3-8b/o
+    {AType::kS8, 28672, 4096, 1, {23.63, 25.45, 20.65, 21.01, 25.11, 26.63, 22.52}},  // llama3-8b/gate_up
+    {AType::kS8, 28672, 4096, 8, {24.05, 26.22, 21.21, 22.11, 25.46, 27.38, 22.94}},  // llama3-8b/gate_up
+    {AType::kS8, 4096, 14336, 1, {14.41, 16.41, 18.41, 17.38, 15.98, 17.25, 16.31}},  // llama3-8b/down
+    {AType::kS8, 4096, 14336, 8, {14.60, 16.65, 18.54, 17.74, 16.02, 17.65, 16.18}},  // llama3-8b/down
+    {AType::kS8, 12288, 4096, 1, {14.05, 14.80, 13.95, 13.72, 14.86, 15.39, 14.03}},  // llama2-7b/qkv
+    {AType::kS8, 12288, 4096, 8, {14.20, 15.46, 14.14, 14.46, 15.14, 15.90, 14.02}},  // llama2-7b/qkv
+    {AType::kS8, 4096, 4096, 1, {7.81, 7.98, 12.41, 11.52, 8.40, 8.63, 10.12}},  // llama2-7b/o
+    {AType::kS8, 4096, 4096, 8, {7.82, 8.00, 11.93, 11.12, 8.40, 8.65, 9.41}},  // llama2-7b/o
+    {AType::kS8, 22016, 4096, 1, {19.19, 21.17, 19.10, 18.58, 20.71, 22.12, 19.79}},  // llama2-7b/gate_up
+    {AType::kS8, 22016, 4096, 8, {19.80, 21.96, 19.77, 19.79, 21.05, 22.74, 20.34}},  // llama2-7b/gate_up
+    {AType::kS8, 4096, 11008, 1, {12.43, 13.64, 16.56, 15.73, 14.12, 15.05, 15.07}},  // llama2-7b/down
+    {AType::kS8, 4096, 11008, 8, {12.89, 14.11, 16.94, 15.99, 14.33, 15.32, 14.87}},  // llama2-7b/down
+    {AType::kS8, 10240, 8192, 1, {17.99, 20.09, 18.33, 18.19, 19.60, 21.04, 18.42}},  // llama2-70b/qkv
+    {AType::kS8, 10240, 8192, 8, {18.29, 21.04, 18.50, 18.77, 19.73, 21.53, 18.57}},  // llama2-70b/qkv
+    {AType::kS8, 8192, 8192, 1, {15.80, 17.71, 17.44, 16.90, 17.03, 18.19, 16.39}},  // llama2-70b/o
+    {AType::kS8, 8192, 8192, 8, {16.10, 18.36, 17.96, 17.80, 17.41, 18.76, 16.69}},  // llama2-70b/o
+    {AType::kS8, 57344, 8192, 1, {73.87, 76.36, 61.84, 61.48, 77.95, 81.23, 66.34}},  // llama2-70b/gate_up
+    {AType::kS8, 57344, 8192, 8, {74.61, 78.78, 62.71, 63.55, 81.78, 84.49, 68.19}},  // llama2-70b/gate_up
+    {AType::kS8, 8192, 28672, 1, {39.58, 41.71, 35.41, 35.24, 41.70, 43.53, 37.13}},  // llama2-70b/down
+    {AType::kS8, 8192, 28672, 8, {40.15, 42.92, 35.89, 36.40, 42.53, 44.98, 37.66}},  // llama2-70b/down
+    {AType::kS8, 8192, 21760, 1, {31.51, 33.46, 29.07, 29.09, 33.34, 35.16, 30.03}},  // seed
+    {AType::kS8, 8192, 21760, 8, {31.96, 34.49, 29.57, 29.81, 33.98, 36.17, 30.50}},  // seed
+    // e4m3
+    {AType::kE4M3, 6144, 4096, 1, {10.69, 10.77, 11.27, 11.27, 12.18, 11.96, 12.02}},  // llama3-8b/qkv
+    {AType::kE4M3, 6144, 4096, 8, {10.78, 11.01, 11.33, 11.45, 12.32, 12.32, 12.08}},  // llama3-8b/qkv
+    {AType::kE4M3, 4096, 4096, 1, {9.18, 9.21, 11.27, 11.45, 10.12, 10.14, 10.29}},  // llama3-8b/o
+    {AType::kE4M3, 4096, 4096, 8, {9.18, 9.26, 11.26, 11.26, 10.11, 10.10, 10.39}},  // llama3-8b/o
+    {AType::kE4M3, 28672, 4096, 1, {34.10, 35.94, 31.02, 31.54, 36.37, 38.48, 34.66}},  // llama3-8b/gate_up
+    {AType::kE4M3, 28672, 4096, 8, {34.63, 37.94, 31.91, 33.70, 36.84, 39.91, 35.53}},  // llama3-8b/gate_up
+    {AType::kE4M3, 4096, 14336, 1, {19.34, 20.12, 19.62, 18.18, 22.14, 22.44, 20.84}},  // llama3-8b/down
+    {AType::kE4M3, 4096, 14336, 8, {19.60, 20.89, 20.42, 18.82, 22.15, 23.15, 21.21}},  // llama3-8b/down
+    {AType::kE4M3, 10240, 8192, 1, {25.00, 26.37, 22.41, 22.35, 28.36, 29.17, 25.19}},  // llama2-70b/qkv
+    {AType::kE4M3, 10240, 8192, 8, {25.69, 27.98, 23.55, 23.70, 28.76, 30.27, 25.64}},  // llama2-70b/qkv
+    {AType::kE4M3, 8192, 8192, 1, {21.66, 22.94, 19.79, 19.09, 24.39, 24.51, 22.07}},  // llama2-70b/o
+    {AType::kE4M3, 8192, 8192, 8, {22.09, 24.04, 20.64, 20.15, 24.40, 25.43, 22.48}},  // llama2-70b/o
+    {AType::kE4M3, 57344, 8192, 1, {117.36, 119.29, 97.39, 99.88, 121.79, 132.28, 107.41}},  // llama2-70b/gate_up
+    {AType::kE4M3, 57344, 8192, 8, {118.82, 125.15, 99.91, 105.18, 122.63, 136.38, 108.92}},  // llama2-70b/gate_up
+    {AType::kE4M3, 8192, 28672, 1, {60.49, 61.79, 52.67, 53.04, 64.44, 67.02, 57.96}},  // llama2-70b/down
+    {AType::kE4M3, 8192, 28672, 8, {61.76, 64.99, 54.16, 55.71, 65.34, 70.07, 58.91}},  // llama2-70b/down
+    {AType::kE4M3, 8192, 21760, 1, {47.70, 48.77, 41.45, 42.15, 51.33, 53.18, 45.87}},  // seed
+    {AType::kE4M3, 8192, 21760, 8, {48.12, 51.41, 43.09, 44.30, 51.72, 55.62, 46.91}},  // seed
+};
+
+// Known misses of kH200Graph, kept visible (the rest are within 7%):
+//  - Llama-2-70B o (8192 x 8192) s8: t8_w8_o1 is the fastest at M = 1 / 8 (for s8 only: f16 and
+//    e4m3 are fastest on 16 warps per SM there); the model picks t8_w4_o4 / t8_w8_o2, 6% / 11% off;
+//  - Llama-3-8B down (4096 x 14336) e4m3 at M = 1: t8_w4_o4 is the fastest, the model's t8_w8_o1
+//    (right for f16 and s8) is 6% off.
+bool known_graph_miss(const MeasuredGraph& m) {
+  return (m.a == AType::kS8 && m.N == 8192 && m.K == 8192) ||
+         (m.a == AType::kE4M3 && m.N == 4096 && m.K == 14336 && m.M == 1);
+}
+
+TEST(SmallmHeuristic, PicksCloseToTheBestInCudaGraphs) {
+  const char* names[3] = {"f16", "s8", "e4m3"};
+  double log_sum[3] = {0, 0, 0};
+  int count[3] = {0, 0, 0};
+  for (const MeasuredGraph& m : kH200Graph) {
+    const std::string pick = mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, m.a, BType::kU4B8).name();
+    double best = 1e30, picked = 0;
+    for (int i = 0; i < kNumGraphConfigs; ++i) {
+      best = std::min(best, m.us[i]);
+      if (pick == kGraphConfigs[i]) picked = m.us[i];
+    }
+    ASSERT_GT(picked, 0) << "the heuristic picked " << pick << ", which was not measured, for N=" << m.N
+                         << " K=" << m.K << " M=" << m.M;
+    const double bound = known_graph_miss(m) ? 1.12 : 1.07;
+    EXPECT_LE(picked, bound * best) << names[m.a == AType::kF16 ? 0 : m.a == AType::kS8 ? 1 : 2] << " N=" << m.N << " K=" << m.K
+                                    << " M=" << m.M << ": " << pick << " " << picked << " us, best " << best << " us";
+    const int t = m.a == AType::kF16 ? 0 : m.a == AType::kS8 ? 1 : 2;
+    log_sum[t] += std::log(picked / best);
+    ++count[t];
+  }
+  for (int t = 0; t < 3; ++t) {
+    ASSERT_GT(count[t], 0);
+    EXPECT_LE(std::exp(log_sum[t] / count[t]), 1.015) << "geomean picked / best over the " << names[t] << " rows";
   }
 }
 

@@ -198,9 +198,21 @@ struct RowModel {
   double row8_w8, row8_w4, row16_w8, row16_w4;  // us per CTA row at 8 / 16 warps per SM
 };
 
+// TM 8's contributor term since session 39: 0.75 us (was 0.187, fitted to the split-K reduction
+// inside the kernel). With the deferred reduction (session 38) the all-schedules table in CUDA
+// graphs (s39-heuristic/allsched-*.csv.gz, 13 layers x f16 / s8 / e4m3 x M = 1 / 8) ranks the
+// TM 8 schedules best with a contributor 3-6x dearer (a grid search of that factor and of the
+// 16-warp row time: 3-4x for f16 and e4m3, 6-8x for s8, the row time unchanged). The term stands
+// for all that grows with the CTAs sharing a stripe: their prologues, their partial stores and the
+// reduction grid's loads. Its effect: fewer, longer CTAs on the narrow layers (N = 4096 x K =
+// 11008 / 14336, Llama-3-8B qkv): picked / best on that table (geomean at M = 1 / 8) f16 1.004 /
+// 1.000, s8 1.009 / 1.010, e4m3 1.014 / 1.007, against 1.014 / 1.015, 1.046 / 1.054 and 1.013 /
+// 1.017 before; event-timed, Llama-3-8B qkv runs 5-9% slower with it (the decode graph is what
+// the heuristic ranks for: s39-heuristic/README.md). TM 16 keeps 0.333: its ranking did not
+// change, and its absolute level is what the grouped-e4m3 crossover against sm90 compares.
 RowModel row_model(int tm) {
   switch (tm) {
-    case 8: return {10.854, 0.187, 0.580, 0.609, 0.917, 0.898};
+    case 8: return {10.854, 0.75, 0.580, 0.609, 0.917, 0.898};
     case 16: return {10.779, 0.333, 0.653, 0.689, 1.052, 1.060};
     case 32: return {14.870, 0.173, 0.809, 0.837, 1.30, 1.34};  // 16-warp values not listed: scaled
     default: return {19.293, 1.266, 1.056, 1.10, 1.70, 1.75};   // 64: only w8_o1 is listed
@@ -251,13 +263,20 @@ SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,
                                                           int sm_count, AType a, BType b) {
   SmallmConfig best{};
   double best_t = std::numeric_limits<double>::infinity();
-  // One token tile when any legal schedule covers M: a second tile re-streams every weight.
-  bool one_tile = false;
+  // One token tile, the smallest legal one that covers M: a second tile re-streams every
+  // weight, and a larger tile runs more MMAs and staging per row for the same bytes. In every
+  // all-schedules table (s8-final: f16, M = 1..64; s39-heuristic: f16 / s8 / e4m3 at M = 1 / 8
+  // / 16, in CUDA graphs) the smallest covering tile holds the fastest schedule but at two
+  // points (Llama-2-7B qkv s8, M = 1 / 8: a TM 16 schedule 2.6% / 0.9% ahead); comparing
+  // tiles through the model instead picked TM 16 at M <= 8 once TM 8's contributor term was
+  // refitted.
+  int tile = 0;
   for (const SmallmConfig& c : smallm_configs(a, b))
-    one_tile = one_tile || (c.token_tile >= M && smallm_shape_ok(M, N, K, a, b, 0, c, nullptr));
+    if (c.token_tile >= M && (tile == 0 || c.token_tile < tile) && smallm_shape_ok(M, N, K, a, b, 0, c, nullptr))
+      tile = c.token_tile;
   for (const SmallmConfig& c : smallm_configs(a, b)) {
+    if (tile != 0 && c.token_tile != tile) continue;
     if (!smallm_shape_ok(M, N, K, a, b, 0, c, nullptr)) continue;
-    if (one_tile && c.token_tile < M) continue;
     const double t = smallm_predicted_us(M, N, K, sm_count, a, b, c);
     if (t < best_t) {
       best_t = t;
