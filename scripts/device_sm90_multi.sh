@@ -17,6 +17,9 @@
 # each a line of the summary: enough to merge a candidate that this run finds faster.
 # AB_BENCH_EXTRA (optional): more mixgemm-bench flags for every bench run, e.g.
 # "--unit-group-scales" for a diagnostic variant that is only correct with unit group scales.
+# AB_EVENT_TOO=1 (optional): after those runs (typically AB_BENCH_EXTRA="--graph-batch 32 --iters 40", CUDA
+# graphs), the same ABBA sequence once more without AB_BENCH_EXTRA (event-timed, --iters 40), summary last
+# ($OUT/event.tar.gz): a host-only change such as a heuristic's is timed both ways in one call.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: device_sm90_multi.sh PATCH..."; exit 2; }
@@ -69,20 +72,33 @@ if [ -n "${AB_TEST_FILTER:-}" ]; then
     fi
   done
 fi
-bench() {  # $1 index, $2 run label
-  local j=$1 s="${names[$1]}-$2"
+bench() {  # $1 index, $2 run label, $3 folder, rest: extra bench flags
+  local j=$1 s="${names[$1]}-$2" d=$3
+  shift 3
   timeout 150 "${dirs[$j]}/build/tools/mixgemm-bench" --shapes ${AB_SHAPES:-seed,llama2-70b} --m ${AB_MS:-1024,8192} \
     --types ${AB_TYPES:-e4m3.u4b8.g128,e4m3.u4b8.gch} \
     $( [ -n "${AB_BASELINES:-}" ] && echo "--baselines $AB_BASELINES" || echo "--no-baselines" ) \
     --lt-algos 4 --iters 20 --warmup 3 --settle-ms ${AB_SETTLE_MS:-150} \
-    --csv "$R/$s.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet ${AB_BENCH_EXTRA:-} > "$R/$s.txt" 2>&1
+    --csv "$d/$s.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet "$@" > "$d/$s.txt" 2>&1
   echo "bench $s rc=$? at $((SECONDS - T0)) s"
 }
+abba() {  # $1 folder, rest: extra bench flags
+  local d=$1
+  shift
+  bench 0 1 "$d" "$@"
+  for ((j = 1; j < n; ++j)); do bench "$j" 1 "$d" "$@"; done
+  for ((j = n - 1; j >= 1; --j)); do bench "$j" 2 "$d" "$@"; done
+  bench 0 2 "$d" "$@"
+}
 n=${#names[@]}
-bench 0 1
-for ((j = 1; j < n; ++j)); do bench "$j" 1; done
-for ((j = n - 1; j >= 1; --j)); do bench "$j" 2; done
-bench 0 2
+abba "$R" ${AB_BENCH_EXTRA:-}
 tar czf "$OUT/multi.tar.gz" -C /tmp multi
 python3 scripts/ab_multi_summary.py "$R" "${names[@]}"
+if [ "${AB_EVENT_TOO:-0}" = 1 ]; then
+  E=/tmp/multi-event; rm -rf "$E"; mkdir -p "$E"
+  echo "=== event-timed (same builds)"
+  abba "$E" --iters 40
+  tar czf "$OUT/event.tar.gz" -C /tmp multi-event
+  python3 scripts/ab_multi_summary.py "$E" "${names[@]}" | tee "$OUT/event-summary.txt"
+fi
 echo "total $((SECONDS - T0)) s"
