@@ -198,21 +198,22 @@ struct RowModel {
   double row8_w8, row8_w4, row16_w8, row16_w4;  // us per CTA row at 8 / 16 warps per SM
 };
 
-// TM 8's contributor term since session 39: 0.75 us (was 0.187, fitted to the split-K reduction
-// inside the kernel). With the deferred reduction (session 38) the all-schedules table in CUDA
-// graphs (s39-heuristic/allsched-*.csv.gz, 13 layers x f16 / s8 / e4m3 x M = 1 / 8) ranks the
-// TM 8 schedules best with a contributor 3-6x dearer (a grid search of that factor and of the
-// 16-warp row time: 3-4x for f16 and e4m3, 6-8x for s8, the row time unchanged). The term stands
-// for all that grows with the CTAs sharing a stripe: their prologues, their partial stores and the
-// reduction grid's loads. Its effect: fewer, longer CTAs on the narrow layers (N = 4096 x K =
-// 11008 / 14336, Llama-3-8B qkv): picked / best on that table (geomean at M = 1 / 8) f16 1.004 /
-// 1.000, s8 1.004 / 1.002 (with s8's term 1.5x, below), e4m3 1.014 / 1.007, against 1.014 / 1.015,
-// 1.046 / 1.054 and 1.013 / 1.017 before; event-timed, Llama-3-8B qkv runs 5-9% slower with it (the decode graph is what
-// the heuristic ranks for: s39-heuristic/README.md). TM 16 keeps 0.333: its ranking did not
-// change, and its absolute level is what the grouped-e4m3 crossover against sm90 compares.
-RowModel row_model(int tm) {
+// TM 8's contributor term since session 39: 0.75 us, s8's 1.125 (was 0.187 for every type, fitted
+// to the split-K reduction inside the kernel). With the deferred reduction (session 38) the
+// all-schedules table in CUDA graphs (s39-heuristic/allsched-*.csv.gz, 13 layers x f16 / s8 / e4m3
+// x M = 1 / 8) ranks the TM 8 schedules best with a contributor 3-4x dearer for f16 and e4m3 and
+// 6-8x for s8 (a grid search of that factor and of the 16-warp row time, which stays). The term
+// stands for all that grows with the CTAs sharing a stripe: their prologues, their partial stores
+// and the reduction grid's loads. Its effect: fewer, longer CTAs on the narrow layers (N = 4096 x
+// K = 11008 / 14336, Llama-3-8B qkv, and Llama-2-70B o for s8): picked / best on that table
+// (geomean at M = 1 / 8) f16 1.004 / 1.000, s8 1.004 / 1.002, e4m3 1.014 / 1.007, against 1.014 /
+// 1.015, 1.046 / 1.054 and 1.013 / 1.017 before. It ranks for the decode graph: event-timed,
+// Llama-3-8B qkv runs 1.03-1.10x slower with it (s39-heuristic/README.md, s39-s8contrib/). TM 16
+// keeps 0.333: its ranking did not change, and its absolute level is what the grouped-e4m3
+// crossover against sm90 compares.
+RowModel row_model(int tm, AType a) {
   switch (tm) {
-    case 8: return {10.854, 0.75, 0.580, 0.609, 0.917, 0.898};
+    case 8: return {10.854, a == AType::kS8 ? 1.125 : 0.75, 0.580, 0.609, 0.917, 0.898};
     case 16: return {10.779, 0.333, 0.653, 0.689, 1.052, 1.060};
     case 32: return {14.870, 0.173, 0.809, 0.837, 1.30, 1.34};  // 16-warp values not listed: scaled
     default: return {19.293, 1.266, 1.056, 1.10, 1.70, 1.75};   // 64: only w8_o1 is listed
@@ -232,7 +233,7 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
   const double bytes = g.MT * (wbytes + sbytes) + double(M) * K * g.eb + double(M) * N * 2;
   const double t_mem = 3.0 + bytes / (0.9 * 4.3e6);
   const int tm = cfg.token_tile;
-  const RowModel rm = row_model(tm);
+  const RowModel rm = row_model(tm, a);
   // Warps sharing an SM: fewer resident CTAs than requested (small shapes) count as such.
   const double ctas_on_sm = std::max(1.0, std::min<double>(cfg.ctas_per_sm, static_cast<double>(g.C) / sms));
   const double warps = ctas_on_sm * cfg.warps;
@@ -255,11 +256,7 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
   // Rows per CTA (stream-K: U/C rounded up) and split-K contributors per stripe.
   const double rows_per_cta = static_cast<double>(g.U) / static_cast<double>(g.C);
   const double contributors = rows_per_cta < g.KBn ? std::ceil(g.KBn / rows_per_cta) + 1.0 : 1.0;
-  // s8's TM 8 contributor: 1.5x the others' (s39-heuristic's grid search: 3-4x the old term for f16 / e4m3, 6-8x for
-  // s8). It moves Llama-2-70B o, where one 8-warp CTA per SM is fastest for s8 only, to t8_w8_o1: 0.89-0.96x the time
-  // in CUDA graphs, 0.92-1.00x event-timed at M = 1..8 (s39-s8contrib/).
-  const double contrib_us = tm == 8 && a == AType::kS8 ? 1.5 * rm.contrib_us : rm.contrib_us;
-  const double t_issue = rm.fixed_us + g.MT * std::ceil(rows_per_cta) * row_us + contrib_us * contributors;
+  const double t_issue = rm.fixed_us + g.MT * std::ceil(rows_per_cta) * row_us + rm.contrib_us * contributors;
   return std::max(t_mem, t_issue);
 }
 
