@@ -480,8 +480,8 @@ TEST(SmallmTiming, Report) {
   const double copy_bw = 4.3e12;  // bytes/s, measured D2D copy bandwidth of the H200
   // 0-4: seed, Llama-2-70B qkv / o / gate_up / down (the default); 5, 6: Llama-3-8B o, qkv.
   // 0..4: seed, Llama-2-70B; 5..8: Llama-3-8B (o, qkv, gate_up, down); 9, 10: N = 8192 over
-  // K; 11: a 2 MB weight. The heuristic's CPU test table (tests/cpu/test_smallm_heuristic.cpp)
-  // holds this report's medians for all of them.
+  // K; 11: a 2 MB weight. The heuristic's session-8 CPU test table (tests/cpu/test_smallm_heuristic.cpp,
+  // checked at M >= 16 since session 39's graph table) holds this report's medians for all of them.
   const std::pair<int64_t, int64_t> all_shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192},
                                                     {8192, 28672}, {4096, 4096},  {6144, 4096}, {28672, 4096},
                                                     {4096, 14336}, {8192, 2048},  {8192, 32768}, {8192, 512}};
