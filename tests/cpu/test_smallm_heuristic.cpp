@@ -144,15 +144,26 @@ constexpr Measured kH200Tiny[] = {
     {8192, 512, 64, {45.12, 46.24, 40.77, 39.30, 34.11, 34.37, 32.00, 31.36, 34.11, 41.31}},
 };
 
+// The measured time of the schedule `pick` (0: not in the table) and the fastest measured one
+// (a time of 0 = not measured).
+struct PickTime {
+  double picked = 0, best = 1e30;
+};
+template <int kN>
+PickTime pick_time(const std::string& pick, const char* const (&names)[kN], const double (&us)[kN]) {
+  PickTime t;
+  for (int i = 0; i < kN; ++i) {
+    if (us[i] > 0) t.best = std::min(t.best, us[i]);
+    if (pick == names[i]) t.picked = us[i];
+  }
+  return t;
+}
+
 double picked_over_best(const Measured& m) {
   const std::string pick =
       mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, AType::kF16, BType::kU4B8).name();
-  double best = 1e30, picked = 0;
-  for (int i = 0; i < kNumConfigs; ++i) {
-    if (m.us[i] > 0) best = std::min(best, m.us[i]);
-    if (pick == kConfigs[i]) picked = m.us[i];
-  }
-  return picked > 0 ? picked / best : 1e30;
+  const PickTime t = pick_time(pick, kConfigs, m.us);
+  return t.picked > 0 ? t.picked / t.best : 1e30;
 }
 
 TEST(SmallmHeuristic, KnownMissesStayBounded) {
@@ -169,11 +180,7 @@ TEST(SmallmHeuristic, PicksWithinFivePercentOfTheMeasuredBestFromM16) {
     if (m.M < 16) continue;  // superseded by kH200Graph (above)
     const std::string pick =
         mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, AType::kF16, BType::kU4B8).name();
-    double best = 1e30, picked = 0;
-    for (int i = 0; i < kNumConfigs; ++i) {
-      if (m.us[i] > 0) best = std::min(best, m.us[i]);
-      if (pick == kConfigs[i]) picked = m.us[i];
-    }
+    const auto [picked, best] = pick_time(pick, kConfigs, m.us);
     ASSERT_GT(picked, 0) << "the heuristic picked " << pick << ", which was not measured, for N=" << m.N
                          << " K=" << m.K << " M=" << m.M;
     EXPECT_LE(picked, 1.05 * best) << "N=" << m.N << " K=" << m.K << " M=" << m.M << ": " << pick << " " << picked
@@ -285,17 +292,13 @@ TEST(SmallmHeuristic, PicksCloseToTheBestInCudaGraphs) {
   int count[3] = {0, 0, 0};
   for (const MeasuredGraph& m : kH200Graph) {
     const std::string pick = mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, m.a, BType::kU4B8).name();
-    double best = 1e30, picked = 0;
-    for (int i = 0; i < kNumGraphConfigs; ++i) {
-      best = std::min(best, m.us[i]);
-      if (pick == kGraphConfigs[i]) picked = m.us[i];
-    }
+    const auto [picked, best] = pick_time(pick, kGraphConfigs, m.us);
     ASSERT_GT(picked, 0) << "the heuristic picked " << pick << ", which was not measured, for N=" << m.N
                          << " K=" << m.K << " M=" << m.M;
-    const double bound = known_graph_miss(m) ? 1.12 : 1.07;
-    EXPECT_LE(picked, bound * best) << names[m.a == AType::kF16 ? 0 : m.a == AType::kS8 ? 1 : 2] << " N=" << m.N << " K=" << m.K
-                                    << " M=" << m.M << ": " << pick << " " << picked << " us, best " << best << " us";
     const int t = m.a == AType::kF16 ? 0 : m.a == AType::kS8 ? 1 : 2;
+    const double bound = known_graph_miss(m) ? 1.12 : 1.07;
+    EXPECT_LE(picked, bound * best) << names[t] << " N=" << m.N << " K=" << m.K << " M=" << m.M << ": " << pick << " "
+                                    << picked << " us, best " << best << " us";
     log_sum[t] += std::log(picked / best);
     ++count[t];
   }
