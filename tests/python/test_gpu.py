@@ -225,3 +225,44 @@ def test_quantlinear_grows_the_workspace_for_large_m():
             y = layer(x)
             ref = lin(x).float()
             assert ((y.float() - ref).norm() / ref.norm()).item() < 0.2, M
+
+
+def test_l2_prefetch_chain_compiled_and_graphed_changes_nothing():
+    """chain_l2_prefetch: each QuantLinear's GEMM op prefetches the next layer's buffers; under
+    torch.compile(fullgraph=True) and in a CUDA graph the outputs stay bit-identical to the plain
+    layers (the prefetch is a hint), and the op's schema carries the prefetch arguments."""
+    torch.manual_seed(3)
+    K = 1024
+    layers = [mt.QuantLinear.from_linear(torch.nn.Linear(K, K, bias=False).half().to(DEV)) for _ in range(3)]
+    mlp = torch.nn.Sequential(*layers)
+    x = torch.randn(1, K, device=DEV).half()
+    plain = mlp(x).clone()
+    mt.chain_l2_prefetch(layers, 1 << 20)
+    assert [len(m._pf_tensors) for m in layers] == [2, 2, 2]  # scales + qweight of the next (wrapping)
+    assert layers[0]._pf_tensors[1].data_ptr() == layers[1].qweight.data_ptr()
+    assert layers[2]._pf_tensors[1].data_ptr() == layers[0].qweight.data_ptr()
+    assert sum(layers[0]._pf_budgets) == min(1 << 20, sum(t.numel() * t.element_size() for t in
+                                                          layers[1].prefetch_tensors()))
+    assert torch.equal(mlp(x), plain)
+    compiled = torch.compile(mlp, fullgraph=True)
+    assert torch.equal(compiled(x), plain)
+    static_x = x.clone()
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        compiled(static_x)
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_y = compiled(static_x)
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(static_y, plain)
+    mt.chain_l2_prefetch(layers, 0)
+    assert all(not m._pf_tensors for m in layers)
+    mg.prefetch_l2(layers[0].qweight)  # the array entry, eager
+    mt.prefetch_l2(layers[0].qweight, 4096)
+    torch.cuda.synchronize()
+    with pytest.raises(mg.InvalidArgumentError, match="one budget per tensor"):
+        torch.ops.mixgemm.gemm(x, layers[0].qweight, layers[0].scales, None, None, None, None, K, "u4b8", "f16",
+                               False, 128, "f16", "", False, [layers[1].qweight], None)

@@ -48,6 +48,8 @@ struct Options {
   int warmup = 10;
   int graph_batch = 0;  // --graph-batch N: rows timed as N back-to-back launches in one CUDA graph (0: off)
   double idle_ms = 0;     // GPU idle this long before each row's warm-up (rested state)
+  double gap_us = -1;     // --gap-us G: each graph launch i is [prefetch_l2?] spin(G) gemm; -1: off
+  double prefetch_mb = 0; // --l2-prefetch-mb B: with --gap-us, prefetch_l2 of B MB of launch i's weights first
   double settle_ms = 300; // each row's kernel run back to back this long before its timed runs
   ColdL2 cold_l2 = ColdL2::kRotate;
   int lt_algos = 8;        // cuBLASLt heuristic candidates timed; 1 = take the top one
@@ -105,6 +107,12 @@ Kernels
 Timing
   --iters N            timed runs per row, each with its own CUDA event pair (default 100)
   --warmup N           untimed runs first (default 10)
+  --gap-us G           with --graph-batch: launch i of the graph becomes [prefetch] spin(G us)
+                       gemm(copy i), a decode step's other kernels standing in as a G us spin
+                       (one thread, no memory traffic); the row is that time minus the same graph
+                       without the gemm (medians), i.e. the gemm after the gap
+  --l2-prefetch-mb B   with --gap-us: mixgemm::prefetch_l2 of up to B MB of copy i's weights,
+                       zero points and group scales before the spin (0: none, the cold baseline)
   --graph-batch N      time each row (mixgemm and baselines) as N launches back to back in one
                        CUDA graph, the replay between one event pair, divided by N (a decode
                        step's graph; the cold-L2 rotation goes on inside the graph). --iters
@@ -274,6 +282,8 @@ inline Options parse_options(const std::vector<std::string>& args) {
     else if (flag == "--warmup") o.warmup = static_cast<int>(take_int(0));
     else if (flag == "--settle-ms") o.settle_ms = static_cast<double>(take_int(0));
     else if (flag == "--idle-ms") o.idle_ms = static_cast<double>(take_int(0));
+    else if (flag == "--gap-us") o.gap_us = static_cast<double>(take_int(0));
+    else if (flag == "--l2-prefetch-mb") o.prefetch_mb = static_cast<double>(take_int(0));
     else if (flag == "--cold-l2") {
       const std::string v = take();
       if (v == "rotate") o.cold_l2 = ColdL2::kRotate;
@@ -327,6 +337,8 @@ inline Options parse_options(const std::vector<std::string>& args) {
     if (o.baselines.empty()) throw std::invalid_argument("--baselines-only with an empty --baselines list");
     if (o.verify) throw std::invalid_argument("--verify checks mixgemm rows; it makes no sense with --baselines-only");
   }
+  if (o.gap_us >= 0 && o.graph_batch <= 0) throw std::invalid_argument("--gap-us needs --graph-batch");
+  if (o.prefetch_mb > 0 && o.gap_us < 0) throw std::invalid_argument("--l2-prefetch-mb needs --gap-us");
   if (!o.schedule.empty() && o.all_schedules)
     throw std::invalid_argument("--schedule and --all-schedules exclude each other");
   if (!types_given) o.types = parse_type_list("default");
