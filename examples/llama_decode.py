@@ -239,89 +239,14 @@ def rotate_half(x):
     return torch.cat((-x2, x1), dim=-1)
 
 
-# ---- L2 prefetch across layers (--l2-prefetch-mb) ----
-# After each GEMM of a step, mixgemm.prefetch_l2 brings up to B MB of the next GEMM's weights into
-# L2 while the kernels in between (RoPE, attention, norms, SiLU) leave HBM idle. QuantLinear does
-# it inside its GEMM op (mixgemm.torch.chain_l2_prefetch); an fp16 nn.Linear runs as the op below
-# (the same cuBLAS call, then the prefetch), so both variants get the same harness.
-def _linear_prefetch_op():
-    """torch.ops.e2e.linear_prefetch, registered on first use (this file may be loaded twice)."""
-    if not hasattr(torch.ops.e2e, "linear_prefetch"):
-        @torch.library.custom_op("e2e::linear_prefetch", mutates_args=())
-        def _linear_prefetch(x: torch.Tensor, w: torch.Tensor, pf: List[torch.Tensor],
-                             budgets: List[int]) -> torch.Tensor:
-            import mixgemm.torch as mt
-            y = F.linear(x, w)
-            for t, nb in zip(pf, budgets):
-                mt.prefetch_l2(t, nb)
-            return y
-
-        @_linear_prefetch.register_fake
-        def _linear_prefetch_fake(x, w, pf, budgets):
-            return x.new_empty((*x.shape[:-1], w.shape[0]))
-    return torch.ops.e2e.linear_prefetch
-
-
-class PrefetchLinear(nn.Module):
-    """An fp16 nn.Linear (no bias) that prefetches other tensors into L2 after its GEMM."""
-
-    def __init__(self, lin, tensors, budget_bytes):
-        super().__init__()
-        assert lin.bias is None
-        self.lin, self.op = lin, _linear_prefetch_op()
-        self.pf, self.budgets, left = [], [], int(budget_bytes)
-        for t in tensors:
-            if left <= 0:
-                break
-            nb = min(left, t.numel() * t.element_size())
-            self.pf.append(t)
-            self.budgets.append(nb)
-            left -= nb
-
-    def forward(self, x):
-        return self.op(x, self.lin.weight, self.pf, self.budgets)
-
-
-def _prefetch_targets(m):
-    if isinstance(m, PrefetchLinear):
-        m = m.lin
-    if hasattr(m, "prefetch_tensors"):
-        return m.prefetch_tensors()
-    return [m.weight.data]
-
-
-def plan_l2_prefetch(hs, budget_bytes):
-    """Each linear of a step (qkv, o, gate_up, down per layer, then lm_head; lm_head's target is
-    layer 0's qkv of the next step) prefetches up to budget_bytes of the next one. QuantLinear
-    modules are set in place (budget 0 clears them); fp16 ones are wrapped in the harness's view."""
-    try:
-        from mixgemm.torch import QuantLinear
-    except ImportError:  # the fp16 model alone (the CPU tests)
-        QuantLinear = ()
-    slots = []
-    for ly in hs.layers:
-        names = ("qkv", "o", "gate_up", "down") if ly.qkv is not None else ("q", "k", "v", "o", "gate", "up", "down")
-        slots += [(ly, n) for n in names]
-    slots.append((hs, "lm_head"))
-    mods = [getattr(o, n) for o, n in slots]
-    for i, (o, n) in enumerate(slots):
-        m, nxt = mods[i], mods[(i + 1) % len(mods)]
-        tg = _prefetch_targets(nxt) if budget_bytes > 0 else []
-        if isinstance(m, QuantLinear):
-            m.set_l2_prefetch(tg, budget_bytes)
-        elif budget_bytes > 0 and isinstance(m, nn.Linear):
-            setattr(o, n, PrefetchLinear(m, tg, budget_bytes))
-
-
 class Harness:
     """Static-KV-cache Llama forward over a model's modules; decode steps are CUDA-graph safe
     (positions live in a device tensor, the cache is written with index_copy_)."""
 
-    def __init__(self, parts, c, batch, max_len, device, l2_prefetch_bytes=0):
+    def __init__(self, parts, c, batch, max_len, device):
         self.c, self.B, self.L, self.device = c, batch, max_len, device
         self.layers = [Layer(l, getattr(l, "_q", None)) for l in parts.layers]
         self.embed, self.norm, self.lm_head = parts.embed_tokens, parts.norm, parts.lm_head
-        plan_l2_prefetch(self, l2_prefetch_bytes)
         self.H, self.KV = c["heads"], c["kv_heads"]
         self.hd = c["hidden"] // c["heads"]
         shape = (len(self.layers), batch, self.KV, max_len, self.hd)
@@ -446,8 +371,7 @@ def profile_step(step, steps=3):
     return cats, top
 
 
-def run_variant(parts, c, batch, prompt, new_tokens, device, mode, extra_resident, profile=False,
-                l2_prefetch_bytes=0):
+def run_variant(parts, c, batch, prompt, new_tokens, device, mode, extra_resident, profile=False):
     """Prefill + timed greedy decode. Returns (tokens_per_s, peak_gb, prefill_logits, ms per
     step, profile or None)."""
     torch.cuda.synchronize()
@@ -455,7 +379,7 @@ def run_variant(parts, c, batch, prompt, new_tokens, device, mode, extra_residen
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats(device)
     T = prompt.shape[1]
-    hs = Harness(parts, c, batch, T + new_tokens + 8, device, l2_prefetch_bytes)
+    hs = Harness(parts, c, batch, T + new_tokens + 8, device)
     logits = hs.prefill(prompt)
     first = logits[:, -1].argmax(-1, keepdim=True)
 
@@ -498,7 +422,6 @@ def run_variant(parts, c, batch, prompt, new_tokens, device, mode, extra_residen
     secs = t0.elapsed_time(t1) / 1e3
     peak = (torch.cuda.max_memory_allocated(device) - extra_resident) / GB
     prof = profile_step(step) if profile else None
-    plan_l2_prefetch(hs, 0)  # QuantLinear modules outlive the harness: clear their prefetch
     del hs
     if mode in ("graph", "compile"):
         del graph
@@ -624,10 +547,6 @@ def main(argv=None):
     ap.add_argument("--out", default="e2e.csv")
     ap.add_argument("--profile-out", default="", help="also write where each decode step's GPU time goes "
                     "(per kernel category, torch.profiler over eager steps) to this CSV")
-    ap.add_argument("--l2-prefetch-mb", default="0", help="comma list of L2 prefetch budgets in MB (0: off); each "
-                    "variant runs once per budget: after every GEMM, mixgemm.prefetch_l2 of up to that many MB of "
-                    "the next GEMM's weights (fp16 and quantized alike); speedup_vs_fp16 compares with fp16 at the "
-                    "same budget")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
 
@@ -639,11 +558,10 @@ def main(argv=None):
     device = torch.device("cuda", torch.cuda.current_device())
     batches = [int(b) for b in args.batches.split(",")]
     variants = [v for v in args.variants.split(",") if v]
-    budgets = [int(x) for x in args.l2_prefetch_mb.split(",") if x != ""]
     rows: List[Dict] = []
     fields = ["model", "batch", "variant", "tokens_per_s", "peak_mem_gb", "weight_gb", "logits_rel_err", "linear_rel_err",
               "speedup_vs_fp16", "ms_per_step", "layers", "prompt_len", "new_tokens", "mode", "built_with",
-              "lm_head", "fused", "l2_prefetch_mb", "gpu"]
+              "lm_head", "fused", "gpu"]
     gpu = torch.cuda.get_device_name(device)
     torch.manual_seed(args.seed)
     with open(args.out, "w", newline="") as fh:
@@ -695,20 +613,16 @@ def main(argv=None):
                         print(f"[e2e] {label} {vname}: layer-0 linears vs fp16 on the same input, "
                               f"max rel. error {lin_err:.4f} (4-bit quantization error; the logits "
                               f"error below is it after {c['layers']} layers of a random-weight model)")
-                    for b, pf_mb in [(b, x) for b in batches for x in budgets]:
+                    for b in batches:
                         tps, peak, logits, ms, prof = run_variant(vparts, c, b, prompts[b], args.new_tokens,
                                                                   device, args.mode, extra,
-                                                                  profile=bool(args.profile_out),
-                                                                  l2_prefetch_bytes=pf_mb * 1000000)
-                        b_key = (b, pf_mb)
-                        vlabel = vname if pf_mb == 0 else f"{vname}+pf{pf_mb}"
+                                                                  profile=bool(args.profile_out))
                         if prof is not None:
-                            write_profile(args.profile_out, label, b, vlabel, ms, prof)
+                            write_profile(args.profile_out, label, b, vname, ms, prof)
                         if kw is None:
-                            if b not in ref_logits:
-                                ref_logits[b] = logits.half()
-                            fp16_tps[b_key] = tps
-                            err = rel_err(logits, ref_logits[b])
+                            ref_logits[b] = logits.half()
+                            fp16_tps[b] = tps
+                            err = 0.0
                         else:
                             err = rel_err(logits, ref_logits[b]) if b in ref_logits else float("nan")
                         if not bool(torch.isfinite(logits).all()):
@@ -716,16 +630,16 @@ def main(argv=None):
                         row = dict(model=label, batch=b, variant=vname, tokens_per_s=f"{tps:.1f}",
                                    peak_mem_gb=f"{peak:.2f}", weight_gb=f"{wbytes / GB:.3f}",
                                    logits_rel_err=f"{err:.4f}", linear_rel_err=f"{lin_err:.4f}",
-                                   speedup_vs_fp16=f"{tps / fp16_tps[b_key]:.2f}" if b_key in fp16_tps else "",
+                                   speedup_vs_fp16=f"{tps / fp16_tps[b]:.2f}" if b in fp16_tps else "",
                                    ms_per_step=f"{ms:.3f}", layers=c["layers"], prompt_len=args.prompt_len,
                                    new_tokens=args.new_tokens, mode=args.mode, built_with=built_with,
                                    lm_head="fp16" if (kw is None or args.keep_lm_head_fp16) else "quantized",
                                    fused="no" if args.no_fuse else "qkv,gate_up",
-                                   l2_prefetch_mb=pf_mb, gpu=gpu)
+                                   gpu=gpu)
                         rows.append(row)
                         w.writerow(row)
                         fh.flush()
-                        print(f"[e2e] {label:12s} {vlabel:10s} batch {b:3d}: {tps:9.1f} tok/s "
+                        print(f"[e2e] {label:12s} {vname:10s} batch {b:3d}: {tps:9.1f} tok/s "
                               f"({ms:.3f} ms/step, x{row['speedup_vs_fp16'] or '-'} vs fp16), peak {peak:.2f} GB, "
                               f"logits rel err {err:.4f}")
                         del logits

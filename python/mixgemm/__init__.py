@@ -34,7 +34,7 @@ __all__ = [
     "QuantizedWeight", "quantize_weights", "rescale_for_fp8", "dequantize_weights",
     "from_gptq", "from_awq", "prepack", "unpack", "prepacked_size", "prepack_zeros",
     "gemm", "supported_schedules", "choose_schedule", "describe_plan", "workspace_size",
-    "quantize_activations", "reference_gemm", "default_scale_type", "prefetch_l2",
+    "quantize_activations", "reference_gemm", "default_scale_type",
 ]
 
 ACT_TYPES = ("f16", "bf16", "s8", "e4m3")
@@ -460,23 +460,6 @@ def quantize_activations(a: Any, to: str = "s8", static_scale: Any = None, a_typ
                                    _arrays.for_dlpack(token_scales),
                                    None if static_scale is None else _arrays.for_dlpack(static_scale), s)
     return q, token_scales
-
-
-def prefetch_l2(a: Any, budget_bytes: Optional[int] = None, stream: Optional[int] = None) -> None:
-    """Ask the GPU to bring up to ``budget_bytes`` (default: all) of GPU array ``a``'s bytes into
-    L2, asynchronously on ``stream`` (default: the array library's current stream).
-
-    One short kernel issues the L2 prefetches and exits; the fills finish while later work on
-    the stream runs. Issued right after one GEMM for the next GEMM's weights, it moves their
-    reads into the time a decode step spends in attention, norms and the like (docs/design.md,
-    "L2 prefetch across layers"). A budget below the size takes 4 KB pieces evenly spread over
-    the array. Never changes a result; no allocation; safe in CUDA graph capture (sm_90 only)."""
-    if not _arrays.is_gpu(a):
-        raise InvalidArgumentError("mixgemm.prefetch_l2: a must be a GPU array")
-    if budget_bytes is not None and budget_bytes < 0:
-        raise InvalidArgumentError(f"mixgemm.prefetch_l2: budget_bytes={budget_bytes}; accepted: >= 0 or None")
-    s = _arrays.current_stream(a) if stream is None else stream
-    _C.prefetch_l2_array(_arrays.for_dlpack(a), budget_bytes, s)
 
 
 def reference_gemm(a: Any, qw: QuantizedWeight, *, a_type: Optional[str] = None, out_type: str = "f16",

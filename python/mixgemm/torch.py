@@ -29,7 +29,7 @@ from torch import Tensor
 import mixgemm
 from mixgemm import _C
 
-__all__ = ["QuantLinear", "quantize_model", "chain_l2_prefetch", "prefetch_l2", "quantize_weights", "reserve_workspace", "workspace",
+__all__ = ["QuantLinear", "quantize_model", "quantize_weights", "reserve_workspace", "workspace",
            "gemm", "quantize_activations", "torch_dtype", "type_name"]
 
 _TO_NAME = {torch.float16: "f16", torch.bfloat16: "bf16", torch.int8: "s8", torch.float8_e4m3fn: "e4m3",
@@ -125,8 +125,7 @@ def _check_cuda(where: str, a: Tensor, *others: Optional[Tensor]) -> None:
 def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
              channel_scales: Optional[Tensor], token_scales: Optional[Tensor], bias: Optional[Tensor],
              N: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int, out_type: str,
-             schedule: str, pdl: bool = False, prefetch: Optional[List[Tensor]] = None,
-             prefetch_budget: Optional[List[int]] = None) -> Tensor:
+             schedule: str, pdl: bool = False) -> Tensor:
     _check_cuda("gemm", a, b, group_scales, group_zeros, channel_scales, token_scales, bias)
     M, K = a.shape
     out = torch.empty((M, N), dtype=_FROM_NAME[out_type], device=a.device)
@@ -146,33 +145,16 @@ def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: 
                         b.data_ptr(), _ptr(group_scales), _ptr(group_zeros), _ptr(channel_scales),
                         _ptr(token_scales), _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule,
                         stream, pdl)
-            _prefetch_after(prefetch, prefetch_budget, a.device, stream)
         return out
     _C.gemm_ptr(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, a.data_ptr(), K,
                 b.data_ptr(), _ptr(group_scales), _ptr(group_zeros), _ptr(channel_scales), _ptr(token_scales),
                 _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule, stream, pdl)
-    _prefetch_after(prefetch, prefetch_budget, a.device, stream)
     return out
-
-
-def _prefetch_after(tensors: Optional[List[Tensor]], budgets: Optional[List[int]], device, stream: int) -> None:
-    """prefetch_l2 of each tensor (up to its budget in bytes) on `stream`, after the GEMM."""
-    if not tensors:
-        return
-    if budgets is None or len(budgets) != len(tensors):
-        raise mixgemm.InvalidArgumentError(
-            f"mixgemm.torch.gemm: prefetch has {len(tensors)} tensors but prefetch_budget "
-            f"{'is missing' if budgets is None else f'has {len(budgets)} entries'}; accepted: one budget per tensor")
-    for t, nb in zip(tensors, budgets):
-        if t.device != device:
-            raise mixgemm.InvalidArgumentError(
-                f"mixgemm.torch.gemm: a prefetch tensor is on {t.device}, the GEMM on {device}; accepted: the same device")
-        _C.prefetch_l2_ptr(t.data_ptr(), t.numel() * t.element_size(), int(nb), stream)
 
 
 @_gemm_op.register_fake
 def _gemm_fake(a, b, group_scales, group_zeros, channel_scales, token_scales, bias, N, weight_type, scale_type,
-               has_zeros, group_size, out_type, schedule, pdl=False, prefetch=None, prefetch_budget=None):
+               has_zeros, group_size, out_type, schedule, pdl=False):
     return a.new_empty((a.shape[0], N), dtype=_FROM_NAME[out_type])
 
 
@@ -459,9 +441,6 @@ class QuantLinear(torch.nn.Module):
                              torch.ones(N, dtype=torch.float32, device=device) if has_channel_scales else None)
         self.register_buffer("bias", torch.zeros(N, dtype=dtype, device=device) if bias else None)
         self.register_buffer("perm", torch.arange(K, device=device) if act_order else None)
-        # set_l2_prefetch: tensors (other layers' buffers) this layer's GEMM prefetches into L2 after it.
-        self._pf_tensors: List[Tensor] = []
-        self._pf_budgets: List[int] = []
         if device.type == "cuda":
             self.reserve_workspace()
 
@@ -485,25 +464,6 @@ class QuantLinear(torch.nn.Module):
                                                self.group_size, idx))
         reserve_workspace(dev, need)
 
-    def set_l2_prefetch(self, tensors: Iterable[Tensor], budget_bytes: int) -> None:
-        """After each of this layer's GEMMs, prefetch up to ``budget_bytes`` of ``tensors`` (in
-        order; typically the next layer's :meth:`prefetch_tensors`) into L2
-        (:func:`mixgemm.prefetch_l2`). ``budget_bytes = 0`` or no tensors: off (the default)."""
-        self._pf_tensors, self._pf_budgets = [], []
-        left = int(budget_bytes)
-        for t in tensors:
-            if left <= 0:
-                break
-            nb = min(left, t.numel() * t.element_size())
-            self._pf_tensors.append(t)
-            self._pf_budgets.append(nb)
-            left -= nb
-
-    def prefetch_tensors(self) -> List[Tensor]:
-        """The buffers a GEMM of this layer streams, small ones first (group scales, zero
-        points, channel scales, then the prepacked weights): what a previous layer prefetches."""
-        return [t for t in (self.scales, self.zeros, self.channel_scales, self.qweight) if t is not None]
-
     def weight_bytes(self) -> int:
         """Bytes of every buffer (what the layer streams per call, plus bias and perm)."""
         return sum(b.numel() * b.element_size() for b in self.buffers())
@@ -524,8 +484,7 @@ class QuantLinear(torch.nn.Module):
         # quantized (GemmArgs::programmatic_dependent_launch; correct after any kernel).
         out = torch.ops.mixgemm.gemm(x2, self.qweight, self.scales, self.zeros, self.channel_scales, tok, self.bias,
                                      self.out_features, self.weight_type, self.scale_type, self.has_zeros,
-                                     self.group_size, self.out_type, self.schedule, quantized and _PDL,
-                                     self._pf_tensors or None, self._pf_budgets or None)
+                                     self.group_size, self.out_type, self.schedule, quantized and _PDL)
         return out.reshape(*lead, self.out_features)
 
     # -- constructors --
@@ -633,39 +592,6 @@ class QuantLinear(torch.nn.Module):
         if fmt == "awq":
             return cls.from_awq(get("qweight"), get("qzeros"), get("scales"), get("bias"), **kwargs)
         raise mixgemm.InvalidArgumentError(f"QuantLinear.from_state_dict: fmt='{fmt}'; accepted: 'gptq', 'awq'")
-
-
-def chain_l2_prefetch(layers: List[torch.nn.Module], budget_bytes: int, wrap: bool = True) -> None:
-    """Make each QuantLinear of ``layers`` (in execution order) prefetch up to ``budget_bytes``
-    of the next layer's buffers into L2 after its GEMM (the last one the first layer's, when
-    ``wrap``: the next decode step). Layers that are not QuantLinear are skipped as sources;
-    as targets they contribute their ``prefetch_tensors()`` if they have one, else their
-    ``weight``. ``budget_bytes = 0`` turns it off."""
-    def targets(m):
-        if hasattr(m, "prefetch_tensors"):
-            return m.prefetch_tensors()
-        w = getattr(m, "weight", None)
-        return [w.data] if isinstance(w, Tensor) else []
-    n = len(layers)
-    for i, m in enumerate(layers):
-        if not isinstance(m, QuantLinear):
-            continue
-        if i + 1 < n:
-            m.set_l2_prefetch(targets(layers[i + 1]), budget_bytes)
-        elif wrap and n > 1:
-            m.set_l2_prefetch(targets(layers[0]), budget_bytes)
-        else:
-            m.set_l2_prefetch([], 0)
-
-
-def prefetch_l2(t: Tensor, budget_bytes: Optional[int] = None) -> None:
-    """:func:`mixgemm.prefetch_l2` of a CUDA tensor on torch's current stream (eager; inside a
-    compiled model use :meth:`QuantLinear.set_l2_prefetch`, which runs it inside the GEMM op)."""
-    _check_cuda("prefetch_l2", t)
-    nb = t.numel() * t.element_size()
-    with torch.cuda.device(t.device.index):
-        _C.prefetch_l2_ptr(t.data_ptr(), nb, nb if budget_bytes is None else int(budget_bytes),
-                           torch.cuda.current_stream(t.device).cuda_stream)
 
 
 def quantize_model(model: torch.nn.Module, weight_type: str = "u4b8", group_size: int = 128, act_type: str = "f16",

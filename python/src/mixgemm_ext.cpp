@@ -34,7 +34,6 @@
 #include <vector>
 
 #include "mixgemm/activation_quant.h"
-#include "mixgemm/l2_prefetch.h"
 #include "mixgemm/error.h"
 #include "mixgemm/formats.h"
 #include "mixgemm/gemm.h"
@@ -632,20 +631,6 @@ NB_MODULE(_C, m) {
         "static_scale"_a.none() = nb::none());
   m.def("quantize_activations_device", &quantize_activations_device, "a"_a, "a_type"_a, "to"_a, "q"_a,
         "token_scales"_a, "static_scale"_a.none(), "stream"_a);
-  m.def(
-      "prefetch_l2_ptr",
-      [](uintptr_t ptr, size_t bytes, size_t budget_bytes, uintptr_t stream) {
-        mixgemm::prefetch_l2(cptr(ptr), bytes, budget_bytes, stream_of(stream));
-      },
-      "ptr"_a, "bytes"_a, "budget_bytes"_a, "stream"_a);
-  m.def(
-      "prefetch_l2_array",
-      [](const Array& a, std::optional<size_t> budget_bytes, uintptr_t stream) {
-        const size_t bytes = a.nbytes();
-        DeviceScope scope(a);
-        mixgemm::prefetch_l2(a.data(), bytes, budget_bytes ? *budget_bytes : bytes, stream_of(stream));
-      },
-      "a"_a, "budget_bytes"_a.none(), "stream"_a);
   m.def("quantize_activations_ptr", &quantize_activations_ptr, "M"_a, "K"_a, "a"_a, "a_type"_a, "lda"_a, "to"_a,
         "q"_a, "ldq"_a, "token_scales"_a, "static_scale"_a, "stream"_a);
 

@@ -6,7 +6,6 @@
 
 #include "core/problem.h"
 #include "mixgemm/gemm.h"
-#include "mixgemm/l2_prefetch.h"
 
 namespace {
 
@@ -210,24 +209,3 @@ TEST(TypeConfig, NamesAreStable) {
 }
 
 }  // namespace
-
-// prefetch_l2's own checks come before any CUDA call, so they hold on a machine without a GPU.
-TEST(L2PrefetchArgs, NullPointerWithBytesIsRefused) {
-  try {
-    mixgemm::prefetch_l2(nullptr, 4096, 4096, nullptr);
-    FAIL() << "a null pointer with bytes > 0 was accepted";
-  } catch (const mixgemm::Error& e) {
-    EXPECT_EQ(e.code(), mixgemm::ErrorCode::kInvalidArgument);
-    EXPECT_NE(std::string(e.what()).find("mixgemm::prefetch_l2: ptr is null with bytes=4096"), std::string::npos)
-        << e.what();
-  }
-}
-
-TEST(L2PrefetchArgs, EmptyRangesLaunchNothing) {
-  // Nothing to prefetch: no device is touched, so no error even without a GPU.
-  alignas(16) static unsigned char buf[64];
-  EXPECT_NO_THROW(mixgemm::prefetch_l2(nullptr, 0, 1 << 20, nullptr));
-  EXPECT_NO_THROW(mixgemm::prefetch_l2(buf, 64, 0, nullptr));       // budget 0
-  EXPECT_NO_THROW(mixgemm::prefetch_l2(buf, 64, 15, nullptr));      // budget below one 16-byte unit
-  EXPECT_NO_THROW(mixgemm::prefetch_l2(buf + 1, 20, 64, nullptr));  // no whole 16-byte unit inside
-}

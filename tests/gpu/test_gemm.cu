@@ -20,7 +20,6 @@
 #include "kernels/workspace_layout.h"
 #include "gpu/gpu_test_util.h"
 #include "mixgemm/gemm.h"
-#include "mixgemm/l2_prefetch.h"
 #include "mixgemm/prepack.h"
 #include "mixgemm/reference.h"
 
@@ -455,76 +454,6 @@ TEST(GemmApi, RefusesHostPointerAndWritesNothing) {
   }
   MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
   for (uint16_t v : c.download()) ASSERT_EQ(v, 0xFFFF) << "the refused call wrote output";
-}
-
-// prefetch_l2 is a hint: a graph that prefetches the weights (half of them: the evenly spread
-// budget path) and the scales before the gemm gives the same bits as the gemm alone, replay after
-// replay, and the reference's result.
-TEST(GemmApi, L2PrefetchBeforeGemmInAGraphChangesNothing) {
-  MIXGEMM_SKIP_WITHOUT_GPU();
-  Case c(1, 4096, 4096, f16, 128, test_seed() + 800, true);
-  cudaStream_t s;
-  MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N, s));
-  gemm(c.args(s));
-  MIXGEMM_CUDA_OK(cudaStreamSynchronize(s));
-  const std::vector<uint16_t> plain = c.download();
-  ASSERT_EQ(c.check(plain, "plain"), 0);
-  const size_t wb = prepacked_size(c.p.K, c.p.N, u4b8);
-  cudaGraph_t graph;
-  MIXGEMM_CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  prefetch_l2(c.d_s, c.scales.size() * 2, c.scales.size() * 2, s);
-  prefetch_l2(c.d_b, wb, wb / 2, s);
-  gemm(c.args(s));
-  prefetch_l2(c.d_b, wb, wb, s);  // after the gemm too (what a layer does for the next one)
-  MIXGEMM_CUDA_OK(cudaStreamEndCapture(s, &graph));
-  cudaGraphExec_t exec;
-  MIXGEMM_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
-  for (int rep = 0; rep < 3; ++rep) {
-    MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N, s));
-    MIXGEMM_CUDA_OK(cudaGraphLaunch(exec, s));
-    MIXGEMM_CUDA_OK(cudaStreamSynchronize(s));
-    const std::vector<uint16_t> got = c.download();
-    ASSERT_EQ(std::memcmp(got.data(), plain.data(), plain.size() * 2), 0) << "replay " << rep;
-  }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(s);
-}
-
-// Odd ranges and budgets: rounded inward, nothing written, no launch error.
-TEST(L2Prefetch, OddRangesAndBudgetsWriteNothing) {
-  MIXGEMM_SKIP_WITHOUT_GPU();
-  const size_t n = (size_t{3} << 20) + 77;
-  std::vector<uint8_t> h(n);
-  std::mt19937_64 rng(test_seed() + 900);
-  for (auto& x : h) x = static_cast<uint8_t>(rng());
-  uint8_t* d = device_copy(h);
-  ASSERT_NE(d, nullptr);
-  const size_t offs[] = {0, 1, 15, 16, 4097};
-  const size_t lens[] = {0, 1, 15, 16, 31, 4096, 4111, 1 << 20, n - 4097};
-  const size_t budgets[] = {0, 15, 16, 4096, 100000, size_t{1} << 40};
-  for (size_t o : offs)
-    for (size_t l : lens)
-      for (size_t b : budgets) prefetch_l2(d + o, l, b, nullptr);
-  MIXGEMM_CUDA_OK(cudaGetLastError());
-  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
-  std::vector<uint8_t> back(n);
-  MIXGEMM_CUDA_OK(cudaMemcpy(back.data(), d, n, cudaMemcpyDeviceToHost));
-  EXPECT_EQ(std::memcmp(back.data(), h.data(), n), 0);
-  cudaFree(d);
-}
-
-TEST(L2Prefetch, RefusesHostMemory) {
-  MIXGEMM_SKIP_WITHOUT_GPU();
-  std::vector<uint8_t> h(1 << 16);
-  try {
-    prefetch_l2(h.data(), h.size(), h.size(), nullptr);
-    FAIL() << "host memory was accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
-    EXPECT_NE(std::string(e.what()).find("ptr is not device memory"), std::string::npos) << e.what();
-  }
 }
 
 // Small shapes for compute-sanitizer (memcheck, racecheck): every schedule once, at K = 512

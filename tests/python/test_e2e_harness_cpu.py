@@ -108,24 +108,3 @@ def test_compiled_step_decodes_the_same_tokens():
         torch.testing.assert_close(got.float(), ref.float(), rtol=0.0,
                                    atol=2.0**-10 * float(ref.float().abs().max()))
     assert k0.abs().sum() > 0  # the steps wrote the cache
-
-
-def test_l2_prefetch_plan_chains_each_linear_to_the_next():
-    """--l2-prefetch-mb: each fp16 linear of a step is wrapped to prefetch the next one's weight
-    (lm_head the first layer's qkv: the next step), within the budget; budget 0 wraps nothing."""
-    ld = load_example()
-    c, dev, pl, parts = tiny_model(ld, seed=2, layers=2)
-    ld.fuse_projections(parts)
-    plain = ld.Harness(parts, c, 1, 8, dev)
-    assert not any(isinstance(m, ld.PrefetchLinear) for ly in plain.layers for m in (ly.qkv, ly.o, ly.gate_up, ly.down))
-    budget = 7000  # bytes: below every weight (o 8192, qkv 16384, ...) but lm_head's (50 x 64 x 2 = 6400)
-    hs = ld.Harness(parts, c, 1, 8, dev, l2_prefetch_bytes=budget)
-    order = [m for ly in hs.layers for m in (ly.qkv, ly.o, ly.gate_up, ly.down)] + [hs.lm_head]
-    assert all(isinstance(m, ld.PrefetchLinear) for m in order)
-    for i, m in enumerate(order):
-        nxt = order[(i + 1) % len(order)].lin.weight
-        assert len(m.pf) == 1 and m.pf[0].data_ptr() == nxt.data_ptr()
-        assert m.budgets == [min(budget, nxt.numel() * nxt.element_size())]
-    assert order[-2].budgets == [6400]  # down -> lm_head: the whole weight
-    # the wrappers are the harness's view: the model's own modules are untouched
-    assert isinstance(parts.layers[0]._qkv, torch.nn.Linear) and parts.lm_head is pl.lm_head

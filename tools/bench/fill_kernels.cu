@@ -1,12 +1,13 @@
 // fill_kernels.cu - the bench's own device kernels: deterministic random fills, the spin
-// kernel that lets the host queue a batch of timed runs, a non-finite counter, and the
-// --stream-read kernel.
+// kernel that lets the host queue a batch of timed runs, a non-finite counter, the
+// --stream-read kernel, and the --l2-prefetch-mb prefetch.
 // (Device code is compiled as C++17, like the library's.)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "device.h"
@@ -84,6 +85,19 @@ __device__ __forceinline__ uint64_t global_timer_ns() {
 __global__ void k_spin(uint64_t ns) {
   const uint64_t t0 = global_timer_ns();
   while (global_timer_ns() - t0 < ns) __nanosleep(1000);
+}
+
+// --l2-prefetch-mb: one cp.async.bulk.prefetch.L2 per 4 KB piece, piece j on CTA j mod G (every
+// SM's TMA engine takes a share); a budget below the range takes B of the P pieces evenly spread
+// (piece j iff floor((j + 1) B / P) != floor(j B / P)). Fire and forget: the grid exits at once.
+__global__ void k_prefetch_l2(const char* base, uint64_t bytes, uint64_t pieces, uint64_t budget) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  for (uint64_t j = blockIdx.x + uint64_t{gridDim.x} * threadIdx.x; j < pieces; j += uint64_t{gridDim.x} * blockDim.x) {
+    if (budget < pieces && ((j + 1) * budget) / pieces == (j * budget) / pieces) continue;
+    const uint64_t off = j * 4096, left = bytes - off;
+    kernels::ptx::bulk_prefetch_l2(base + off, static_cast<uint32_t>(left < 4096 ? left : 4096));
+  }
+#endif
 }
 
 __global__ void k_count_nonfinite(const uint16_t* p, size_t n, uint16_t exp_mask, unsigned long long* count) {
@@ -167,6 +181,16 @@ __global__ void k_empty() {}
 void launch_empty(int blocks, cudaStream_t stream) {
   k_empty<<<blocks, 256, 0, stream>>>();
   check_launch("empty kernel launch");
+}
+
+void prefetch_l2_stream(const void* p, size_t bytes, size_t budget_bytes, cudaStream_t stream) {
+  bytes &= ~size_t{15};  // bench buffers are 256-byte aligned; bulk prefetches take 16-byte multiples
+  if (bytes == 0 || budget_bytes < 16) return;
+  const uint64_t pieces = (bytes + 4095) / 4096;
+  const uint64_t budget = std::min<uint64_t>(pieces, (budget_bytes + 4095) / 4096);
+  const unsigned grid = static_cast<unsigned>(std::min<uint64_t>(pieces, 132));
+  k_prefetch_l2<<<grid, 128, 0, stream>>>(static_cast<const char*>(p), bytes, pieces, budget);
+  check_launch("prefetch_l2 launch");
 }
 
 void spin_stream(cudaStream_t stream, double us) {

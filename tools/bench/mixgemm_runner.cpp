@@ -17,7 +17,6 @@
 #include "core/float_bits.h"
 #include "mixgemm/error.h"
 #include "mixgemm/gemm.h"
-#include "mixgemm/l2_prefetch.h"
 #include "mixgemm/layout.h"
 #include "mixgemm/prepack.h"
 #include "mixgemm/reference.h"
@@ -364,7 +363,7 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
             if (v->empty() || left == 0) continue;
             const DeviceBuffer& buf = (*v)[wi];
             const size_t take = std::min(left, buf.bytes());
-            prefetch_l2(buf.get(), buf.bytes(), take, ctx.stream);
+            prefetch_l2_stream(buf.get(), buf.bytes(), take, ctx.stream);
             left -= take;
           }
           spin_stream(ctx.stream, opt.gap_us);

@@ -49,7 +49,7 @@ struct Options {
   int graph_batch = 0;  // --graph-batch N: rows timed as N back-to-back launches in one CUDA graph (0: off)
   double idle_ms = 0;     // GPU idle this long before each row's warm-up (rested state)
   double gap_us = -1;     // --gap-us G: each graph launch i is [prefetch_l2?] spin(G) gemm; -1: off
-  double prefetch_mb = 0; // --l2-prefetch-mb B: with --gap-us, prefetch_l2 of B MB of launch i's weights first
+  double prefetch_mb = 0; // --l2-prefetch-mb B: with --gap-us, an L2 prefetch of B MB of launch i's weights first
   double settle_ms = 300; // each row's kernel run back to back this long before its timed runs
   ColdL2 cold_l2 = ColdL2::kRotate;
   int lt_algos = 8;        // cuBLASLt heuristic candidates timed; 1 = take the top one
@@ -111,8 +111,9 @@ Timing
                        gemm(copy i), a decode step's other kernels standing in as a G us spin
                        (one thread, no memory traffic); the row is that time minus the same graph
                        without the gemm (medians), i.e. the gemm after the gap
-  --l2-prefetch-mb B   with --gap-us: mixgemm::prefetch_l2 of up to B MB of copy i's weights,
-                       zero points and group scales before the spin (0: none, the cold baseline)
+  --l2-prefetch-mb B   with --gap-us: an L2 prefetch (cp.async.bulk.prefetch.L2, fire and forget)
+                       of up to B MB of copy i's group scales, zero points and weights before the
+                       spin (0: none, the cold baseline); session 40's experiment, no gain
   --graph-batch N      time each row (mixgemm and baselines) as N launches back to back in one
                        CUDA graph, the replay between one event pair, divided by N (a decode
                        step's graph; the cold-L2 rotation goes on inside the graph). --iters
