@@ -297,6 +297,14 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_EQ(parse({}).graph_batch, 0);  // one event pair per launch by default
   EXPECT_THROW(parse({"--graph-batch", "0"}), std::invalid_argument);
   EXPECT_THROW(parse({"--graph-batch", "2000"}), std::invalid_argument);
+  // --gap-us / --l2-prefetch-mb (session 40's L2-prefetch experiment): graph rows only, prefetch only with a gap
+  const Options g = parse({"--graph-batch", "32", "--gap-us", "10", "--l2-prefetch-mb", "64"});
+  EXPECT_EQ(g.gap_us, 10);
+  EXPECT_EQ(g.prefetch_mb, 64);
+  EXPECT_LT(parse({}).gap_us, 0);  // off by default
+  EXPECT_EQ(parse({"--graph-batch", "32", "--gap-us", "0"}).gap_us, 0);
+  EXPECT_THROW(parse({"--gap-us", "10"}), std::invalid_argument);
+  EXPECT_THROW(parse({"--graph-batch", "32", "--l2-prefetch-mb", "64"}), std::invalid_argument);
 }
 
 TEST(BenchOptions, CustomShapesReplaceTheDefaultSet) {
@@ -344,7 +352,7 @@ TEST(BenchOptions, UsageAndListMentionEverything) {
   const std::string u = usage();
   for (const char* f : {"--types", "--shapes", "--shape", "--tp", "--m", "--iters", "--warmup", "--settle-ms", "--idle-ms", "--cold-l2", "--verify",
                         "--csv", "--json", "--git-commit", "--baselines-only", "--no-baselines", "--prepack-bench",
-                        "--lt-algos", "--stream-read", "--unit-group-scales", "--graph-batch"})
+                        "--lt-algos", "--stream-read", "--unit-group-scales", "--graph-batch", "--gap-us", "--l2-prefetch-mb"})
     EXPECT_NE(u.find(f), std::string::npos) << f;
   const std::string l = list_text({1, 8});
   EXPECT_NE(l.find("llama2-70b/gate_up tp=8: N=7168 K=8192"), std::string::npos) << l;
