@@ -82,7 +82,8 @@ void launch_empty(int blocks, cudaStream_t stream);
 // can queue a batch of timed runs behind it and the runs start back to back.
 void spin_stream(cudaStream_t stream, double us);
 // Asks L2 to fetch up to budget_bytes of [p, p + bytes) (4 KB pieces spread evenly over the range;
-// cp.async.bulk.prefetch.L2, sm_90), on `stream`; returns once launched, the fills finish later.
+// cp.async.bulk.prefetch.L2, sm_90), on `stream` (asynchronous to the host; on the stream the grid
+// lasts about as long as a read of those bytes).
 void prefetch_l2_stream(const void* p, size_t bytes, size_t budget_bytes, cudaStream_t stream);
 
 // Counts elements of a device array of f16/bf16 bits (elems_16bit) that are NaN or inf;

@@ -89,7 +89,8 @@ __global__ void k_spin(uint64_t ns) {
 
 // --l2-prefetch-mb: one cp.async.bulk.prefetch.L2 per 4 KB piece, piece j on CTA j mod G (every
 // SM's TMA engine takes a share); a budget below the range takes B of the P pieces evenly spread
-// (piece j iff floor((j + 1) B / P) != floor(j B / P)). Fire and forget: the grid exits at once.
+// (piece j iff floor((j + 1) B / P) != floor(j B / P)). No completion is awaited in the code, yet in
+// a graph the grid lasts about as long as a read of those bytes (session 40, s40-l2prefetch/call6).
 __global__ void k_prefetch_l2(const char* base, uint64_t bytes, uint64_t pieces, uint64_t budget) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
   for (uint64_t j = blockIdx.x + uint64_t{gridDim.x} * threadIdx.x; j < pieces; j += uint64_t{gridDim.x} * blockDim.x) {

@@ -111,7 +111,7 @@ Timing
                        gemm(copy i), a decode step's other kernels standing in as a G us spin
                        (one thread, no memory traffic); the row is that time minus the same graph
                        without the gemm (medians), i.e. the gemm after the gap
-  --l2-prefetch-mb B   with --gap-us: an L2 prefetch (cp.async.bulk.prefetch.L2, fire and forget)
+  --l2-prefetch-mb B   with --gap-us: an L2 prefetch kernel (cp.async.bulk.prefetch.L2)
                        of up to B MB of copy i's group scales, zero points and weights before the
                        spin (0: none, the cold baseline); session 40's experiment, no gain
   --graph-batch N      time each row (mixgemm and baselines) as N launches back to back in one
