@@ -8,7 +8,9 @@
 # per-SASS-instruction counts and stall samples. Prints issued IPC, DRAM throughput and
 # the dominating opcodes / stalls. CASES="<shape>:<M>:<cfg substring> ..." overrides;
 # NCU_EXTRA adds ncu flags (e.g. "--clock-control none --cache-control none": real clocks, and
-# code and data left in L2 as in back-to-back launches).
+# code and data left in L2 as in back-to-back launches). KERNEL picks the kernel (default: the GEMM grid
+# itself, not the deferred split-K reduction grid, which session 40's call 7 profiled by mistake with
+# the old "regex:smallm").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
@@ -28,12 +30,15 @@ for c in $CASES; do
   tag="s${shape}_m${m}_${cfg}"
   MIXGEMM_SMALLM_TIMING=1 MIXGEMM_SMALLM_TIMING_SHAPES=$shape MIXGEMM_SMALLM_TIMING_MS=$m \
     MIXGEMM_SMALLM_TIMING_GS=128 MIXGEMM_SMALLM_TIMING_CFG=$cfg timeout 300 \
-    ncu --kernel-name regex:smallm --launch-skip 3 --launch-count 1 ${NCU_EXTRA:-} \
+    ncu --kernel-name "${KERNEL:-regex:^smallm_kernel}" --launch-skip 3 --launch-count 1 ${NCU_EXTRA:-} \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section SchedulerStats \
     --section WarpStateStats --section Occupancy --section SourceCounters -o "$OUT/prof_$tag" \
     "$B/tests/mixgemm_gpu_tests" --gtest_filter='SmallmTiming*' > "$OUT/ncu_$tag.log" 2>&1 || true
   ncu -i "$OUT/prof_$tag.ncu-rep" --page details > "$OUT/details_$tag.txt" 2>&1
   ncu -i "$OUT/prof_$tag.ncu-rep" --page source --csv --print-source sass > "$OUT/source_$tag.csv" 2>&1
+  # The same samples with each SASS instruction under its CUDA source line (-lineinfo builds):
+  # which function (load_stage, compute_chunk, ...) an instruction belongs to.
+  ncu -i "$OUT/prof_$tag.ncu-rep" --page source --csv --print-source cuda,sass > "$OUT/sourcecs_$tag.csv" 2>&1
 done
 python3 scripts/ncu_summary.py --reasons --by-op "$OUT"/source_*.csv
 for f in "$OUT"/details_*.txt; do
@@ -42,5 +47,5 @@ for f in "$OUT"/details_*.txt; do
 done
 # One archive for the per-case files (the device tool returns at most a few files per call:
 # session 13's three source CSVs did not come back), and no .ncu-rep (large).
-( cd "$OUT" && tar czf profile_cases.tar.gz source_*.csv details_*.txt ncu_*.log &&
-  rm -f source_*.csv details_*.txt ncu_*.log prof_*.ncu-rep )
+( cd "$OUT" && tar czf profile_cases.tar.gz source_*.csv sourcecs_*.csv details_*.txt ncu_*.log &&
+  rm -f source_*.csv sourcecs_*.csv details_*.txt ncu_*.log prof_*.ncu-rep )
