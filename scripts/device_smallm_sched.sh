@@ -8,6 +8,7 @@
 #   $SCHED_TYPES, no baselines, no verification; then runs $SCHED_TEST_FILTER (default
 #   'Smallm.*:-SmallmTiming.*') on every build other than the first. Prints each spec's time / base
 #   per type and M (geomean over shapes) and per point (scripts/ab_multi_summary.py); everything in $OUT/sched.tar.gz.
+#   $SCHED_BENCH_EXTRA adds mixgemm-bench flags to every run (e.g. "--graph-batch 32": the launches in CUDA graphs).
 #   .sN/commit.txt = the host's HEAD.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ bench() {  # $1 spec index, $2 run label
   timeout 120 "${bdir[${flags[$j]}]}/tools/mixgemm-bench" --shapes ${SCHED_SHAPES:-seed,llama2-70b,llama3-8b} \
     --m ${SCHED_MS:-1,8} --types ${SCHED_TYPES:-f16.u4b8.g128,bf16.u4b8.g128,s8.u4b8.g128} --schedule "${scheds[$j]}" \
     --no-baselines --iters 20 --warmup 3 --csv "$R/$s.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none \
-    --quiet > "$R/$s.txt" 2>&1
+    ${SCHED_BENCH_EXTRA:-} --quiet > "$R/$s.txt" 2>&1
   echo "bench $s rc=$? at $((SECONDS - T0)) s"
 }
 n=${#labels[@]}
