@@ -13,7 +13,9 @@ to last exit). Trace builds since session 13 also print the final reducers' prot
 step (release fence, ticket issued, its result and the acquire, first round of partials landed,
 sums, epilogue stores, exit). Lines with the cycle accounts of warps 0 and 1 (trace builds
 since session 7) add, per warp, the median over CTAs of each account of the chunk loop in us at --mhz (default
-1980, the H200's clock under this kernel: bench/results/2026-11-30-h200/s7-e2e8/).
+1980, the H200's clock under this kernel: bench/results/2026-11-30-h200/s7-e2e8/). Lines that end with the
+CTA's SM id (trace builds since session 41) add the SMs' end times: how far the slowest SM ends after the
+mean one.
 """
 import collections
 import gzip
@@ -65,6 +67,25 @@ def main(args):
                     steps = [(FINAL, FENCED), (FENCED, TICKET), (TICKET, RELEASED), (RELEASED, REDUCE), (REDUCE, LOADED),
                              (LOADED, SUMMED), (SUMMED, STORED), (STORED, EXIT)]
                     print(f"{tag} {len(red)} | " + " ".join(f"{med(red, i, j):.2f}" for i, j in steps))
+        per_sm = {tag: rows for tag, rows in by_tag.items() if all(len(r) >= 29 for r in rows)}
+        if per_sm:
+            print("per SM (trace builds since session 41 record %smid), us after the launch's first entry: "
+                  "SM end = its CTAs' last final segment; min / mean / max over SMs; max - mean bounds what a "
+                  "dynamic split of the rows between SMs could save; within = mean over SMs of (last - first "
+                  "CTA final segment)")
+            for tag, rows in per_sm.items():
+                e0 = min(r[ENTRY] for r in rows)
+                sms = collections.defaultdict(list)
+                for r in rows:
+                    if r[FINAL]:
+                        sms[r[28]].append((r[FINAL] - e0) / 1e3)
+                if not sms:
+                    continue
+                ends = [max(v) for v in sms.values()]
+                within = statistics.mean(max(v) - min(v) for v in sms.values())
+                mean = statistics.mean(ends)
+                print(f"{tag} {len(sms)} SMs | end {min(ends):.2f} {mean:.2f} {max(ends):.2f} | max-mean "
+                      f"{max(ends) - mean:.2f} | within {within:.2f}")
         cyc = {tag: [r[16:] for r in rows if len(r) >= 28] for tag, rows in by_tag.items()}
         if any(cyc.values()):
             print("chunk loop, us per warp (median over CTAs): " + " ".join(ACCOUNTS) + " | total")

@@ -29,6 +29,8 @@ void smallm_trace_dump(const char* path, const char* tag) {
   cudaMemcpyFromSymbol(h, g_smallm_trace, sizeof(h));
   static long long cyc[kTraceMaxCtas][kCycWarps][kCycAccounts];
   cudaMemcpyFromSymbol(cyc, g_smallm_cycles, sizeof(cyc));
+  static unsigned smid[kTraceMaxCtas];
+  cudaMemcpyFromSymbol(smid, g_smallm_smid, sizeof(smid));
   if (FILE* f = std::fopen(path, "a")) {
     for (int c = 0; c < kTraceMaxCtas; ++c) {
       if (h[c][kTraceEntry] == 0) continue;  // no such CTA in the last launch
@@ -36,7 +38,7 @@ void smallm_trace_dump(const char* path, const char* tag) {
       for (int i = 0; i < kTraceSlots; ++i) std::fprintf(f, " %llu", h[c][i]);
       for (int w = 0; w < kCycWarps; ++w)
         for (int a = 0; a < kCycAccounts; ++a) std::fprintf(f, " %lld", cyc[c][w][a]);
-      std::fprintf(f, "\n");
+      std::fprintf(f, " %u\n", smid[c]);
     }
     std::fclose(f);
   }

@@ -37,17 +37,22 @@ inline constexpr int kTraceMaxCtas = 8192;
 
 #ifdef MIXGEMM_SMALLM_TRACE
 static __device__ unsigned long long g_smallm_trace[kTraceMaxCtas][kTraceSlots];
+static __device__ unsigned g_smallm_smid[kTraceMaxCtas];  // the SM each traced CTA ran on
 __device__ __forceinline__ void smallm_trace(TraceMark m) {
   if (threadIdx.x == 0 && blockIdx.y == 0 && blockIdx.x < kTraceMaxCtas) {
     unsigned long long t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    if (m == kTraceEntry)  // a new launch: forget the previous launch's later milestones
+    if (m == kTraceEntry) {  // a new launch: forget the previous launch's later milestones
       for (int k = 1; k < kTraceSlots; ++k) g_smallm_trace[blockIdx.x][k] = 0;
+      unsigned sm;
+      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+      g_smallm_smid[blockIdx.x] = sm;
+    }
     g_smallm_trace[blockIdx.x][m] = t;
   }
 }
-// Host: appends one line per traced CTA ("tag cta t0 .. t15 c0 .. c11", c = the cycle accounts
-// below, warp 0 then warp 1) to `path` and clears the trace.
+// Host: appends one line per traced CTA ("tag cta t0 .. t15 c0 .. c11 smid", c = the cycle
+// accounts below, warp 0 then warp 1; smid: the SM the CTA ran on) to `path` and clears the trace.
 void smallm_trace_dump(const char* path, const char* tag);
 #else
 __device__ __forceinline__ void smallm_trace(TraceMark) {}
