@@ -998,14 +998,27 @@ struct SmallmCta {
     if (!lane_live(y, nt)) return;  // never stored, and its sums are never output
     const uint4* tiles = reinterpret_cast<const uint4*>(p.partials + static_cast<int64_t>(y.mt) * 2 * y.C * p.tile_bytes);
     const int64_t tile_vecs = p.tile_bytes / 16;
+    constexpr int kBatch = 8;  // contributors whose loads are in flight together
+    // The first batch's partial offsets (16-byte units from `tiles`; < 2^31: 2 C tiles of at most
+    // 64 KB) depend on the parameters only. They are computed here, while the GEMM grid still
+    // runs (as its programmatic dependent, a CTA of this grid starts as soon as an SM has room:
+    // where the GEMM's ring fills the shared memory, its 4.6 KB wait for a GEMM CTA to leave),
+    // and parked in shared memory: ptxas schedules parameter reads and register arithmetic freely
+    // across griddepcontrol.wait, but keeps shared stores before it. Also read here: the tok / ch pointers
+    // (not their data), whose constant-bank line also holds the global memory descriptor of the
+    // loads below and is the one line the code above does not touch (SASS: ULDC c[0x0][0x208] now
+    // comes before ACQBULK). After the wait the chain is loads, sums and stores. Measured:
+    // bench/results/2026-12-02-h200/s41-reduce-diag/ (the grid's work after the wait, not its
+    // launch, is its cost in CUDA graphs) and s41-redpre/ (0.96-0.98x the launch time).
+    __shared__ int32_t s_off[kBatch + 1][kReduceThreads];
+#pragma unroll
+    for (int q = 0; q < kBatch; ++q)
+      s_off[q][threadIdx.x] =
+          c_first + q <= c_last ? static_cast<int32_t>(slot_of(p.part, su0, c_first + q) * tile_vecs + i) : 0;
+    s_off[kBatch][threadIdx.x] = static_cast<int32_t>(reinterpret_cast<uintptr_t>(p.tok) ^ reinterpret_cast<uintptr_t>(p.ch));
     ptx::griddep_wait();  // the GEMM grid has completed: its partials are visible
     Acc sum[4];
-    constexpr int kBatch = 8;  // contributors whose loads are in flight together
-    for (int c0 = c_first; c0 <= c_last; c0 += kBatch) {
-      uint4 w[kBatch];
-#pragma unroll
-      for (int q = 0; q < kBatch; ++q)
-        if (c0 + q <= c_last) w[q] = __ldcg(tiles + slot_of(p.part, su0, c0 + q) * tile_vecs + i);
+    auto add_batch = [&](int c0, const uint4 (&w)[kBatch]) {
 #pragma unroll
       for (int q = 0; q < kBatch; ++q) {
         if (c0 + q > c_last) break;
@@ -1014,6 +1027,23 @@ struct SmallmCta {
 #pragma unroll
         for (int e = 0; e < 4; ++e) sum[e] = c0 + q == c_first ? v[e] : sum[e] + v[e];
       }
+    };
+    {
+      int32_t off[kBatch];
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q) off[q] = s_off[q][threadIdx.x];
+      uint4 w[kBatch];
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q)
+        if (c_first + q <= c_last) w[q] = __ldcg(tiles + off[q]);
+      add_batch(c_first, w);
+    }
+    for (int c0 = c_first + kBatch; c0 <= c_last; c0 += kBatch) {
+      uint4 w[kBatch];
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q)
+        if (c0 + q <= c_last) w[q] = __ldcg(tiles + slot_of(p.part, su0, c0 + q) * tile_vecs + i);
+      add_batch(c0, w);
     }
     store_frag(p, y, stripe, b, nt, sum);
   }
