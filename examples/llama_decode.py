@@ -55,6 +55,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # decode_profile.py beside this file
+from decode_profile import kernel_category  # noqa: E402
+
 MODELS = {
     # hidden, intermediate, layers, heads, kv heads, vocab, rope theta (rope scaling left out)
     "llama3-8b": dict(hidden=4096, inter=14336, layers=32, heads=32, kv_heads=8, vocab=128256, theta=500000.0),
@@ -331,24 +334,6 @@ class Harness:
         logits = self.forward(self.tok, self.pos.view(1), prefill=False)[:, -1]
         self.tok.copy_(logits.argmax(-1, keepdim=True))
         self.pos.add_(1)
-
-
-def kernel_category(name: str) -> str:
-    """The part of a decode step a CUDA kernel belongs to (by its name)."""
-    n = name.lower()
-    if "mixgemm" in n or "smallm" in n:
-        return "mixgemm-quantize" if "quantiz" in n else "mixgemm-gemm"
-    # Inductor names its generated kernels after the ops they fuse: "..._add_gemm_mean_..." is an
-    # RMSNorm + residual kernel that reads mixgemm.gemm's output, "..._scaled_dot_product_cudnn_attention_..."
-    # prepares SDPA's inputs. Judge them by their origin, not by those words (session 40's profile
-    # counted 97 such kernels per W4A16 step as cuBLAS GEMMs).
-    if n.startswith("triton_"):
-        return "inductor"
-    if any(k in n for k in ("gemm", "nvjet", "xmma", "cutlass", "gemv", "cublas")):
-        return "cublas-gemm"
-    if any(k in n for k in ("flash", "fmha", "attention", "softmax", "sdpa")):
-        return "attention"
-    return "other"
 
 
 def profile_step(step, steps=3):
