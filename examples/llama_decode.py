@@ -29,7 +29,8 @@ so the logits error is quantization error alone. Written to --out (CSV):
   weight_gb       bytes of the variant's weights (embedding, norms, linear layers incl.
                   lm_head: prepacked int4 + scales for the quantized ones), 1e9 bytes
   logits_rel_err  ||logits - logits_fp16||_F / ||logits_fp16||_F over every prompt position
-                  of that batch's prompt (teacher-forced, same tokens)
+                  of that batch's prompt (teacher-forced, same tokens; the fp16 prefill runs on its
+                  own when fp16 is not among --variants)
   linear_rel_err  largest relative error of layer 0's quantized linears against the fp16
                   ones on one random input (one layer's quantization error; a random-weight
                   model amplifies it over its layers into logits_rel_err)
@@ -615,7 +616,10 @@ def main(argv=None):
                             fp16_tps[b] = tps
                             err = 0.0
                         else:
-                            err = rel_err(logits, ref_logits[b]) if b in ref_logits else float("nan")
+                            if b not in ref_logits:  # fp16 not among this run's variants: its prefill alone
+                                ref_logits[b] = Harness(parts, c, b, prompts[b].shape[1] + args.new_tokens + 8,
+                                                        device).prefill(prompts[b]).half()
+                            err = rel_err(logits, ref_logits[b])
                         if not bool(torch.isfinite(logits).all()):
                             trace_nonfinite(vparts, c, b, prompts[b], device, f"{label} {vname} batch {b}")
                         row = dict(model=label, batch=b, variant=vname, tokens_per_s=f"{tps:.1f}",
