@@ -2,15 +2,18 @@
 # the common setup, and ab_check_cand (below). Setup:
 # after `PATCH=...`, sets OUT, T0 and R=/tmp/ab (emptied; commit.txt = the host commit beside
 # the patch, cand.patch), and makes /tmp/cand = this tree (without builds and .git) with the
-# patch applied ("PATCH FAILED" is printed when it does not apply).
+# patch applied (when it does not apply: "PATCH FAILED", the patch log, exit 3).
 export PATH=/usr/local/cuda/bin:$PATH
 OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
 T0=$SECONDS
 R=/tmp/ab; rm -rf "$R"; mkdir -p "$R"
 cp "$(dirname "$PATCH")/commit.txt" "$R/commit.txt" 2>/dev/null || git rev-parse HEAD > "$R/commit.txt"
 cp "$PATCH" "$R/cand.patch"
-rm -rf /tmp/cand && mkdir -p /tmp/cand && tar cf - --exclude='./build*' --exclude='./.git' . | tar xf - -C /tmp/cand &&
-  (cd /tmp/cand && patch -p1 < "$R/cand.patch") > "$R/patch.log" 2>&1 || echo "PATCH FAILED"
+rm -rf /tmp/cand && mkdir -p /tmp/cand && tar cf - --exclude='./build*' --exclude='./.git' . | tar xf - -C /tmp/cand
+# A patch that does not apply would make cand the base: stop (device_sm90_multi.sh says why).
+if ! (cd /tmp/cand && patch -p1 --forward < "$R/cand.patch") > "$R/patch.log" 2>&1; then
+  echo "PATCH FAILED (the base tree must not contain it):"; cat "$R/patch.log"; exit 3
+fi
 
 # cand's GPU suites ($1: gtest filter, $2: timeout in s) into $R/tests-cand.log, then memcheck
 # and racecheck of the sanitizer suite ($R/cand-<tool>.log); one summary line each.

@@ -5,7 +5,8 @@
 # among candidates before a full A/B (scripts/device_sm90_ab.sh runs tests and sanitizers;
 # this script does not).
 #   usage (device): bash scripts/device_sm90_multi.sh .sN/v1.patch .sN/v2.patch ...  (carry .sN)
-#   (.sN/commit.txt = the host's HEAD, the base.)
+#   (.sN/commit.txt = the host's HEAD, the base; the tree must not contain the patches: a patch that
+#   does not apply stops the run, exit 3.)
 # Builds base and every variant in parallel (mixgemm-bench only; sm90 instances
 # $AB_SM90_TYPES / $AB_SM90_SCHEDULES as in device_sm90_ab.sh), then benches
 # base v1 .. vN vN .. v1 base (each variant twice, symmetric around the middle) on $AB_SHAPES,
@@ -45,7 +46,13 @@ for j in "${!dirs[@]}"; do
   d=${dirs[$j]}
   rm -rf "$d" && mkdir -p "$d" && tar cf - --exclude='./build*' --exclude='./.git' . | tar xf - -C "$d"
   if [ "$j" -gt 0 ]; then
-    (cd "$d" && patch -p1 < "$R/${names[$j]}.patch") > "$R/patch-${names[$j]}.log" 2>&1 || echo "PATCH ${names[$j]} FAILED"
+    # A patch that does not apply makes the variant the base: stop rather than time base against base
+    # (session 45's call 6: the device's tree already held the candidate, the patch was skipped as
+    # "previously applied", and the run was an A/A). --forward: never the interactive reverse.
+    if ! (cd "$d" && patch -p1 --forward < "$R/${names[$j]}.patch") > "$R/patch-${names[$j]}.log" 2>&1; then
+      echo "PATCH ${names[$j]} FAILED (the base tree must not contain it):"; cat "$R/patch-${names[$j]}.log"
+      tar czf "$OUT/multi.tar.gz" -C /tmp multi; exit 3
+    fi
   fi
   ( cmake -S "$d" -B "$d/build" "${T[@]}" && cmake --build "$d/build" -j 16 --target "${TARGETS[@]}" ) \
     > "$R/build-${names[$j]}.log" 2>&1 || echo "BUILD ${names[$j]} FAILED" &
