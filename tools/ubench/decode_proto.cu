@@ -1,0 +1,540 @@
+// decode_proto.cu - mixgemm-decode-proto: a prototype decode kernel whose warps share nothing,
+// timed beside the library's decode path in the same run (a development experiment, not a
+// library kernel).
+//
+// Question (docs/design-smallm.md, sessions 27 and 45): the smallm kernel's rows run at the
+// weight stream's pace, and a launch loses ~8-11 us to its edges (prologue, per-chunk staging and
+// CTA barriers, the split-K tail, the SMs' end spread). Is that the price of its CTA-level
+// structure (a CTA-wide weight ring refilled per chunk behind a barrier, activations staged per
+// chunk, stream-K rows), or of the work itself? This kernel keeps only the work:
+//   * every warp owns a contiguous range of the (column, k-block) steps of the weight matrix,
+//     column-major (a column = kNBW n-blocks = 16 kNBW weight rows), i.e. it walks down K inside
+//     a column, and no warp ever waits for another (no shared memory, no barrier, no atomic);
+//   * per step it loads its kNBW 512-byte blocks (one 16-byte ld.global.nc per lane and block,
+//     evict-first), the 2 kNBW group scales of its rows and its B fragments (the activations of
+//     the step's 64 k, straight from global memory / L1), kD steps ahead in registers;
+//   * the exact f16 x u4b8 conversion and group-scale multiply of the library
+//     (kernels/convert/convert_16bit.cuh) and mma.sync m16n8k16 with the tokens as N = 8;
+//   * where its range leaves a column (and at its end) the warp stores its f32 partial tile (the
+//     lanes that hold live tokens only); a second kernel sums each column's contributors in
+//     ascending warp order (= ascending k: deterministic) and writes f16.
+// M <= 8 tokens, f16 activations, u4b8 weights, f16 group scales (group a multiple of 64), f16 out:
+// the #6 W4A16 configuration. Also timed: the same walk loading everything but computing
+// nothing (kRead: is the access pattern itself at the copy bandwidth?) and the library's gemm()
+// (its heuristic's pick). All in CUDA graphs of 32 launches over rotating weight copies (cold L2),
+// median over replays, beside a measured device-to-device copy bandwidth.
+//
+//   mixgemm-decode-proto [--shapes seed,70b] [--m 1,8] [--iters N]
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/convert/convert_16bit.cuh"
+#include "kernels/ptx/mma.cuh"
+#include "mixgemm/gemm.h"
+
+namespace {
+
+#define DP_CHECK(x)                                                                            \
+  do {                                                                                         \
+    cudaError_t e_ = (x);                                                                      \
+    if (e_ != cudaSuccess) {                                                                   \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+namespace ptx = mixgemm::kernels::ptx;
+namespace cv = mixgemm::kernels::convert;
+
+struct ProtoParams {
+  const uint4* w;          // prepacked blocks, block(kb, nb) at (kb * N/16 + nb) * 512 bytes
+  const __half* scales;    // [K/group][N]
+  const __half* a;         // [M][lda]
+  float4* partial;         // [warps][max_seg][32 lanes][kNBW] float4
+  __half* out;             // [M][N]
+  int M, N, K, lda, group;
+  int kbn;                 // k-blocks per column (K / 64)
+  int cols;                // columns (N / 16 / kNBW)
+  long long steps;         // cols * kbn
+  int warps;               // warps in the grid
+  int max_seg;             // partial slots per warp
+};
+
+// First step of warp w's range and the warp that owns step u (u in its range).
+__host__ __device__ inline long long range_start(long long w, const ProtoParams& p) {
+  return w * p.steps / p.warps;
+}
+__host__ __device__ inline long long owner_of(long long u, const ProtoParams& p) {
+  return ((u + 1) * p.warps - 1) / p.steps;
+}
+
+__device__ __forceinline__ uint32_t ldg_u32(const void* ptr) {
+  uint32_t v;
+  asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(ptr));
+  return v;
+}
+__device__ __forceinline__ uint32_t ldg_u16(const void* ptr) {
+  unsigned short v;
+  asm volatile("ld.global.nc.u16 %0, [%1];\n" : "=h"(v) : "l"(ptr));
+  return v;
+}
+
+// One step's operands in registers: kNBW blocks, their rows' scales (lo half row g, hi row g+8),
+// and the B fragments of the step's 4 k16 steps (token g, k 2t, 2t+1 / 2t+8, 2t+9).
+template <int kNBW>
+struct Step {
+  uint4 w[kNBW];
+  uint32_t s[kNBW];
+  uint32_t b[4][2];
+};
+
+// Where the next step's operands are: pointers advanced by constants (a step down K inside a
+// column: the next k-block), reset at a column's end; no division, no 64-bit multiply per step.
+struct Cursor {
+  const uint4* w;     // this lane's 16 bytes of the column's first block at k-block kb
+  const __half* s;    // the scale of row g of the column's first block, group of kb
+  const __half* a;    // token g, k = 64 kb + 2t
+  int kb, c, gk;      // k-block, column, k-block within the group
+};
+
+template <int kNBW>
+__device__ __forceinline__ Cursor cursor_at(const ProtoParams& p, int c, int kb, int lane) {
+  const int g = lane >> 2, t = lane & 3;
+  const int gsteps = p.group / 64;
+  Cursor x;
+  x.w = p.w + (static_cast<long long>(kb) * (p.N / 16) + static_cast<long long>(c) * kNBW) * 32 + lane;
+  x.s = p.scales + static_cast<long long>(kb / gsteps) * p.N + c * kNBW * 16 + g;
+  x.a = p.a + static_cast<long long>(g) * p.lda + kb * 64 + 2 * t;
+  x.kb = kb;
+  x.c = c;
+  x.gk = kb % gsteps;
+  return x;
+}
+
+template <int kNBW>
+__device__ __forceinline__ void advance(Cursor& x, const ProtoParams& p, int lane) {
+  if (++x.kb == p.kbn) {
+    x = cursor_at<kNBW>(p, x.c + 1, 0, lane);
+  } else {
+    x.w += (p.N / 16) * 32;
+    x.a += 64;
+    if (++x.gk == p.group / 64) {
+      x.gk = 0;
+      x.s += p.N;
+    }
+  }
+}
+
+template <int kNBW>
+__device__ __forceinline__ void load_step(Step<kNBW>& st, const Cursor& x, bool live, uint64_t pol) {
+#pragma unroll
+  for (int b = 0; b < kNBW; ++b) st.w[b] = ptx::ldg_nc_evict_first128(x.w + b * 32, pol);
+#pragma unroll
+  for (int b = 0; b < kNBW; ++b) st.s[b] = ldg_u16(x.s + b * 16) | (ldg_u16(x.s + b * 16 + 8) << 16);
+#pragma unroll
+  for (int s = 0; s < 4; ++s) {
+    st.b[s][0] = live ? ldg_u32(x.a + 16 * s) : 0u;
+    st.b[s][1] = live ? ldg_u32(x.a + 16 * s + 8) : 0u;
+  }
+}
+
+__device__ __forceinline__ uint32_t word_of(const uint4& v, int s) {
+  return s == 0 ? v.x : s == 1 ? v.y : s == 2 ? v.z : v.w;
+}
+
+template <int kNBW, bool kRead>
+__device__ __forceinline__ void compute_step(const Step<kNBW>& st, float (&acc)[kNBW][4]) {
+  if constexpr (kRead) {
+    // Keep every loaded value live without the conversion or the MMA.
+#pragma unroll
+    for (int b = 0; b < kNBW; ++b) {
+      uint32_t x = st.w[b].x ^ st.w[b].y ^ st.w[b].z ^ st.w[b].w ^ st.s[b];
+#pragma unroll
+      for (int s = 0; s < 4; ++s) x ^= st.b[s][0] ^ st.b[s][1];
+      acc[b][0] = __uint_as_float(__float_as_uint(acc[b][0]) ^ x);
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {
+#pragma unroll
+      for (int b = 0; b < kNBW; ++b) {
+        uint32_t f[4];
+        cv::cvt_u4b8_frag16<__half>(word_of(st.w[b], s), f);
+        cv::scale_frag16_lo<__half>(f, st.s[b] & 0xFFFFu, st.s[b] >> 16);
+        ptx::mma_f16_16816(acc[b], f, st.b[s][0], st.b[s][1]);
+      }
+    }
+  }
+}
+
+template <int kNBW>
+__device__ __forceinline__ void flush(float (&acc)[kNBW][4], const ProtoParams& p, int warp, int seg, int lane) {
+  if (2 * (lane & 3) < p.M) {
+    float4* dst = p.partial + ((static_cast<long long>(warp) * p.max_seg + seg) * 32 + lane) * kNBW;
+#pragma unroll
+    for (int b = 0; b < kNBW; ++b) dst[b] = make_float4(acc[b][0], acc[b][1], acc[b][2], acc[b][3]);
+  }
+#pragma unroll
+  for (int b = 0; b < kNBW; ++b) acc[b][0] = acc[b][1] = acc[b][2] = acc[b][3] = 0.f;
+}
+
+template <int kNBW, int kD, bool kRead>
+__global__ void __launch_bounds__(512, 1) proto_kernel(const __grid_constant__ ProtoParams p) {
+  const int lane = threadIdx.x & 31;
+  const int warp = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+  const long long u0 = range_start(warp, p), u1 = range_start(warp + 1, p);
+  if (u0 >= u1) return;
+  const bool live = (lane >> 2) < p.M;
+  const uint64_t pol = ptx::policy_evict_first();
+
+  // The prefetch cursor runs kD steps ahead of the compute position (cc, ckb).
+  const int c_first = static_cast<int>(u0 / p.kbn);
+  int cc = c_first, ckb = static_cast<int>(u0 - static_cast<long long>(c_first) * p.kbn);
+  Cursor pcur = cursor_at<kNBW>(p, cc, ckb, lane);
+  const int n = static_cast<int>(u1 - u0);  // this warp's steps
+  int pf = 0;                              // steps requested so far
+  Step<kNBW> ring[kD];
+#pragma unroll
+  for (int i = 0; i < kD; ++i) {
+    if (pf < n) {
+      load_step<kNBW>(ring[i], pcur, live, pol);
+      ++pf;
+      advance<kNBW>(pcur, p, lane);
+    }
+  }
+  float acc[kNBW][4];
+#pragma unroll
+  for (int b = 0; b < kNBW; ++b) acc[b][0] = acc[b][1] = acc[b][2] = acc[b][3] = 0.f;
+
+  // Slot i is consumed, then refilled with the step kD ahead (compute before the refill: no
+  // copy of the slot's registers).
+  for (int u = 0; u < n; u += kD) {
+#pragma unroll
+    for (int i = 0; i < kD; ++i) {
+      if (u + i < n) {
+        compute_step<kNBW, kRead>(ring[i], acc);
+        if (pf < n) {
+          load_step<kNBW>(ring[i], pcur, live, pol);
+          ++pf;
+          advance<kNBW>(pcur, p, lane);
+        }
+        if (++ckb == p.kbn) {
+          flush<kNBW>(acc, p, warp, cc - c_first, lane);
+          ckb = 0;
+          ++cc;
+        }
+      }
+    }
+  }
+  if (ckb != 0) flush<kNBW>(acc, p, warp, cc - c_first, lane);
+}
+
+// One thread per (column, lane, block): the column's contributors' partials in ascending warp
+// order, then f16 stores of the live tokens.
+template <int kNBW>
+__global__ void proto_reduce(const __grid_constant__ ProtoParams p) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int per_col = 32 * kNBW;
+  const int c = i / per_col;
+  if (c >= p.cols) return;
+  const int lane = (i % per_col) / kNBW, b = i % kNBW;
+  const int g = lane >> 2, t = lane & 3;
+  if (2 * t >= p.M) return;
+  const long long first = static_cast<long long>(c) * p.kbn;
+  const long long w0 = owner_of(first, p), w1 = owner_of(first + p.kbn - 1, p);
+  float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+  for (long long w = w0; w <= w1; ++w) {
+    const int seg = c - static_cast<int>(range_start(w, p) / p.kbn);
+    const float4 v = p.partial[((w * p.max_seg + seg) * 32 + lane) * kNBW + b];
+    sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
+  }
+  const int n = (c * kNBW + b) * 16 + g;
+  const int m0 = 2 * t, m1 = 2 * t + 1;
+  p.out[static_cast<long long>(m0) * p.N + n] = __float2half_rn(sum.x);
+  p.out[static_cast<long long>(m0) * p.N + n + 8] = __float2half_rn(sum.z);
+  if (m1 < p.M) {
+    p.out[static_cast<long long>(m1) * p.N + n] = __float2half_rn(sum.y);
+    p.out[static_cast<long long>(m1) * p.N + n + 8] = __float2half_rn(sum.w);
+  }
+}
+
+// ---- host ----------------------------------------------------------------------------------
+
+struct Shape {
+  const char* name;
+  int N, K;
+};
+
+struct Variant {
+  std::string name;
+  int nbw, depth, warps_per_cta, ctas_per_sm;
+  bool read;
+};
+
+using KernelFn = void (*)(ProtoParams);
+
+KernelFn pick_kernel(const Variant& v) {
+#define DP_K(NBW, D)                                                                 \
+  if (v.nbw == NBW && v.depth == D) return v.read ? proto_kernel<NBW, D, true> : proto_kernel<NBW, D, false>;
+  DP_K(2, 4)
+  DP_K(2, 3)
+  DP_K(1, 6)
+  DP_K(4, 2)
+#undef DP_K
+  std::fprintf(stderr, "no kernel for nbw %d depth %d\n", v.nbw, v.depth);
+  std::exit(1);
+}
+
+ProtoParams make_params(const Variant& v, int sm, int M, int N, int K, int group) {
+  ProtoParams p{};
+  p.M = M; p.N = N; p.K = K; p.lda = K; p.group = group;
+  p.kbn = K / 64;
+  p.cols = N / 16 / v.nbw;
+  p.steps = static_cast<long long>(p.cols) * p.kbn;
+  p.warps = sm * v.ctas_per_sm * v.warps_per_cta;
+  const long long len = (p.steps + p.warps - 1) / p.warps;
+  p.max_seg = static_cast<int>(len / p.kbn) + 2;
+  return p;
+}
+
+void launch_proto(const Variant& v, const ProtoParams& p, int sm, cudaStream_t s) {
+  KernelFn k = pick_kernel(v);
+  k<<<sm * v.ctas_per_sm, v.warps_per_cta * 32, 0, s>>>(p);
+  const int threads = p.cols * 32 * v.nbw;
+  void (*r)(ProtoParams) = v.nbw == 1 ? proto_reduce<1> : v.nbw == 2 ? proto_reduce<2> : proto_reduce<4>;
+  r<<<(threads + 255) / 256, 256, 0, s>>>(p);
+}
+
+template <class F>
+double time_graph_us(F&& launch_i, int batch, int iters, cudaStream_t s) {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  DP_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  for (int i = 0; i < batch; ++i) launch_i(i);
+  DP_CHECK(cudaStreamEndCapture(s, &graph));
+  DP_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  cudaEvent_t e0, e1;
+  DP_CHECK(cudaEventCreate(&e0));
+  DP_CHECK(cudaEventCreate(&e1));
+  std::vector<double> us;
+  for (int it = 0; it < iters + 3; ++it) {
+    DP_CHECK(cudaEventRecord(e0, s));
+    DP_CHECK(cudaGraphLaunch(exec, s));
+    DP_CHECK(cudaEventRecord(e1, s));
+    DP_CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    DP_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    if (it >= 3) us.push_back(1000.0 * ms / batch);
+  }
+  DP_CHECK(cudaGetLastError());
+  std::sort(us.begin(), us.end());
+  DP_CHECK(cudaGraphExecDestroy(exec));
+  DP_CHECK(cudaGraphDestroy(graph));
+  DP_CHECK(cudaEventDestroy(e0));
+  DP_CHECK(cudaEventDestroy(e1));
+  return us[us.size() / 2];
+}
+
+double copy_bandwidth_gbs(cudaStream_t s) {
+  const size_t bytes = size_t(1) << 30;
+  void *x, *y;
+  DP_CHECK(cudaMalloc(&x, bytes));
+  DP_CHECK(cudaMalloc(&y, bytes));
+  DP_CHECK(cudaMemsetAsync(x, 1, bytes, s));
+  cudaEvent_t e0, e1;
+  DP_CHECK(cudaEventCreate(&e0));
+  DP_CHECK(cudaEventCreate(&e1));
+  std::vector<double> gbs;
+  for (int i = 0; i < 8; ++i) {
+    DP_CHECK(cudaEventRecord(e0, s));
+    DP_CHECK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, s));
+    DP_CHECK(cudaEventRecord(e1, s));
+    DP_CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    DP_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    if (i >= 2) gbs.push_back(2.0 * bytes / (ms * 1e6));
+  }
+  std::sort(gbs.begin(), gbs.end());
+  DP_CHECK(cudaFree(x));
+  DP_CHECK(cudaFree(y));
+  DP_CHECK(cudaEventDestroy(e0));
+  DP_CHECK(cudaEventDestroy(e1));
+  return gbs[gbs.size() / 2];
+}
+
+std::vector<float> to_float(const std::vector<__half>& h) {
+  std::vector<float> f(h.size());
+  for (size_t i = 0; i < h.size(); ++i) f[i] = __half2float(h[i]);
+  return f;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string shapes_arg = "seed,70b";
+  std::vector<int> ms = {1, 8};
+  int iters = 20;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--shapes" && i + 1 < argc) shapes_arg = argv[++i];
+    else if (a == "--m" && i + 1 < argc) {
+      ms.clear();
+      for (char* tok = std::strtok(argv[++i], ","); tok; tok = std::strtok(nullptr, ",")) ms.push_back(std::atoi(tok));
+    } else if (a == "--iters" && i + 1 < argc) iters = std::atoi(argv[++i]);
+    else { std::fprintf(stderr, "usage: mixgemm-decode-proto [--shapes seed,70b,8b] [--m 1,8] [--iters N]\n"); return 2; }
+  }
+  std::vector<Shape> shapes;
+  if (shapes_arg.find("seed") != std::string::npos) shapes.push_back({"seed", 8192, 21760});
+  if (shapes_arg.find("70b") != std::string::npos) {
+    shapes.push_back({"l70b_qkv", 10240, 8192});
+    shapes.push_back({"l70b_o", 8192, 8192});
+    shapes.push_back({"l70b_gate_up", 57344, 8192});
+    shapes.push_back({"l70b_down", 8192, 28672});
+  }
+  if (shapes_arg.find("8b") != std::string::npos) {
+    shapes.push_back({"l3_8b_qkv", 6144, 4096});
+    shapes.push_back({"l3_8b_o", 4096, 4096});
+    shapes.push_back({"l3_8b_down", 4096, 14336});
+  }
+  const int group = 128, batch = 32;
+
+  int dev = 0, sm = 0;
+  DP_CHECK(cudaGetDevice(&dev));
+  DP_CHECK(cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, dev));
+  cudaDeviceProp prop{};
+  DP_CHECK(cudaGetDeviceProperties(&prop, dev));
+  cudaStream_t s;
+  DP_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  const double bw = copy_bandwidth_gbs(s);
+  std::printf("# %s, %d SMs; copy bandwidth %.0f GB/s (read + write); CUDA graphs of %d launches, rotating weight copies, median of %d replays\n",
+              prop.name, sm, bw, batch, iters);
+
+  const std::vector<Variant> variants = {
+      {"proto_nbw2_d4_w16", 2, 4, 16, 1, false}, {"proto_nbw2_d4_w8", 2, 4, 8, 1, false},
+      {"proto_nbw2_d3_w16", 2, 3, 16, 1, false}, {"proto_nbw1_d6_w16", 1, 6, 16, 1, false},
+      {"proto_nbw4_d2_w16", 4, 2, 16, 1, false}, {"proto_nbw2_d4_w4x4", 2, 4, 4, 4, false},
+      {"read_nbw2_d4_w16", 2, 4, 16, 1, true},   {"read_nbw1_d6_w16", 1, 6, 16, 1, true},
+  };
+
+  std::printf("%-14s %2s %-22s %9s %9s %8s %s\n", "shape", "M", "kernel", "us", "floor_us", "%floor", "check");
+  std::mt19937 rng(20261203);
+  for (const Shape& sh : shapes) {
+    const int N = sh.N, K = sh.K;
+    const size_t wbytes = size_t(N) * K / 2, sbytes = size_t(K / group) * N * 2;
+    const int copies = static_cast<int>(std::max<size_t>(2, (size_t(400) << 20) / (wbytes + sbytes) + 1));
+    std::vector<uint8_t> hw(wbytes);
+    for (auto& x : hw) x = static_cast<uint8_t>(rng());
+    std::vector<__half> hs(size_t(K / group) * N);
+    std::uniform_real_distribution<float> sd(0.004f, 0.03f), ad(-1.f, 1.f);
+    for (auto& x : hs) x = __float2half(sd(rng));
+    std::vector<void*> dw(copies), ds(copies);
+    for (int c = 0; c < copies; ++c) {
+      DP_CHECK(cudaMalloc(&dw[c], wbytes));
+      DP_CHECK(cudaMalloc(&ds[c], sbytes));
+      DP_CHECK(cudaMemcpy(dw[c], hw.data(), wbytes, cudaMemcpyHostToDevice));
+      DP_CHECK(cudaMemcpy(ds[c], hs.data(), sbytes, cudaMemcpyHostToDevice));
+    }
+    for (int M : ms) {
+      std::vector<__half> ha(size_t(M) * K);
+      for (auto& x : ha) x = __float2half(ad(rng));
+      void *da, *dout_lib, *dout;
+      DP_CHECK(cudaMalloc(&da, ha.size() * 2));
+      DP_CHECK(cudaMemcpy(da, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+      DP_CHECK(cudaMalloc(&dout_lib, size_t(M) * N * 2));
+      DP_CHECK(cudaMalloc(&dout, size_t(M) * N * 2));
+      const double floor_us = (double(wbytes) + sbytes + 2.0 * M * K + 2.0 * M * N) / (bw * 1e3);
+
+      // The library: its heuristic's pick.
+      mixgemm::GemmArgs ga;
+      ga.problem.M = M; ga.problem.N = N; ga.problem.K = K; ga.problem.group_size = group;
+      namespace mt = mixgemm::types;
+      ga.problem.types = {mt::f16, mt::u4b8, mt::f16, false, mt::f16};
+      ga.a = da; ga.lda = K; ga.b = dw[0]; ga.group_scales = ds[0]; ga.out = dout_lib; ga.ldo = N; ga.stream = s;
+      ga.workspace_bytes = mixgemm::workspace_size(ga.problem);
+      void* dws;
+      DP_CHECK(cudaMalloc(&dws, ga.workspace_bytes));
+      DP_CHECK(cudaMemset(dws, 0, ga.workspace_bytes));
+      ga.workspace = dws;
+      DP_CHECK(cudaMemset(dout_lib, 0xFF, size_t(M) * N * 2));  // NaN
+      mixgemm::gemm(ga);
+      DP_CHECK(cudaStreamSynchronize(s));
+      std::vector<__half> hlib(size_t(M) * N);
+      DP_CHECK(cudaMemcpy(hlib.data(), dout_lib, hlib.size() * 2, cudaMemcpyDeviceToHost));
+      const std::vector<float> ref = to_float(hlib);
+      const double t_lib = time_graph_us(
+          [&](int i) {
+            mixgemm::GemmArgs gi = ga;
+            gi.b = dw[i % copies];
+            gi.group_scales = ds[i % copies];
+            mixgemm::gemm(gi);
+          },
+          batch, iters, s);
+      std::printf("%-14s %2d %-22s %9.2f %9.2f %7.1f%% %s\n", sh.name, M, "library", t_lib, floor_us,
+                  100.0 * floor_us / t_lib, mixgemm::choose_schedule(ga.problem, sm).c_str());
+
+      for (const Variant& v : variants) {
+        ProtoParams p = make_params(v, sm, M, N, K, group);
+        p.a = static_cast<const __half*>(da);
+        p.out = static_cast<__half*>(dout);
+        void* dpart;
+        const size_t pbytes = size_t(p.warps) * p.max_seg * 32 * v.nbw * sizeof(float4);
+        DP_CHECK(cudaMalloc(&dpart, pbytes));
+        p.partial = static_cast<float4*>(dpart);
+        p.w = static_cast<const uint4*>(dw[0]);
+        p.scales = static_cast<const __half*>(ds[0]);
+        DP_CHECK(cudaMemset(dout, 0xFF, size_t(M) * N * 2));
+        launch_proto(v, p, sm, s);
+        DP_CHECK(cudaGetLastError());
+        DP_CHECK(cudaStreamSynchronize(s));
+        std::string check = "-";
+        if (!v.read) {
+          std::vector<__half> hout(size_t(M) * N);
+          DP_CHECK(cudaMemcpy(hout.data(), dout, hout.size() * 2, cudaMemcpyDeviceToHost));
+          const std::vector<float> got = to_float(hout);
+          double num = 0, den = 0;
+          size_t bad = 0;
+          for (size_t i = 0; i < got.size(); ++i) {
+            if (!std::isfinite(got[i])) { ++bad; continue; }
+            num += double(got[i] - ref[i]) * (got[i] - ref[i]);
+            den += double(ref[i]) * ref[i];
+          }
+          const double rel = std::sqrt(num / std::max(den, 1e-30));
+          char buf[96];
+          std::snprintf(buf, sizeof buf, "%s rel_err %.2e nonfinite %zu", (bad == 0 && rel < 2e-3) ? "ok" : "FAIL", rel, bad);
+          check = buf;
+        }
+        const double t = time_graph_us(
+            [&](int i) {
+              ProtoParams pi = p;
+              pi.w = static_cast<const uint4*>(dw[i % copies]);
+              pi.scales = static_cast<const __half*>(ds[i % copies]);
+              launch_proto(v, pi, sm, s);
+            },
+            batch, iters, s);
+        std::printf("%-14s %2d %-22s %9.2f %9.2f %7.1f%% %s\n", sh.name, M, v.name.c_str(), t, floor_us,
+                    100.0 * floor_us / t, check.c_str());
+        DP_CHECK(cudaFree(dpart));
+      }
+      std::fflush(stdout);
+      DP_CHECK(cudaFree(dws));
+      DP_CHECK(cudaFree(da));
+      DP_CHECK(cudaFree(dout_lib));
+      DP_CHECK(cudaFree(dout));
+    }
+    for (int c = 0; c < copies; ++c) {
+      DP_CHECK(cudaFree(dw[c]));
+      DP_CHECK(cudaFree(ds[c]));
+    }
+  }
+  return 0;
+}
