@@ -18,6 +18,10 @@
 //   * where its range leaves a column (and at its end) the warp stores its f32 partial tile (the
 //     lanes that hold live tokens only); a second kernel sums each column's contributors in
 //     ascending warp order (= ascending k: deterministic) and writes f16.
+// Layouts of the work (session 46, call 2): per-warp columns as above, or CTA stripes: the W warps
+// of a CTA take W adjacent columns over the same k-blocks (the CTA owns a range of (stripe, k-block)
+// steps), so a step's requests from one CTA are one contiguous W kNBW x 512-byte run, as the library's
+// stripe rows are, still without any barrier between the warps.
 // M <= 8 tokens, f16 activations, u4b8 weights, f16 group scales (group a multiple of 64), f16 out:
 // the #6 W4A16 configuration. Also timed: the same walk loading everything but computing
 // nothing (kRead: is the access pattern itself at the copy bandwidth?) and the library's gemm()
@@ -64,18 +68,21 @@ struct ProtoParams {
   __half* out;             // [M][N]
   int M, N, K, lda, group;
   int kbn;                 // k-blocks per column (K / 64)
-  int cols;                // columns (N / 16 / kNBW)
-  long long steps;         // cols * kbn
+  int cols;                // columns (N / 16 / kNBW): a warp's kNBW n-blocks
+  int stripe;              // 1: every warp walks its own columns; W: the W warps of a CTA walk W
+                           // adjacent columns (a stripe of W kNBW n-blocks) over the same k-blocks
+  long long steps;         // (cols / stripe) * kbn: the (stripe, k-block) steps
+  int units;               // range owners: warps (stripe 1) or CTAs
   int warps;               // warps in the grid
   int max_seg;             // partial slots per warp
 };
 
 // First step of warp w's range and the warp that owns step u (u in its range).
 __host__ __device__ inline long long range_start(long long w, const ProtoParams& p) {
-  return w * p.steps / p.warps;
+  return w * p.steps / p.units;
 }
 __host__ __device__ inline long long owner_of(long long u, const ProtoParams& p) {
-  return ((u + 1) * p.warps - 1) / p.steps;
+  return ((u + 1) * p.units - 1) / p.steps;
 }
 
 __device__ __forceinline__ uint32_t ldg_u32(const void* ptr) {
@@ -124,7 +131,7 @@ __device__ __forceinline__ Cursor cursor_at(const ProtoParams& p, int c, int kb,
 template <int kNBW>
 __device__ __forceinline__ void advance(Cursor& x, const ProtoParams& p, int lane) {
   if (++x.kb == p.kbn) {
-    x = cursor_at<kNBW>(p, x.c + 1, 0, lane);
+    x = cursor_at<kNBW>(p, x.c + p.stripe, 0, lane);
   } else {
     x.w += (p.N / 16) * 32;
     x.a += 64;
@@ -192,15 +199,17 @@ template <int kNBW, int kD, bool kRead>
 __global__ void __launch_bounds__(512, 1) proto_kernel(const __grid_constant__ ProtoParams p) {
   const int lane = threadIdx.x & 31;
   const int warp = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-  const long long u0 = range_start(warp, p), u1 = range_start(warp + 1, p);
+  const int wi = threadIdx.x >> 5;
+  const long long unit = p.stripe == 1 ? warp : blockIdx.x;
+  const long long u0 = range_start(unit, p), u1 = range_start(unit + 1, p);
   if (u0 >= u1) return;
   const bool live = (lane >> 2) < p.M;
   const uint64_t pol = ptx::policy_evict_first();
 
   // The prefetch cursor runs kD steps ahead of the compute position (cc, ckb).
-  const int c_first = static_cast<int>(u0 / p.kbn);
+  const int c_first = static_cast<int>(u0 / p.kbn);  // in stripes
   int cc = c_first, ckb = static_cast<int>(u0 - static_cast<long long>(c_first) * p.kbn);
-  Cursor pcur = cursor_at<kNBW>(p, cc, ckb, lane);
+  Cursor pcur = cursor_at<kNBW>(p, cc * p.stripe + (p.stripe == 1 ? 0 : wi), ckb, lane);
   const int n = static_cast<int>(u1 - u0);  // this warp's steps
   int pf = 0;                              // steps requested so far
   Step<kNBW> ring[kD];
@@ -250,12 +259,14 @@ __global__ void proto_reduce(const __grid_constant__ ProtoParams p) {
   const int lane = (i % per_col) / kNBW, b = i % kNBW;
   const int g = lane >> 2, t = lane & 3;
   if (2 * t >= p.M) return;
-  const long long first = static_cast<long long>(c) * p.kbn;
+  const int sc = c / p.stripe, wi = c % p.stripe;
+  const long long first = static_cast<long long>(sc) * p.kbn;
   const long long w0 = owner_of(first, p), w1 = owner_of(first + p.kbn - 1, p);
   float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
   for (long long w = w0; w <= w1; ++w) {
-    const int seg = c - static_cast<int>(range_start(w, p) / p.kbn);
-    const float4 v = p.partial[((w * p.max_seg + seg) * 32 + lane) * kNBW + b];
+    const int seg = sc - static_cast<int>(range_start(w, p) / p.kbn);
+    const long long wid = p.stripe == 1 ? w : w * p.stripe + wi;
+    const float4 v = p.partial[((wid * p.max_seg + seg) * 32 + lane) * kNBW + b];
     sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
   }
   const int n = (c * kNBW + b) * 16 + g;
@@ -279,6 +290,7 @@ struct Variant {
   std::string name;
   int nbw, depth, warps_per_cta, ctas_per_sm;
   bool read;
+  bool striped;
 };
 
 using KernelFn = void (*)(ProtoParams);
@@ -300,9 +312,11 @@ ProtoParams make_params(const Variant& v, int sm, int M, int N, int K, int group
   p.M = M; p.N = N; p.K = K; p.lda = K; p.group = group;
   p.kbn = K / 64;
   p.cols = N / 16 / v.nbw;
-  p.steps = static_cast<long long>(p.cols) * p.kbn;
+  p.stripe = v.striped ? v.warps_per_cta : 1;
+  p.steps = static_cast<long long>(p.cols / p.stripe) * p.kbn;
   p.warps = sm * v.ctas_per_sm * v.warps_per_cta;
-  const long long len = (p.steps + p.warps - 1) / p.warps;
+  p.units = v.striped ? sm * v.ctas_per_sm : p.warps;
+  const long long len = (p.steps + p.units - 1) / p.units;
   p.max_seg = static_cast<int>(len / p.kbn) + 2;
   return p;
 }
@@ -420,10 +434,13 @@ int main(int argc, char** argv) {
               prop.name, sm, bw, batch, iters);
 
   const std::vector<Variant> variants = {
-      {"proto_nbw2_d4_w16", 2, 4, 16, 1, false}, {"proto_nbw2_d4_w8", 2, 4, 8, 1, false},
-      {"proto_nbw2_d3_w16", 2, 3, 16, 1, false}, {"proto_nbw1_d6_w16", 1, 6, 16, 1, false},
-      {"proto_nbw4_d2_w16", 4, 2, 16, 1, false}, {"proto_nbw2_d4_w4x4", 2, 4, 4, 4, false},
-      {"read_nbw2_d4_w16", 2, 4, 16, 1, true},   {"read_nbw1_d6_w16", 1, 6, 16, 1, true},
+      // per-warp columns (call 1's best) and CTA stripes (the warps of a CTA on adjacent columns)
+      {"proto_nbw4_d2_w16", 4, 2, 16, 1, false, false},   {"stripe_nbw2_d4_w16", 2, 4, 16, 1, false, true},
+      {"stripe_nbw2_d4_w8x2", 2, 4, 8, 2, false, true},   {"stripe_nbw2_d4_w4x4", 2, 4, 4, 4, false, true},
+      {"stripe_nbw4_d2_w8x2", 4, 2, 8, 2, false, true},   {"stripe_nbw4_d2_w4x4", 4, 2, 4, 4, false, true},
+      {"stripe_nbw2_d3_w8x2", 2, 3, 8, 2, false, true},
+      {"sread_nbw2_d4_w16", 2, 4, 16, 1, true, true},     {"sread_nbw2_d4_w4x4", 2, 4, 4, 4, true, true},
+      {"sread_nbw4_d2_w8x2", 4, 2, 8, 2, true, true},
   };
 
   std::printf("%-14s %2s %-22s %9s %9s %8s %s\n", "shape", "M", "kernel", "us", "floor_us", "%floor", "check");
@@ -484,6 +501,7 @@ int main(int argc, char** argv) {
 
       for (const Variant& v : variants) {
         ProtoParams p = make_params(v, sm, M, N, K, group);
+        if (p.cols % p.stripe != 0) continue;
         p.a = static_cast<const __half*>(da);
         p.out = static_cast<__half*>(dout);
         void* dpart;
