@@ -44,6 +44,7 @@
 
 #include "kernels/convert/convert_16bit.cuh"
 #include "kernels/ptx/mma.cuh"
+#include "kernels/ptx/sm90.cuh"
 #include "mixgemm/gemm.h"
 
 namespace {
@@ -248,6 +249,114 @@ __global__ void __launch_bounds__(512, 1) proto_kernel(const __grid_constant__ P
   if (ckb != 0) flush<kNBW>(acc, p, warp, cc - c_first, lane);
 }
 
+// The same warp-private work with the weights streamed by the TMA engine: each warp owns a ring of
+// kR slots of its step's kNBW contiguous blocks in shared memory, one 1-D bulk copy per step
+// (lane 0; evict-first) completing on the slot's mbarrier, refilled by the warp itself right after
+// it has consumed the slot (its values are in registers and used by then). Scales and B fragments
+// stay kD steps ahead in registers. No barrier between warps.
+template <int kNBW>
+struct StepSB {
+  uint32_t s[kNBW];
+  uint32_t b[4][2];
+};
+
+template <int kNBW>
+__device__ __forceinline__ void load_sb(StepSB<kNBW>& st, const Cursor& x, bool live) {
+#pragma unroll
+  for (int b = 0; b < kNBW; ++b) st.s[b] = ldg_u16(x.s + b * 16) | (ldg_u16(x.s + b * 16 + 8) << 16);
+#pragma unroll
+  for (int s = 0; s < 4; ++s) {
+    st.b[s][0] = live ? ldg_u32(x.a + 16 * s) : 0u;
+    st.b[s][1] = live ? ldg_u32(x.a + 16 * s + 8) : 0u;
+  }
+}
+
+template <int kNBW, int kR, int kD, bool kRead>
+__global__ void __launch_bounds__(512, 1) proto_tma_kernel(const __grid_constant__ ProtoParams p) {
+  extern __shared__ __align__(128) uint8_t smem[];
+  const int lane = threadIdx.x & 31, wi = threadIdx.x >> 5;
+  const int warp = blockIdx.x * (blockDim.x >> 5) + wi;
+  const long long unit = p.stripe == 1 ? warp : blockIdx.x;
+  const long long u0 = range_start(unit, p), u1 = range_start(unit + 1, p);
+  if (u0 >= u1) return;
+  const bool live = (lane >> 2) < p.M;
+  constexpr uint32_t kStepBytes = kNBW * 512;
+  const uint32_t ring = ptx::smem_u32(smem) + wi * kR * kStepBytes;
+  const uint32_t bars = ptx::smem_u32(smem) + (blockDim.x >> 5) * kR * kStepBytes + wi * kR * 8;
+  if (lane == 0) {
+    for (int i = 0; i < kR; ++i) ptx::mbar_init(bars + 8 * i, 1);
+    ptx::mbar_fence_init();
+  }
+  __syncwarp();
+  const uint64_t pol = ptx::policy_evict_first();
+
+  const int c_first = static_cast<int>(u0 / p.kbn);
+  int cc = c_first, ckb = static_cast<int>(u0 - static_cast<long long>(c_first) * p.kbn);
+  const int c_warp = cc * p.stripe + (p.stripe == 1 ? 0 : wi);
+  Cursor wcur = cursor_at<kNBW>(p, c_warp, ckb, 0);     // weights (lane 0's view: the step's first byte)
+  Cursor scur = cursor_at<kNBW>(p, c_warp, ckb, lane);  // scales and B fragments
+  const int n = static_cast<int>(u1 - u0);
+  int wf = 0, pf = 0;
+  for (; wf < kR && wf < n; ++wf) {
+    if (lane == 0) {
+      ptx::mbar_arrive_expect_tx(bars + 8 * wf, kStepBytes);
+      ptx::bulk_g2s(ring + wf * kStepBytes, wcur.w, kStepBytes, bars + 8 * wf, pol);
+    }
+    advance<kNBW>(wcur, p, 0);
+  }
+  StepSB<kNBW> sb[kD];
+#pragma unroll
+  for (int i = 0; i < kD; ++i) {
+    if (pf < n) {
+      load_sb<kNBW>(sb[i], scur, live);
+      ++pf;
+      advance<kNBW>(scur, p, lane);
+    }
+  }
+  float acc[kNBW][4];
+#pragma unroll
+  for (int b = 0; b < kNBW; ++b) acc[b][0] = acc[b][1] = acc[b][2] = acc[b][3] = 0.f;
+  int slot = 0;
+  uint32_t parity = 0;
+  for (int u = 0; u < n; u += kD) {
+#pragma unroll
+    for (int i = 0; i < kD; ++i) {
+      if (u + i < n) {
+        ptx::mbar_wait_parity(bars + 8 * slot, parity);
+        Step<kNBW> cur;
+#pragma unroll
+        for (int b = 0; b < kNBW; ++b) cur.w[b] = ptx::lds128(ring + slot * kStepBytes + b * 512 + lane * 16);
+#pragma unroll
+        for (int b = 0; b < kNBW; ++b) cur.s[b] = sb[i].s[b];
+#pragma unroll
+        for (int s = 0; s < 4; ++s) { cur.b[s][0] = sb[i].b[s][0]; cur.b[s][1] = sb[i].b[s][1]; }
+        compute_step<kNBW, kRead>(cur, acc);
+        __syncwarp();
+        if (wf < n) {
+          if (lane == 0) {
+            ptx::mbar_arrive_expect_tx(bars + 8 * slot, kStepBytes);
+            ptx::bulk_g2s(ring + slot * kStepBytes, wcur.w, kStepBytes, bars + 8 * slot, pol);
+          }
+          ++wf;
+          advance<kNBW>(wcur, p, 0);
+        }
+        if (++slot == kR) { slot = 0; parity ^= 1u; }
+        if (pf < n) {
+          load_sb<kNBW>(sb[i], scur, live);
+          ++pf;
+          advance<kNBW>(scur, p, lane);
+        }
+        if (++ckb == p.kbn) {
+          flush<kNBW>(acc, p, warp, cc - c_first, lane);
+          ckb = 0;
+          ++cc;
+        }
+      }
+    }
+  }
+  if (ckb != 0) flush<kNBW>(acc, p, warp, cc - c_first, lane);
+}
+
 // One thread per (column, lane, block): the column's contributors' partials in ascending warp
 // order, then f16 stores of the live tokens.
 template <int kNBW>
@@ -262,12 +371,24 @@ __global__ void proto_reduce(const __grid_constant__ ProtoParams p) {
   const int sc = c / p.stripe, wi = c % p.stripe;
   const long long first = static_cast<long long>(sc) * p.kbn;
   const long long w0 = owner_of(first, p), w1 = owner_of(first + p.kbn - 1, p);
+  // Contributors in batches of 8: the 8 loads are independent (in flight together), the sum
+  // runs in ascending warp order (one L2 round trip per batch instead of per contributor).
   float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-  for (long long w = w0; w <= w1; ++w) {
-    const int seg = sc - static_cast<int>(range_start(w, p) / p.kbn);
-    const long long wid = p.stripe == 1 ? w : w * p.stripe + wi;
-    const float4 v = p.partial[((wid * p.max_seg + seg) * 32 + lane) * kNBW + b];
-    sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
+  for (long long w = w0; w <= w1; w += 8) {
+    float4 v[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      v[j] = make_float4(0.f, 0.f, 0.f, 0.f);
+      if (w + j <= w1) {
+        const int seg = sc - static_cast<int>(range_start(w + j, p) / p.kbn);
+        const long long wid = p.stripe == 1 ? w + j : (w + j) * p.stripe + wi;
+        v[j] = p.partial[((wid * p.max_seg + seg) * 32 + lane) * kNBW + b];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      sum.x += v[j].x; sum.y += v[j].y; sum.z += v[j].z; sum.w += v[j].w;
+    }
   }
   const int n = (c * kNBW + b) * 16 + g;
   const int m0 = 2 * t, m1 = 2 * t + 1;
@@ -291,20 +412,34 @@ struct Variant {
   int nbw, depth, warps_per_cta, ctas_per_sm;
   bool read;
   bool striped;
+  int ring = 0;          // > 0: weights through a per-warp TMA ring of this many steps
+  bool main_only = false;  // time the main kernel alone (no reduction grid; output not written)
 };
 
 using KernelFn = void (*)(ProtoParams);
 
 KernelFn pick_kernel(const Variant& v) {
 #define DP_K(NBW, D)                                                                 \
-  if (v.nbw == NBW && v.depth == D) return v.read ? proto_kernel<NBW, D, true> : proto_kernel<NBW, D, false>;
+  if (v.ring == 0 && v.nbw == NBW && v.depth == D) return v.read ? proto_kernel<NBW, D, true> : proto_kernel<NBW, D, false>;
   DP_K(2, 4)
   DP_K(2, 3)
   DP_K(1, 6)
   DP_K(4, 2)
 #undef DP_K
-  std::fprintf(stderr, "no kernel for nbw %d depth %d\n", v.nbw, v.depth);
+#define DP_T(NBW, R, D)                                                                              \
+  if (v.ring == R && v.nbw == NBW && v.depth == D)                                                   \
+    return v.read ? proto_tma_kernel<NBW, R, D, true> : proto_tma_kernel<NBW, R, D, false>;
+  DP_T(2, 8, 4)
+  DP_T(4, 6, 2)
+  DP_T(2, 12, 2)
+  DP_T(4, 4, 2)
+#undef DP_T
+  std::fprintf(stderr, "no kernel for nbw %d ring %d depth %d\n", v.nbw, v.ring, v.depth);
   std::exit(1);
+}
+
+size_t smem_bytes(const Variant& v) {
+  return v.ring == 0 ? 0 : size_t(v.warps_per_cta) * v.ring * (v.nbw * 512 + 8);
 }
 
 ProtoParams make_params(const Variant& v, int sm, int M, int N, int K, int group) {
@@ -323,7 +458,8 @@ ProtoParams make_params(const Variant& v, int sm, int M, int N, int K, int group
 
 void launch_proto(const Variant& v, const ProtoParams& p, int sm, cudaStream_t s) {
   KernelFn k = pick_kernel(v);
-  k<<<sm * v.ctas_per_sm, v.warps_per_cta * 32, 0, s>>>(p);
+  k<<<sm * v.ctas_per_sm, v.warps_per_cta * 32, smem_bytes(v), s>>>(p);
+  if (v.main_only) return;
   const int threads = p.cols * 32 * v.nbw;
   void (*r)(ProtoParams) = v.nbw == 1 ? proto_reduce<1> : v.nbw == 2 ? proto_reduce<2> : proto_reduce<4>;
   r<<<(threads + 255) / 256, 256, 0, s>>>(p);
@@ -434,15 +570,26 @@ int main(int argc, char** argv) {
               prop.name, sm, bw, batch, iters);
 
   const std::vector<Variant> variants = {
-      // per-warp columns (call 1's best) and CTA stripes (the warps of a CTA on adjacent columns)
-      {"proto_nbw4_d2_w16", 4, 2, 16, 1, false, false},   {"stripe_nbw2_d4_w16", 2, 4, 16, 1, false, true},
-      {"stripe_nbw2_d4_w8x2", 2, 4, 8, 2, false, true},   {"stripe_nbw2_d4_w4x4", 2, 4, 4, 4, false, true},
-      {"stripe_nbw4_d2_w8x2", 4, 2, 8, 2, false, true},   {"stripe_nbw4_d2_w4x4", 4, 2, 4, 4, false, true},
-      {"stripe_nbw2_d3_w8x2", 2, 3, 8, 2, false, true},
-      {"sread_nbw2_d4_w16", 2, 4, 16, 1, true, true},     {"sread_nbw2_d4_w4x4", 2, 4, 4, 4, true, true},
-      {"sread_nbw4_d2_w8x2", 4, 2, 8, 2, true, true},
+      // per-warp columns (call 1's best), CTA stripes (call 2), and (call 3) per-warp TMA rings;
+      // "main" rows: the main kernel alone (no reduction grid), to split a launch's time.
+      {"proto_nbw4_d2_w16", 4, 2, 16, 1, false, false},
+      {"stripe_nbw4_d2_w8x2", 4, 2, 8, 2, false, true},
+      {"stripe_nbw2_d4_w4x4", 2, 4, 4, 4, false, true},
+      {"tma_nbw2_r8_d4_w16", 2, 4, 16, 1, false, false, 8},
+      {"tma_nbw4_r6_d2_w16", 4, 2, 16, 1, false, false, 6},
+      {"tma_nbw2_r12_d2_w16", 2, 2, 16, 1, false, false, 12},
+      {"tmastripe_nbw2_r8_d4_w4x4", 2, 4, 4, 4, false, true, 8},
+      {"tmastripe_nbw4_r4_d2_w8x2", 4, 2, 8, 2, false, true, 4},
+      {"tmaread_nbw2_r8_d4_w16", 2, 4, 16, 1, true, false, 8},
+      {"main_tma_nbw2_r8_d4_w16", 2, 4, 16, 1, false, false, 8, true},
+      {"main_stripe_nbw2_d4_w4x4", 2, 4, 4, 4, false, true, 0, true},
   };
 
+  for (const Variant& v : variants) {
+    if (smem_bytes(v) > 48 * 1024) {
+      DP_CHECK(cudaFuncSetAttribute(pick_kernel(v), cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem_bytes(v))));
+    }
+  }
   std::printf("%-14s %2s %-22s %9s %9s %8s %s\n", "shape", "M", "kernel", "us", "floor_us", "%floor", "check");
   std::mt19937 rng(20261203);
   for (const Shape& sh : shapes) {
@@ -515,7 +662,7 @@ int main(int argc, char** argv) {
         DP_CHECK(cudaGetLastError());
         DP_CHECK(cudaStreamSynchronize(s));
         std::string check = "-";
-        if (!v.read) {
+        if (!v.read && !v.main_only) {
           std::vector<__half> hout(size_t(M) * N);
           DP_CHECK(cudaMemcpy(hout.data(), dout, hout.size() * 2, cudaMemcpyDeviceToHost));
           const std::vector<float> got = to_float(hout);
