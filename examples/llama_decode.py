@@ -31,6 +31,11 @@ so the logits error is quantization error alone. Written to --out (CSV):
   logits_rel_err  ||logits - logits_fp16||_F / ||logits_fp16||_F over every prompt position
                   of that batch's prompt (teacher-forced, same tokens; the fp16 prefill runs on its
                   own when fp16 is not among --variants)
+  logits_rel_err_dq  the same against the fp16 model whose linear layers hold the variant's
+                  dequantized weights, w = RN_f16((q - 8) s) (docs/semantics.md): what the
+                  kernels add to the quantization, i.e. accumulation order and output rounding
+                  (16-bit-activation variants; empty for the W4A8 ones, whose activations are
+                  quantized too)
   linear_rel_err  largest relative error of layer 0's quantized linears against the fp16
                   ones on one random input (one layer's quantization error; a random-weight
                   model amplifies it over its layers into logits_rel_err)
@@ -216,6 +221,41 @@ def quantized_parts(parts, variant_kw, keep_lm_head_fp16):
         layers.append(SimpleNamespace(input_layernorm=layer.input_layernorm,
                                       post_attention_layernorm=layer.post_attention_layernorm, _q=q))
     lm_head = parts.lm_head if keep_lm_head_fp16 else QuantLinear.from_linear(parts.lm_head, **variant_kw)
+    return SimpleNamespace(embed_tokens=parts.embed_tokens, layers=layers, norm=parts.norm, lm_head=lm_head)
+
+
+_WEIGHT_BIAS = {"u4b8": 8, "u8b128": 128}
+
+
+def dequantized_parts(parts, variant_kw, keep_lm_head_fp16):
+    """A copy of `parts` whose nn.Linear weights are what a 16-bit-activation variant's kernels
+    multiply with: quantize_weights exactly as QuantLinear.from_linear does, then w = RN_T((q - bias) s)
+    (one rounding of an exact product; docs/semantics.md). The fp16 model "on the same weights" as
+    the quantized one, so that the logits error against it is the kernels' own. None for W4A8
+    variants, zero-point types and per-channel scales."""
+    from mixgemm.torch import quantize_weights
+
+    act, wt, gs = variant_kw.get("act_type", "f16"), variant_kw.get("weight_type", "u4b8"), variant_kw.get("group_size", 128)
+    if act not in ("f16", "bf16") or wt not in _WEIGHT_BIAS or gs <= 0:
+        return None
+    dt = torch.float16 if act == "f16" else torch.bfloat16
+
+    def dq(lin):
+        w = lin.weight.detach()
+        qw = quantize_weights(w.t(), method="rtn", weight_type=wt, group_size=gs, scale_type=act)
+        wd = (qw.q.to(dt) - _WEIGHT_BIAS[wt]) * qw.group_scales.to(dt).repeat_interleave(gs, dim=0)  # [K, N]
+        out = nn.Linear(lin.in_features, lin.out_features, bias=lin.bias is not None, device=w.device, dtype=dt)
+        out.weight.copy_(wd.t())
+        if lin.bias is not None:
+            out.bias.copy_(lin.bias)
+        return out
+
+    layers = []
+    for layer in parts.layers:
+        q = {p: dq(_get(layer, p)) for p in linear_names(layer)}
+        layers.append(SimpleNamespace(input_layernorm=layer.input_layernorm,
+                                      post_attention_layernorm=layer.post_attention_layernorm, _q=q))
+    lm_head = parts.lm_head if keep_lm_head_fp16 else dq(parts.lm_head)
     return SimpleNamespace(embed_tokens=parts.embed_tokens, layers=layers, norm=parts.norm, lm_head=lm_head)
 
 
@@ -551,7 +591,7 @@ def main(argv=None):
     batches = [int(b) for b in args.batches.split(",")]
     variants = [v for v in args.variants.split(",") if v]
     rows: List[Dict] = []
-    fields = ["model", "batch", "variant", "tokens_per_s", "peak_mem_gb", "weight_gb", "logits_rel_err", "linear_rel_err",
+    fields = ["model", "batch", "variant", "tokens_per_s", "peak_mem_gb", "weight_gb", "logits_rel_err", "logits_rel_err_dq", "linear_rel_err",
               "speedup_vs_fp16", "ms_per_step", "layers", "prompt_len", "new_tokens", "mode", "built_with",
               "lm_head", "fused", "gpu"]
     gpu = torch.cuda.get_device_name(device)
@@ -601,6 +641,15 @@ def main(argv=None):
                         print(f"[e2e] {label} {vname}: quantized + prepacked in {time.time() - t_q:.1f} s, "
                               f"{wbytes / GB:.2f} GB of weights")
                     lin_err = linear_rel_err(parts, vparts, c, device) if kw is not None else 0.0
+                    dq_logits = {}
+                    dq_parts = dequantized_parts(parts, kw, args.keep_lm_head_fp16) if kw is not None else None
+                    if dq_parts is not None:
+                        for b in batches:
+                            dq_logits[b] = Harness(dq_parts, c, b, prompts[b].shape[1] + 8,
+                                                   device).prefill(prompts[b]).half()
+                        del dq_parts
+                        gc.collect()
+                        torch.cuda.empty_cache()
                     if kw is not None:
                         print(f"[e2e] {label} {vname}: layer-0 linears vs fp16 on the same input, "
                               f"max rel. error {lin_err:.4f} (4-bit quantization error; the logits "
@@ -624,7 +673,9 @@ def main(argv=None):
                             trace_nonfinite(vparts, c, b, prompts[b], device, f"{label} {vname} batch {b}")
                         row = dict(model=label, batch=b, variant=vname, tokens_per_s=f"{tps:.1f}",
                                    peak_mem_gb=f"{peak:.2f}", weight_gb=f"{wbytes / GB:.3f}",
-                                   logits_rel_err=f"{err:.4f}", linear_rel_err=f"{lin_err:.4f}",
+                                   logits_rel_err=f"{err:.4f}",
+                                   logits_rel_err_dq=f"{rel_err(logits, dq_logits[b]):.2e}" if b in dq_logits else "",
+                                   linear_rel_err=f"{lin_err:.4f}",
                                    speedup_vs_fp16=f"{tps / fp16_tps[b]:.2f}" if b in fp16_tps else "",
                                    ms_per_step=f"{ms:.3f}", layers=c["layers"], prompt_len=args.prompt_len,
                                    new_tokens=args.new_tokens, mode=args.mode, built_with=built_with,
@@ -636,7 +687,9 @@ def main(argv=None):
                         fh.flush()
                         print(f"[e2e] {label:12s} {vname:10s} batch {b:3d}: {tps:9.1f} tok/s "
                               f"({ms:.3f} ms/step, x{row['speedup_vs_fp16'] or '-'} vs fp16), peak {peak:.2f} GB, "
-                              f"logits rel err {err:.4f}")
+                              f"logits rel err {err:.4f}"
+                              + (f" (against the fp16 model on the dequantized weights: {row['logits_rel_err_dq']})"
+                                 if row['logits_rel_err_dq'] else ""))
                         del logits
                     if kw is not None:
                         del vparts

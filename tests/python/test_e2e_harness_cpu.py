@@ -96,3 +96,29 @@ def test_compiled_step_decodes_the_same_tokens():
         torch.testing.assert_close(got.float(), ref.float(), rtol=0.0,
                                    atol=2.0**-10 * float(ref.float().abs().max()))
     assert k0.abs().sum() > 0  # the steps wrote the cache
+
+
+def test_dequantized_reference_holds_the_kernels_weights():
+    """The e2e script's logits_rel_err_dq compares a W4A16 model with the fp16 model on its
+    dequantized weights; those weights must be exactly what the library's reference says the
+    kernels multiply with (mixgemm.dequantize_weights), for every linear layer."""
+    mixgemm = pytest.importorskip("mixgemm")
+    pytest.importorskip("mixgemm.torch")
+    np = pytest.importorskip("numpy")
+    ld = load_example()
+    c, dev, pl, parts = tiny_model(ld, seed=3, layers=2)
+    ld.fuse_projections(parts)
+    kw = dict(weight_type="u4b8", group_size=32, act_type="f16")
+    with torch.no_grad():
+        dq = ld.dequantized_parts(parts, kw, keep_lm_head_fp16=False)
+    assert dq is not None
+    pairs = [(ld._get(layer, p), dq.layers[i]._q[p]) for i, layer in enumerate(parts.layers) for p in ld.linear_names(layer)]
+    pairs.append((parts.lm_head, dq.lm_head))
+    for lin, d in pairs:
+        qw = mixgemm.quantize_weights(lin.weight.detach().t().float().numpy(), weight_type="u4b8", group_size=32,
+                                      scale_type="f16")
+        ref = mixgemm.dequantize_weights(qw, act_type="f16")
+        got = d.weight.detach().t().double().numpy()
+        assert got.dtype == np.float64 and np.array_equal(got, ref), "dequantized weights differ from the reference"
+    # W4A8 variants quantize their activations as well: no fp16 model computes what they do.
+    assert ld.dequantized_parts(parts, dict(weight_type="u4b8", group_size=32, act_type="s8"), False) is None
