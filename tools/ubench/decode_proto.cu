@@ -42,21 +42,13 @@
 #include <string>
 #include <vector>
 
+#include "ubench_check.h"
 #include "kernels/convert/convert_16bit.cuh"
 #include "kernels/ptx/mma.cuh"
 #include "kernels/ptx/sm90.cuh"
 #include "mixgemm/gemm.h"
 
 namespace {
-
-#define DP_CHECK(x)                                                                            \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
 
 namespace ptx = mixgemm::kernels::ptx;
 namespace cv = mixgemm::kernels::convert;
@@ -143,17 +135,24 @@ __device__ __forceinline__ void advance(Cursor& x, const ProtoParams& p, int lan
   }
 }
 
+// A step's scales (lo half row g, hi row g + 8, per block) and B fragments (token g, k 2t, 2t+1 /
+// 2t+8, 2t+9 of each k16 step; zero for lanes past M).
+template <int kNBW>
+__device__ __forceinline__ void load_scales_b(uint32_t (&sc)[kNBW], uint32_t (&bf)[4][2], const Cursor& x, bool live) {
+#pragma unroll
+  for (int b = 0; b < kNBW; ++b) sc[b] = ldg_u16(x.s + b * 16) | (ldg_u16(x.s + b * 16 + 8) << 16);
+#pragma unroll
+  for (int s = 0; s < 4; ++s) {
+    bf[s][0] = live ? ldg_u32(x.a + 16 * s) : 0u;
+    bf[s][1] = live ? ldg_u32(x.a + 16 * s + 8) : 0u;
+  }
+}
+
 template <int kNBW>
 __device__ __forceinline__ void load_step(Step<kNBW>& st, const Cursor& x, bool live, uint64_t pol) {
 #pragma unroll
   for (int b = 0; b < kNBW; ++b) st.w[b] = ptx::ldg_nc_evict_first128(x.w + b * 32, pol);
-#pragma unroll
-  for (int b = 0; b < kNBW; ++b) st.s[b] = ldg_u16(x.s + b * 16) | (ldg_u16(x.s + b * 16 + 8) << 16);
-#pragma unroll
-  for (int s = 0; s < 4; ++s) {
-    st.b[s][0] = live ? ldg_u32(x.a + 16 * s) : 0u;
-    st.b[s][1] = live ? ldg_u32(x.a + 16 * s + 8) : 0u;
-  }
+  load_scales_b<kNBW>(st.s, st.b, x, live);
 }
 
 __device__ __forceinline__ uint32_t word_of(const uint4& v, int s) {
@@ -262,13 +261,7 @@ struct StepSB {
 
 template <int kNBW>
 __device__ __forceinline__ void load_sb(StepSB<kNBW>& st, const Cursor& x, bool live) {
-#pragma unroll
-  for (int b = 0; b < kNBW; ++b) st.s[b] = ldg_u16(x.s + b * 16) | (ldg_u16(x.s + b * 16 + 8) << 16);
-#pragma unroll
-  for (int s = 0; s < 4; ++s) {
-    st.b[s][0] = live ? ldg_u32(x.a + 16 * s) : 0u;
-    st.b[s][1] = live ? ldg_u32(x.a + 16 * s + 8) : 0u;
-  }
+  load_scales_b<kNBW>(st.s, st.b, x, live);
 }
 
 template <int kNBW, int kR, int kD, bool kRead>
@@ -469,56 +462,56 @@ template <class F>
 double time_graph_us(F&& launch_i, int batch, int iters, cudaStream_t s) {
   cudaGraph_t graph;
   cudaGraphExec_t exec;
-  DP_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  UB_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
   for (int i = 0; i < batch; ++i) launch_i(i);
-  DP_CHECK(cudaStreamEndCapture(s, &graph));
-  DP_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  UB_CHECK(cudaStreamEndCapture(s, &graph));
+  UB_CHECK(cudaGraphInstantiate(&exec, graph, 0));
   cudaEvent_t e0, e1;
-  DP_CHECK(cudaEventCreate(&e0));
-  DP_CHECK(cudaEventCreate(&e1));
+  UB_CHECK(cudaEventCreate(&e0));
+  UB_CHECK(cudaEventCreate(&e1));
   std::vector<double> us;
   for (int it = 0; it < iters + 3; ++it) {
-    DP_CHECK(cudaEventRecord(e0, s));
-    DP_CHECK(cudaGraphLaunch(exec, s));
-    DP_CHECK(cudaEventRecord(e1, s));
-    DP_CHECK(cudaEventSynchronize(e1));
+    UB_CHECK(cudaEventRecord(e0, s));
+    UB_CHECK(cudaGraphLaunch(exec, s));
+    UB_CHECK(cudaEventRecord(e1, s));
+    UB_CHECK(cudaEventSynchronize(e1));
     float ms = 0;
-    DP_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    UB_CHECK(cudaEventElapsedTime(&ms, e0, e1));
     if (it >= 3) us.push_back(1000.0 * ms / batch);
   }
-  DP_CHECK(cudaGetLastError());
+  UB_CHECK(cudaGetLastError());
   std::sort(us.begin(), us.end());
-  DP_CHECK(cudaGraphExecDestroy(exec));
-  DP_CHECK(cudaGraphDestroy(graph));
-  DP_CHECK(cudaEventDestroy(e0));
-  DP_CHECK(cudaEventDestroy(e1));
+  UB_CHECK(cudaGraphExecDestroy(exec));
+  UB_CHECK(cudaGraphDestroy(graph));
+  UB_CHECK(cudaEventDestroy(e0));
+  UB_CHECK(cudaEventDestroy(e1));
   return us[us.size() / 2];
 }
 
 double copy_bandwidth_gbs(cudaStream_t s) {
   const size_t bytes = size_t(1) << 30;
   void *x, *y;
-  DP_CHECK(cudaMalloc(&x, bytes));
-  DP_CHECK(cudaMalloc(&y, bytes));
-  DP_CHECK(cudaMemsetAsync(x, 1, bytes, s));
+  UB_CHECK(cudaMalloc(&x, bytes));
+  UB_CHECK(cudaMalloc(&y, bytes));
+  UB_CHECK(cudaMemsetAsync(x, 1, bytes, s));
   cudaEvent_t e0, e1;
-  DP_CHECK(cudaEventCreate(&e0));
-  DP_CHECK(cudaEventCreate(&e1));
+  UB_CHECK(cudaEventCreate(&e0));
+  UB_CHECK(cudaEventCreate(&e1));
   std::vector<double> gbs;
   for (int i = 0; i < 8; ++i) {
-    DP_CHECK(cudaEventRecord(e0, s));
-    DP_CHECK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, s));
-    DP_CHECK(cudaEventRecord(e1, s));
-    DP_CHECK(cudaEventSynchronize(e1));
+    UB_CHECK(cudaEventRecord(e0, s));
+    UB_CHECK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, s));
+    UB_CHECK(cudaEventRecord(e1, s));
+    UB_CHECK(cudaEventSynchronize(e1));
     float ms = 0;
-    DP_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    UB_CHECK(cudaEventElapsedTime(&ms, e0, e1));
     if (i >= 2) gbs.push_back(2.0 * bytes / (ms * 1e6));
   }
   std::sort(gbs.begin(), gbs.end());
-  DP_CHECK(cudaFree(x));
-  DP_CHECK(cudaFree(y));
-  DP_CHECK(cudaEventDestroy(e0));
-  DP_CHECK(cudaEventDestroy(e1));
+  UB_CHECK(cudaFree(x));
+  UB_CHECK(cudaFree(y));
+  UB_CHECK(cudaEventDestroy(e0));
+  UB_CHECK(cudaEventDestroy(e1));
   return gbs[gbs.size() / 2];
 }
 
@@ -559,12 +552,12 @@ int main(int argc, char** argv) {
   const int group = 128, batch = 32;
 
   int dev = 0, sm = 0;
-  DP_CHECK(cudaGetDevice(&dev));
-  DP_CHECK(cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, dev));
+  UB_CHECK(cudaGetDevice(&dev));
+  UB_CHECK(cudaDeviceGetAttribute(&sm, cudaDevAttrMultiProcessorCount, dev));
   cudaDeviceProp prop{};
-  DP_CHECK(cudaGetDeviceProperties(&prop, dev));
+  UB_CHECK(cudaGetDeviceProperties(&prop, dev));
   cudaStream_t s;
-  DP_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  UB_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   const double bw = copy_bandwidth_gbs(s);
   std::printf("# %s, %d SMs; copy bandwidth %.0f GB/s (read + write); CUDA graphs of %d launches, rotating weight copies, median of %d replays\n",
               prop.name, sm, bw, batch, iters);
@@ -587,7 +580,7 @@ int main(int argc, char** argv) {
 
   for (const Variant& v : variants) {
     if (smem_bytes(v) > 48 * 1024) {
-      DP_CHECK(cudaFuncSetAttribute(pick_kernel(v), cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem_bytes(v))));
+      UB_CHECK(cudaFuncSetAttribute(pick_kernel(v), cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem_bytes(v))));
     }
   }
   std::printf("%-14s %2s %-22s %9s %9s %8s %s\n", "shape", "M", "kernel", "us", "floor_us", "%floor", "check");
@@ -603,19 +596,19 @@ int main(int argc, char** argv) {
     for (auto& x : hs) x = __float2half(sd(rng));
     std::vector<void*> dw(copies), ds(copies);
     for (int c = 0; c < copies; ++c) {
-      DP_CHECK(cudaMalloc(&dw[c], wbytes));
-      DP_CHECK(cudaMalloc(&ds[c], sbytes));
-      DP_CHECK(cudaMemcpy(dw[c], hw.data(), wbytes, cudaMemcpyHostToDevice));
-      DP_CHECK(cudaMemcpy(ds[c], hs.data(), sbytes, cudaMemcpyHostToDevice));
+      UB_CHECK(cudaMalloc(&dw[c], wbytes));
+      UB_CHECK(cudaMalloc(&ds[c], sbytes));
+      UB_CHECK(cudaMemcpy(dw[c], hw.data(), wbytes, cudaMemcpyHostToDevice));
+      UB_CHECK(cudaMemcpy(ds[c], hs.data(), sbytes, cudaMemcpyHostToDevice));
     }
     for (int M : ms) {
       std::vector<__half> ha(size_t(M) * K);
       for (auto& x : ha) x = __float2half(ad(rng));
       void *da, *dout_lib, *dout;
-      DP_CHECK(cudaMalloc(&da, ha.size() * 2));
-      DP_CHECK(cudaMemcpy(da, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
-      DP_CHECK(cudaMalloc(&dout_lib, size_t(M) * N * 2));
-      DP_CHECK(cudaMalloc(&dout, size_t(M) * N * 2));
+      UB_CHECK(cudaMalloc(&da, ha.size() * 2));
+      UB_CHECK(cudaMemcpy(da, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice));
+      UB_CHECK(cudaMalloc(&dout_lib, size_t(M) * N * 2));
+      UB_CHECK(cudaMalloc(&dout, size_t(M) * N * 2));
       const double floor_us = (double(wbytes) + sbytes + 2.0 * M * K + 2.0 * M * N) / (bw * 1e3);
 
       // The library: its heuristic's pick.
@@ -626,14 +619,14 @@ int main(int argc, char** argv) {
       ga.a = da; ga.lda = K; ga.b = dw[0]; ga.group_scales = ds[0]; ga.out = dout_lib; ga.ldo = N; ga.stream = s;
       ga.workspace_bytes = mixgemm::workspace_size(ga.problem);
       void* dws;
-      DP_CHECK(cudaMalloc(&dws, ga.workspace_bytes));
-      DP_CHECK(cudaMemset(dws, 0, ga.workspace_bytes));
+      UB_CHECK(cudaMalloc(&dws, ga.workspace_bytes));
+      UB_CHECK(cudaMemset(dws, 0, ga.workspace_bytes));
       ga.workspace = dws;
-      DP_CHECK(cudaMemset(dout_lib, 0xFF, size_t(M) * N * 2));  // NaN
+      UB_CHECK(cudaMemset(dout_lib, 0xFF, size_t(M) * N * 2));  // NaN
       mixgemm::gemm(ga);
-      DP_CHECK(cudaStreamSynchronize(s));
+      UB_CHECK(cudaStreamSynchronize(s));
       std::vector<__half> hlib(size_t(M) * N);
-      DP_CHECK(cudaMemcpy(hlib.data(), dout_lib, hlib.size() * 2, cudaMemcpyDeviceToHost));
+      UB_CHECK(cudaMemcpy(hlib.data(), dout_lib, hlib.size() * 2, cudaMemcpyDeviceToHost));
       const std::vector<float> ref = to_float(hlib);
       const double t_lib = time_graph_us(
           [&](int i) {
@@ -653,18 +646,18 @@ int main(int argc, char** argv) {
         p.out = static_cast<__half*>(dout);
         void* dpart;
         const size_t pbytes = size_t(p.warps) * p.max_seg * 32 * v.nbw * sizeof(float4);
-        DP_CHECK(cudaMalloc(&dpart, pbytes));
+        UB_CHECK(cudaMalloc(&dpart, pbytes));
         p.partial = static_cast<float4*>(dpart);
         p.w = static_cast<const uint4*>(dw[0]);
         p.scales = static_cast<const __half*>(ds[0]);
-        DP_CHECK(cudaMemset(dout, 0xFF, size_t(M) * N * 2));
+        UB_CHECK(cudaMemset(dout, 0xFF, size_t(M) * N * 2));
         launch_proto(v, p, sm, s);
-        DP_CHECK(cudaGetLastError());
-        DP_CHECK(cudaStreamSynchronize(s));
+        UB_CHECK(cudaGetLastError());
+        UB_CHECK(cudaStreamSynchronize(s));
         std::string check = "-";
         if (!v.read && !v.main_only) {
           std::vector<__half> hout(size_t(M) * N);
-          DP_CHECK(cudaMemcpy(hout.data(), dout, hout.size() * 2, cudaMemcpyDeviceToHost));
+          UB_CHECK(cudaMemcpy(hout.data(), dout, hout.size() * 2, cudaMemcpyDeviceToHost));
           const std::vector<float> got = to_float(hout);
           double num = 0, den = 0;
           size_t bad = 0;
@@ -688,17 +681,17 @@ int main(int argc, char** argv) {
             batch, iters, s);
         std::printf("%-14s %2d %-22s %9.2f %9.2f %7.1f%% %s\n", sh.name, M, v.name.c_str(), t, floor_us,
                     100.0 * floor_us / t, check.c_str());
-        DP_CHECK(cudaFree(dpart));
+        UB_CHECK(cudaFree(dpart));
       }
       std::fflush(stdout);
-      DP_CHECK(cudaFree(dws));
-      DP_CHECK(cudaFree(da));
-      DP_CHECK(cudaFree(dout_lib));
-      DP_CHECK(cudaFree(dout));
+      UB_CHECK(cudaFree(dws));
+      UB_CHECK(cudaFree(da));
+      UB_CHECK(cudaFree(dout_lib));
+      UB_CHECK(cudaFree(dout));
     }
     for (int c = 0; c < copies; ++c) {
-      DP_CHECK(cudaFree(dw[c]));
-      DP_CHECK(cudaFree(ds[c]));
+      UB_CHECK(cudaFree(dw[c]));
+      UB_CHECK(cudaFree(ds[c]));
     }
   }
   return 0;

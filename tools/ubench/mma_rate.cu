@@ -38,21 +38,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "ubench_check.h"
 #include "kernels/convert/convert_16bit.cuh"
 #include "kernels/ptx/mma.cuh"
 #include "kernels/ptx/sm90.cuh"
 #include "kernels/ptx/wgmma_rs.cuh"  // generated (codegen/generate_sm90.py)
 
 namespace {
-
-#define UB_CHECK(x)                                                                        \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
 
 // ---- the instructions ----------------------------------------------------------------
 // mma.sync and the wgmma fences / descriptors are the library's wrappers (kernels/ptx/); the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 46, call 3: mixgemm-decode-proto (tools/ubench/decode_proto.cu) on the #6 shapes and
+# Session 46, calls 1-3 (each on the tree in callN/commit.txt): mixgemm-decode-proto (tools/ubench/decode_proto.cu) on the #6 shapes and
 # Llama-3-8B's, M = 1 / 8, beside the library's pick in the same run (CUDA graphs, cold L2).
 set -uo pipefail
 cd "$(dirname "$0")/.."
