@@ -195,6 +195,17 @@ __device__ __forceinline__ void flush(float (&acc)[kNBW][4], const ProtoParams& 
   for (int b = 0; b < kNBW; ++b) acc[b][0] = acc[b][1] = acc[b][2] = acc[b][3] = 0.f;
 }
 
+// After a step: at its column's end the warp stores its partial and moves to its next column.
+template <int kNBW>
+__device__ __forceinline__ void end_step(float (&acc)[kNBW][4], const ProtoParams& p, int warp, int lane, int c_first,
+                                         int& cc, int& ckb) {
+  if (++ckb == p.kbn) {
+    flush<kNBW>(acc, p, warp, cc - c_first, lane);
+    ckb = 0;
+    ++cc;
+  }
+}
+
 template <int kNBW, int kD, bool kRead>
 __global__ void __launch_bounds__(512, 1) proto_kernel(const __grid_constant__ ProtoParams p) {
   const int lane = threadIdx.x & 31;
@@ -237,11 +248,7 @@ __global__ void __launch_bounds__(512, 1) proto_kernel(const __grid_constant__ P
           ++pf;
           advance<kNBW>(pcur, p, lane);
         }
-        if (++ckb == p.kbn) {
-          flush<kNBW>(acc, p, warp, cc - c_first, lane);
-          ckb = 0;
-          ++cc;
-        }
+        end_step<kNBW>(acc, p, warp, lane, c_first, cc, ckb);
       }
     }
   }
@@ -339,11 +346,7 @@ __global__ void __launch_bounds__(512, 1) proto_tma_kernel(const __grid_constant
           ++pf;
           advance<kNBW>(scur, p, lane);
         }
-        if (++ckb == p.kbn) {
-          flush<kNBW>(acc, p, warp, cc - c_first, lane);
-          ckb = 0;
-          ++cc;
-        }
+        end_step<kNBW>(acc, p, warp, lane, c_first, cc, ckb);
       }
     }
   }
