@@ -28,7 +28,9 @@
 // (its heuristic's pick). All in CUDA graphs of 32 launches over rotating weight copies (cold L2),
 // median over replays, beside a measured device-to-device copy bandwidth.
 //
-//   mixgemm-decode-proto [--shapes seed,70b] [--m 1,8] [--iters N]
+//   mixgemm-decode-proto [--shapes seed,70b,8b] [--m 1,8] [--iters N]
+//
+// Measured in session 46: slower than the library everywhere (bench/results/2026-12-03-h200/s46-proto/).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -266,11 +268,6 @@ struct StepSB {
   uint32_t b[4][2];
 };
 
-template <int kNBW>
-__device__ __forceinline__ void load_sb(StepSB<kNBW>& st, const Cursor& x, bool live) {
-  load_scales_b<kNBW>(st.s, st.b, x, live);
-}
-
 template <int kNBW, int kR, int kD, bool kRead>
 __global__ void __launch_bounds__(512, 1) proto_tma_kernel(const __grid_constant__ ProtoParams p) {
   extern __shared__ __align__(128) uint8_t smem[];
@@ -308,7 +305,7 @@ __global__ void __launch_bounds__(512, 1) proto_tma_kernel(const __grid_constant
 #pragma unroll
   for (int i = 0; i < kD; ++i) {
     if (pf < n) {
-      load_sb<kNBW>(sb[i], scur, live);
+      load_scales_b<kNBW>(sb[i].s, sb[i].b, scur, live);
       ++pf;
       advance<kNBW>(scur, p, lane);
     }
@@ -342,7 +339,7 @@ __global__ void __launch_bounds__(512, 1) proto_tma_kernel(const __grid_constant
         }
         if (++slot == kR) { slot = 0; parity ^= 1u; }
         if (pf < n) {
-          load_sb<kNBW>(sb[i], scur, live);
+          load_scales_b<kNBW>(sb[i].s, sb[i].b, scur, live);
           ++pf;
           advance<kNBW>(scur, p, lane);
         }
@@ -418,8 +415,6 @@ KernelFn pick_kernel(const Variant& v) {
 #define DP_K(NBW, D)                                                                 \
   if (v.ring == 0 && v.nbw == NBW && v.depth == D) return v.read ? proto_kernel<NBW, D, true> : proto_kernel<NBW, D, false>;
   DP_K(2, 4)
-  DP_K(2, 3)
-  DP_K(1, 6)
   DP_K(4, 2)
 #undef DP_K
 #define DP_T(NBW, R, D)                                                                              \
