@@ -40,10 +40,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench/device.h"
+#include "bench/metrics.h"
 #include "ubench_check.h"
 #include "kernels/convert/convert_16bit.cuh"
 #include "kernels/ptx/mma.cuh"
@@ -456,61 +459,16 @@ void launch_proto(const Variant& v, const ProtoParams& p, int sm, cudaStream_t s
   r<<<(threads + 255) / 256, 256, 0, s>>>(p);
 }
 
-template <class F>
-double time_graph_us(F&& launch_i, int batch, int iters, cudaStream_t s) {
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  UB_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  for (int i = 0; i < batch; ++i) launch_i(i);
-  UB_CHECK(cudaStreamEndCapture(s, &graph));
-  UB_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  cudaEvent_t e0, e1;
-  UB_CHECK(cudaEventCreate(&e0));
-  UB_CHECK(cudaEventCreate(&e1));
-  std::vector<double> us;
-  for (int it = 0; it < iters + 3; ++it) {
-    UB_CHECK(cudaEventRecord(e0, s));
-    UB_CHECK(cudaGraphLaunch(exec, s));
-    UB_CHECK(cudaEventRecord(e1, s));
-    UB_CHECK(cudaEventSynchronize(e1));
-    float ms = 0;
-    UB_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    if (it >= 3) us.push_back(1000.0 * ms / batch);
-  }
-  UB_CHECK(cudaGetLastError());
-  std::sort(us.begin(), us.end());
-  UB_CHECK(cudaGraphExecDestroy(exec));
-  UB_CHECK(cudaGraphDestroy(graph));
-  UB_CHECK(cudaEventDestroy(e0));
-  UB_CHECK(cudaEventDestroy(e1));
-  return us[us.size() / 2];
+// The bench's timers (tools/bench/device.h): per-launch times of a graph of `batch` launches, and the
+// device-to-device copy bandwidth, both as medians.
+double time_graph_us(const std::function<void(int)>& launch_i, int batch, int iters, cudaStream_t s) {
+  return mixgemm::bench::compute_stats(mixgemm::bench::time_graph_batch(launch_i, batch, iters, s)).median;
 }
 
 double copy_bandwidth_gbs(cudaStream_t s) {
   const size_t bytes = size_t(1) << 30;
-  void *x, *y;
-  UB_CHECK(cudaMalloc(&x, bytes));
-  UB_CHECK(cudaMalloc(&y, bytes));
-  UB_CHECK(cudaMemsetAsync(x, 1, bytes, s));
-  cudaEvent_t e0, e1;
-  UB_CHECK(cudaEventCreate(&e0));
-  UB_CHECK(cudaEventCreate(&e1));
-  std::vector<double> gbs;
-  for (int i = 0; i < 8; ++i) {
-    UB_CHECK(cudaEventRecord(e0, s));
-    UB_CHECK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, s));
-    UB_CHECK(cudaEventRecord(e1, s));
-    UB_CHECK(cudaEventSynchronize(e1));
-    float ms = 0;
-    UB_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    if (i >= 2) gbs.push_back(2.0 * bytes / (ms * 1e6));
-  }
-  std::sort(gbs.begin(), gbs.end());
-  UB_CHECK(cudaFree(x));
-  UB_CHECK(cudaFree(y));
-  UB_CHECK(cudaEventDestroy(e0));
-  UB_CHECK(cudaEventDestroy(e1));
-  return gbs[gbs.size() / 2];
+  const double us = mixgemm::bench::compute_stats(mixgemm::bench::time_device_copy(bytes, 2, 6, s)).median;
+  return mixgemm::bench::copy_gbps(static_cast<int64_t>(bytes), us);
 }
 
 std::vector<float> to_float(const std::vector<__half>& h) {
