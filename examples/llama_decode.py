@@ -215,12 +215,18 @@ def quantized_parts(parts, variant_kw, keep_lm_head_fp16):
     modules are left untouched for the later variants)."""
     from mixgemm.torch import QuantLinear
 
+    return map_linears(parts, lambda lin: QuantLinear.from_linear(lin, **variant_kw), keep_lm_head_fp16)
+
+
+def map_linears(parts, fn, keep_lm_head_fp16):
+    """A copy of `parts` whose linear layers (and lm_head unless kept) are fn(linear); the norms and
+    the embedding are shared, the original modules untouched."""
     layers = []
     for layer in parts.layers:
-        q = {p: QuantLinear.from_linear(_get(layer, p), **variant_kw) for p in linear_names(layer)}
+        q = {p: fn(_get(layer, p)) for p in linear_names(layer)}
         layers.append(SimpleNamespace(input_layernorm=layer.input_layernorm,
                                       post_attention_layernorm=layer.post_attention_layernorm, _q=q))
-    lm_head = parts.lm_head if keep_lm_head_fp16 else QuantLinear.from_linear(parts.lm_head, **variant_kw)
+    lm_head = parts.lm_head if keep_lm_head_fp16 else fn(parts.lm_head)
     return SimpleNamespace(embed_tokens=parts.embed_tokens, layers=layers, norm=parts.norm, lm_head=lm_head)
 
 
@@ -250,13 +256,7 @@ def dequantized_parts(parts, variant_kw, keep_lm_head_fp16):
             out.bias.copy_(lin.bias)
         return out
 
-    layers = []
-    for layer in parts.layers:
-        q = {p: dq(_get(layer, p)) for p in linear_names(layer)}
-        layers.append(SimpleNamespace(input_layernorm=layer.input_layernorm,
-                                      post_attention_layernorm=layer.post_attention_layernorm, _q=q))
-    lm_head = parts.lm_head if keep_lm_head_fp16 else dq(parts.lm_head)
-    return SimpleNamespace(embed_tokens=parts.embed_tokens, layers=layers, norm=parts.norm, lm_head=lm_head)
+    return map_linears(parts, dq, keep_lm_head_fp16)
 
 
 def module_bytes(mods) -> int:
