@@ -8,6 +8,8 @@ for every variant
 
     fp16        the model as built (cuBLAS through nn.Linear)
     w4a16       every nn.Linear -> QuantLinear u4b8 g128, f16 activations (RTN)
+    w4a16-ps    the same, the decode GEMMs returning their split-K partial sums, which the
+                next kernel sums (QuantLinear(partial_sums=True); gains under --mode compile)
     w4a8-s8     every nn.Linear -> QuantLinear u4b8 g128 QQQ, s8 per-token activations
     w4a8-e4m3   every nn.Linear -> QuantLinear u4b8 g128 rescaled for fp8, e4m3 activations
 
@@ -72,6 +74,9 @@ MODELS = {
 VARIANTS = {
     "fp16": None,
     "w4a16": dict(weight_type="u4b8", group_size=128, act_type="f16"),
+    # The same layers, decode GEMMs returning their split-K partial sums, summed in the consumer's
+    # fused kernel (QuantLinear(partial_sums=True): the same bits, one launch fewer per GEMM).
+    "w4a16-ps": dict(weight_type="u4b8", group_size=128, act_type="f16", partial_sums=True),
     "w4a8-s8": dict(weight_type="u4b8", group_size=128, act_type="s8"),
     "w4a8-e4m3": dict(weight_type="u4b8", group_size=128, act_type="e4m3"),
 }

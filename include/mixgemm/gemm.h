@@ -103,4 +103,31 @@ void gemm(const GemmArgs& args);
 // that want to check once at model load.
 void check_gemm_args(const GemmArgs& args);
 
+// ---- Split-K partial sums (decode) ------------------------------------------------------
+// A decode launch (M <= 16) splits K between several CTAs per column stripe and sums their
+// partial sums before the epilogue, in a second small grid or a cluster exchange: on a 4096 x
+// 4096 layer that sum costs about as much as a quarter of the GEMM. gemm_partial_sums leaves
+// it to the caller, whose next kernel (a residual add and norm, an activation: what a
+// compiler such as torch inductor fuses anyway) can take it for free. It writes
+//
+//   parts[s][m][n] = sum over k in part s of a[m,k] * w[k,n]     s = 0 .. S-1, [S, M, N] dense
+//
+// the k-ranges ascending and contiguous, f32 (s32 for s8 activations, exact), no epilogue;
+// S = partial_sums_count(problem, schedule), 2..8. Then
+//
+//   out[m,n] = cast_out(tok[m] * ch[n] * acc + bias[n]),  acc = ((parts[0] + parts[1]) + ...) + parts[S-1]
+//
+// (f32 additions in that order, one fma for the epilogue as gemm's) is bit for bit what gemm
+// writes when its launch splits K the same way (docs/semantics.md, "Partial sums"). Arguments
+// as gemm's, except: out, channel_scales, token_scales and bias must be null (the caller
+// applies them), the workspace is not used, and the schedule (forced or the heuristic's) must
+// have a partial-sum form. Never allocates or synchronizes; CUDA-graph safe.
+void gemm_partial_sums(const GemmArgs& args, void* parts);
+
+// S for gemm_partial_sums on the current device (132 SMs without one) with `schedule` (empty:
+// the heuristic's pick), or 0 where that schedule has none: the sm90 (M > 16) schedules,
+// decode schedules with 32- or 64-token tiles, and layers wider than two CTAs per column
+// stripe allow (e.g. a 128256-column lm_head); call gemm there.
+int64_t partial_sums_count(const GemmProblem& problem, const std::string& schedule = "");
+
 }  // namespace mixgemm

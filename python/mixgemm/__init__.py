@@ -33,7 +33,7 @@ __all__ = [
     "MixgemmError", "InvalidArgumentError", "NotSupportedError", "CudaError",
     "QuantizedWeight", "quantize_weights", "rescale_for_fp8", "dequantize_weights",
     "from_gptq", "from_awq", "prepack", "unpack", "prepacked_size", "prepack_zeros",
-    "gemm", "supported_schedules", "choose_schedule", "describe_plan", "workspace_size",
+    "gemm", "supported_schedules", "choose_schedule", "describe_plan", "workspace_size", "partial_sums_count",
     "quantize_activations", "reference_gemm", "default_scale_type",
 ]
 
@@ -359,6 +359,18 @@ def workspace_size(M: int, N: int, K: int, a_type: str = "f16", weight_type: str
     maximum over every schedule). Zero-fill it once; gemm leaves it zeroed."""
     a, b, s, z, o = _problem_types(a_type, weight_type, scale_type, out_type, has_zeros)
     return int(_C.workspace_size(M, N, K, a, b, s, z, o, group_size))
+
+
+def partial_sums_count(M: int, N: int, K: int, a_type: str = "f16", weight_type: str = "u4b8",
+                       scale_type: Optional[str] = None, has_zeros: bool = False, out_type: str = "f16",
+                       group_size: int = 0, schedule: str = "") -> int:
+    """S, the number of ``[M, N]`` partial sums ``mixgemm.torch.gemm_partial_sums`` writes for
+    this problem on the current device (2..8), or 0 where the schedule (``''``: the heuristic's
+    pick) has no partial-sum form (M > 16, very wide layers): use :func:`gemm` there. The
+    caller's ``cast_out(tok * ch * (((p[0] + p[1]) + ...) + p[S-1]) + bias)`` is gemm's output
+    (include/mixgemm/gemm.h, docs/semantics.md "Partial sums")."""
+    a, b, s, z, o = _problem_types(a_type, weight_type, scale_type, out_type, has_zeros)
+    return int(_C.partial_sums_count(M, N, K, a, b, s, z, o, group_size, schedule))
 
 
 # Per (library, device) workspaces of the array-generic gemm(); mixgemm.torch keeps its own.

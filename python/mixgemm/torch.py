@@ -30,7 +30,7 @@ import mixgemm
 from mixgemm import _C
 
 __all__ = ["QuantLinear", "quantize_model", "quantize_weights", "reserve_workspace", "workspace",
-           "gemm", "quantize_activations", "torch_dtype", "type_name"]
+           "gemm", "gemm_partial_sums", "sum_partials", "quantize_activations", "torch_dtype", "type_name"]
 
 _TO_NAME = {torch.float16: "f16", torch.bfloat16: "bf16", torch.int8: "s8", torch.float8_e4m3fn: "e4m3",
             torch.float32: "f32", torch.uint8: "u8", torch.int32: "s32"}
@@ -158,6 +158,48 @@ def _gemm_fake(a, b, group_scales, group_zeros, channel_scales, token_scales, bi
     return a.new_empty((a.shape[0], N), dtype=_FROM_NAME[out_type])
 
 
+@torch.library.custom_op("mixgemm::gemm_partial_sums", mutates_args=())
+def _gemm_partial_sums_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
+                          N: int, parts: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int,
+                          out_type: str, schedule: str) -> Tensor:
+    _check_cuda("gemm_partial_sums", a, b, group_scales, group_zeros)
+    M, K = a.shape
+    out = torch.empty((parts, M, N), dtype=torch.int32 if a.dtype == torch.int8 else torch.float32, device=a.device)
+    if M == 0:
+        return out
+    a = _aligned(a)
+    with torch.cuda.device(a.device.index):
+        _C.gemm_partial_sums_ptr(M, N, K, type_name(a.dtype), weight_type, scale_type, has_zeros, out_type,
+                                 group_size, a.data_ptr(), K, b.data_ptr(), _ptr(group_scales), _ptr(group_zeros),
+                                 out.data_ptr(), schedule, torch.cuda.current_stream(a.device).cuda_stream)
+    return out
+
+
+@_gemm_partial_sums_op.register_fake
+def _gemm_partial_sums_fake(a, b, group_scales, group_zeros, N, parts, weight_type, scale_type, has_zeros, group_size,
+                            out_type, schedule):
+    return a.new_empty((parts, a.shape[0], N), dtype=torch.int32 if a.dtype == torch.int8 else torch.float32)
+
+
+def _partial_sums_count(M, N, K, a, b, s, z, o, g, schedule, device_index) -> int:
+    key = ("parts", M, N, K, a, b, s, z, o, g, schedule, device_index)
+    n = _ws_bytes.get(key)
+    if n is None:
+        with torch.cuda.device(device_index):
+            n = int(_C.partial_sums_count(M, N, K, a, b, s, z, o, g, schedule))
+        _ws_bytes[key] = n
+    return n
+
+
+def sum_partials(parts: Tensor) -> Tensor:
+    """``((parts[0] + parts[1]) + ...) + parts[S-1]``: the order gemm's own reduction adds them in
+    (an unrolled sum that torch.compile fuses into the consumer)."""
+    acc = parts[0]
+    for i in range(1, parts.shape[0]):
+        acc = acc + parts[i]
+    return acc
+
+
 @torch.library.custom_op("mixgemm::quantize_activations", mutates_args=())
 def _quantize_activations_op(a: Tensor, to: str, static_scale: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
     _check_cuda("quantize_activations", a, static_scale)
@@ -194,6 +236,29 @@ def gemm(a: Tensor, b: Tensor, N: int, *, group_scales: Optional[Tensor] = None,
     return torch.ops.mixgemm.gemm(a, b, group_scales, group_zeros, channel_scales, token_scales, bias, N,
                                   weight_type, st, group_zeros is not None, group_size, type_name(out_dtype),
                                   schedule)
+
+
+def gemm_partial_sums(a: Tensor, b: Tensor, N: int, *, group_scales: Optional[Tensor] = None,
+                      group_zeros: Optional[Tensor] = None, weight_type: str = "u4b8",
+                      scale_type: Optional[str] = None, group_size: int = 0,
+                      out_dtype: Optional[torch.dtype] = None, schedule: str = "") -> Optional[Tensor]:
+    """``torch.ops.mixgemm.gemm_partial_sums``: the decode GEMM's S split-K partial sums, ``[S, M,
+    N]`` float32 (int32 for int8 a), unreduced and without epilogue, or None where the problem has
+    no partial-sum form (:func:`mixgemm.partial_sums_count` is 0: M > 16, very wide layers).
+    ``sum_partials(parts)``, then ``* tok * ch + bias`` and the cast to ``out_dtype``, is
+    :func:`gemm`'s output; under torch.compile that sum fuses into the next kernel and the
+    GEMM's own reduction launch disappears (include/mixgemm/gemm.h, gemm_partial_sums)."""
+    at = type_name(a.dtype)
+    st = scale_type or mixgemm.default_scale_type(at)
+    if out_dtype is None:
+        out_dtype = a.dtype if a.dtype in (torch.float16, torch.bfloat16) else torch.float16
+    M, K = a.shape
+    S = _partial_sums_count(M, N, K, at, weight_type, st, group_zeros is not None, type_name(out_dtype), group_size,
+                            schedule, _dev_index(a.device))
+    if S < 2:
+        return None
+    return torch.ops.mixgemm.gemm_partial_sums(a, b, group_scales, group_zeros, N, S, weight_type, st,
+                                               group_zeros is not None, group_size, type_name(out_dtype), schedule)
 
 
 def quantize_activations(a: Tensor, to: str = "s8", static_scale: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
@@ -412,7 +477,8 @@ class QuantLinear(torch.nn.Module):
     def __init__(self, in_features: int, out_features: int, bias: bool = True, *, weight_type: str = "u4b8",
                  group_size: int = 128, act_type: str = "f16", has_zeros: bool = False,
                  has_channel_scales: Optional[bool] = None, act_order: bool = False,
-                 dtype: torch.dtype = torch.float16, device=None, schedule: str = "") -> None:
+                 dtype: torch.dtype = torch.float16, device=None, schedule: str = "",
+                 partial_sums: bool = False) -> None:
         super().__init__()
         if act_type not in mixgemm.ACT_TYPES:
             raise mixgemm.InvalidArgumentError(f"QuantLinear: act_type='{act_type}'; accepted: "
@@ -423,6 +489,12 @@ class QuantLinear(torch.nn.Module):
         self.weight_type, self.group_size, self.act_type = weight_type, int(group_size), act_type
         self.scale_type = mixgemm.default_scale_type(act_type)
         self.has_zeros, self.dtype, self.schedule = bool(has_zeros), dtype, schedule
+        # Decode calls (M <= 16) of 16-bit activations without channel scales run gemm_partial_sums
+        # and sum the parts here, so that torch.compile fuses the sum into the next kernel instead
+        # of the GEMM launching its own reduction (the same bits; where there is no partial-sum
+        # form, the plain gemm).
+        self.partial_sums = bool(partial_sums)
+        self._parts_by_m: Dict[int, int] = {}  # M -> S, filled below (a plain dict torch.compile reads)
         self.out_type = type_name(dtype)
         device = torch.device(device) if device is not None else torch.device("cuda")
         K, N = self.in_features, self.out_features
@@ -443,6 +515,13 @@ class QuantLinear(torch.nn.Module):
         self.register_buffer("perm", torch.arange(K, device=device) if act_order else None)
         if device.type == "cuda":
             self.reserve_workspace()
+            if act_type in ("f16", "bf16") and not has_channel_scales:
+                idx = _dev_index(device)
+                for m in range(1, 17):
+                    S = _partial_sums_count(m, N, K, act_type, weight_type, self.scale_type, self.has_zeros,
+                                            self.out_type, self.group_size, schedule, idx)
+                    if S >= 2:
+                        self._parts_by_m[m] = S
 
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}, "
@@ -477,6 +556,15 @@ class QuantLinear(torch.nn.Module):
             x2 = x2.index_select(1, self.perm)
         tok = None
         quantized = self.act_type in ("s8", "e4m3")
+        S = self._parts_by_m.get(x2.shape[0], 0) if self.partial_sums and not quantized else 0
+        if S >= 2:
+            parts = torch.ops.mixgemm.gemm_partial_sums(x2, self.qweight, self.scales, self.zeros, self.out_features,
+                                                        S, self.weight_type, self.scale_type, self.has_zeros,
+                                                        self.group_size, self.out_type, self.schedule)
+            acc = sum_partials(parts)
+            if self.bias is not None:  # fma(acc, 1, bias) = RN(acc + bias): gemm's epilogue
+                acc = acc + self.bias.float()
+            return acc.to(self.dtype).reshape(*lead, self.out_features)
         if quantized:
             x2, tok = torch.ops.mixgemm.quantize_activations(x2, self.act_type, None)
         # After the quantize kernel (which lets its dependents start at once) the decode GEMM is
@@ -490,7 +578,8 @@ class QuantLinear(torch.nn.Module):
     # -- constructors --
     @classmethod
     def from_quantized(cls, qw: "mixgemm.QuantizedWeight", bias: Optional[Tensor] = None, *, act_type: str = "f16",
-                       dtype: Optional[torch.dtype] = None, device=None, schedule: str = "") -> "QuantLinear":
+                       dtype: Optional[torch.dtype] = None, device=None, schedule: str = "",
+                       partial_sums: bool = False) -> "QuantLinear":
         """A layer from a :class:`mixgemm.QuantizedWeight` (NumPy or torch arrays, ``[K, N]``).
         The scale type must suit ``act_type`` (f16/bf16 scales for 16-bit activations of the
         same type, u8 for s8, f16 for e4m3). Prepacks on the GPU when ``device`` is CUDA."""
@@ -507,7 +596,8 @@ class QuantLinear(torch.nn.Module):
         K, N = qw.K, qw.N
         layer = cls(K, N, bias is not None, weight_type=qw.type, group_size=qw.group_size, act_type=act_type,
                     has_zeros=qw.has_zeros, has_channel_scales=qw.channel_scales is not None,
-                    act_order=qw.perm is not None, dtype=dtype, device=device, schedule=schedule)
+                    act_order=qw.perm is not None, dtype=dtype, device=device, schedule=schedule,
+                    partial_sums=partial_sums)
         with torch.no_grad():
             q = _as_tensor(qw.q, device, torch.uint8)
             if device.type == "cuda":
@@ -532,7 +622,8 @@ class QuantLinear(torch.nn.Module):
     @classmethod
     def from_linear(cls, linear: torch.nn.Linear, weight_type: str = "u4b8", group_size: int = 128,
                     act_type: str = "f16", method: Optional[str] = None, device=None,
-                    dtype: Optional[torch.dtype] = None, schedule: str = "") -> "QuantLinear":
+                    dtype: Optional[torch.dtype] = None, schedule: str = "",
+                    partial_sums: bool = False) -> "QuantLinear":
         """Quantize an ``nn.Linear`` (on its device, with :func:`quantize_weights`) and pack it.
 
         act_type 'f16'/'bf16': RTN (weight_type u4b8, u4, u8b128 or u8) with group scales of
@@ -548,7 +639,8 @@ class QuantLinear(torch.nn.Module):
         st = act_type if act_type in ("f16", "bf16") else "f16"
         qw = quantize_weights(w.to(device).t(), method=method, weight_type=weight_type, group_size=group_size,
                               scale_type=st)
-        return cls.from_quantized(qw, linear.bias, act_type=act_type, dtype=dtype, device=device, schedule=schedule)
+        return cls.from_quantized(qw, linear.bias, act_type=act_type, dtype=dtype, device=device, schedule=schedule,
+                                  partial_sums=partial_sums)
 
     @classmethod
     def from_gptq(cls, qweight: Tensor, qzeros: Tensor, scales: Tensor, g_idx: Optional[Tensor] = None,

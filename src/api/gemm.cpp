@@ -60,77 +60,107 @@ DeviceFacts current_device_facts() {
 }
 
 // A pointer the current device can read: device memory of this device, or managed memory.
-void require_device_pointer(const void* p, const char* name) {
+void require_device_pointer(const void* p, const char* name, const char* where = kWhere) {
   if (p == nullptr) return;
   cudaPointerAttributes attr{};
   cudaError_t e = cudaPointerGetAttributes(&attr, p);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();  // clear the sticky-free error this query may leave
-    MIXGEMM_REQUIRE(false, kWhere, name << " is not a pointer known to CUDA; accepted: device memory");
+    MIXGEMM_REQUIRE(false, where, name << " is not a pointer known to CUDA; accepted: device memory");
   }
-  MIXGEMM_REQUIRE(attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged, kWhere,
+  MIXGEMM_REQUIRE(attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged, where,
                   name << " points to host memory; accepted: device memory of the current device");
   int dev = 0;
   (void)cudaGetDevice(&dev);
-  MIXGEMM_REQUIRE(attr.type == cudaMemoryTypeManaged || attr.device == dev, kWhere,
+  MIXGEMM_REQUIRE(attr.type == cudaMemoryTypeManaged || attr.device == dev, where,
                   name << " lives on device " << attr.device << " but the current device is " << dev
                        << "; call cudaSetDevice(" << attr.device << ") first");
 }
 
-void require_aligned(const void* p, size_t align, const char* name) {
-  MIXGEMM_REQUIRE(reinterpret_cast<uintptr_t>(p) % align == 0, kWhere,
+void require_aligned(const void* p, size_t align, const char* name, const char* where = kWhere) {
+  MIXGEMM_REQUIRE(reinterpret_cast<uintptr_t>(p) % align == 0, where,
                   name << " is not " << align << "-byte aligned; accepted: a " << align
                        << "-byte aligned address");
 }
 
-// Workspace of an already validated problem, sized for the current device (its SM count
-// sets the split of the work); without a usable device, for an H100/H200 (132 SMs).
-size_t workspace_for_current_device(const GemmProblem& problem) {
-  int sm_count = core::kDefaultSmCount;
+// The current device's SM count; without a usable device, an H100/H200's (132).
+int current_sm_count_or_default() {
   try {
-    sm_count = current_device_facts().sm_count;
+    return current_device_facts().sm_count;
   } catch (const Error&) {
     (void)cudaGetLastError();
+    return core::kDefaultSmCount;
   }
-  return core::workspace_bytes(problem, sm_count);
 }
+
+// Workspace of an already validated problem, sized for the current device (its SM count
+// sets the split of the work).
+size_t workspace_for_current_device(const GemmProblem& problem) {
+  return core::workspace_bytes(problem, current_sm_count_or_default());
+}
+
+// What gemm and gemm_partial_sums check alike: the problem, the operands (not out), the schedule.
+void check_inputs(const GemmArgs& args, const char* where) {
+  const GemmProblem& p = args.problem;
+  core::check_problem(p, where);
+  const TypeConfig& t = p.types;
+  const int a_bytes = t.a.size_bits() / 8;
+
+  MIXGEMM_REQUIRE(args.a != nullptr, where, "a is null; accepted: a device pointer to [M, lda] activations");
+  MIXGEMM_REQUIRE(args.b != nullptr, where, "b is null; accepted: the device pointer prepack() wrote");
+  MIXGEMM_REQUIRE(args.lda >= p.K, where, "lda=" << args.lda << " < K=" << p.K << "; accepted: lda >= K");
+  MIXGEMM_REQUIRE(args.lda % (16 / a_bytes) == 0, where,
+                  "lda=" << args.lda << " is not a multiple of " << 16 / a_bytes
+                         << " elements; rows of a must start 16-byte aligned");
+  require_aligned(args.a, 16, "a", where);
+  require_aligned(args.b, 16, "b", where);
+
+  const bool grouped = p.group_size > 0;
+  MIXGEMM_REQUIRE(!grouped || args.group_scales != nullptr, where,
+                  "group_scales is null but group_size=" << p.group_size
+                                                         << "; pass [K/group_size, N] scales of type "
+                                                         << t.scale.name() << ", or group_size=0");
+  MIXGEMM_REQUIRE(grouped || args.group_scales == nullptr, where,
+                  "group_scales given with group_size=0; set group_size (K for per-channel) or pass null");
+  MIXGEMM_REQUIRE(!t.has_zeros || args.group_zeros != nullptr, where,
+                  "group_zeros is null but types.has_zeros is set; pass prepack_zeros_cpu() output, [" << core::num_groups(p)
+                                                                                              << ", N]");
+  MIXGEMM_REQUIRE(t.has_zeros || args.group_zeros == nullptr, where,
+                  "group_zeros given but types.has_zeros is false; use b=u4/u8 with has_zeros=true, or pass null");
+  if (args.group_scales) require_aligned(args.group_scales, 4, "group_scales", where);
+  if (args.group_zeros) require_aligned(args.group_zeros, 4, "group_zeros", where);
+
+  if (!args.schedule.empty()) {
+    const auto names = supported_schedules(t);
+    if (std::find(names.begin(), names.end(), args.schedule) == names.end()) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      MIXGEMM_REQUIRE(false, where,
+                      "schedule='" << args.schedule << "' is not a schedule of " << t.name()
+                                   << "; accepted: " << (list.empty() ? "(none)" : list));
+    }
+  }
+}
+
+DeviceFacts require_sm90(const char* where) {
+  const DeviceFacts dev = current_device_facts();
+  MIXGEMM_REQUIRE(dev.cc_major == 9, where,
+                  "the current device has compute capability " << dev.cc_major << "." << dev.cc_minor
+                                                               << "; mixgemm's kernels are built for sm_90a (H100/H200)");
+  return dev;
+}
+
 
 }  // namespace
 
 void check_gemm_args(const GemmArgs& args) {
+  check_inputs(args, kWhere);
   const GemmProblem& p = args.problem;
-  core::check_problem(p, kWhere);
-  const TypeConfig& t = p.types;
-  const int a_bytes = t.a.size_bits() / 8;
-
-  MIXGEMM_REQUIRE(args.a != nullptr, kWhere, "a is null; accepted: a device pointer to [M, lda] activations");
-  MIXGEMM_REQUIRE(args.b != nullptr, kWhere, "b is null; accepted: the device pointer prepack() wrote");
   MIXGEMM_REQUIRE(args.out != nullptr, kWhere, "out is null; accepted: a device pointer to [M, ldo] outputs");
-  MIXGEMM_REQUIRE(args.lda >= p.K, kWhere, "lda=" << args.lda << " < K=" << p.K << "; accepted: lda >= K");
-  MIXGEMM_REQUIRE(args.lda % (16 / a_bytes) == 0, kWhere,
-                  "lda=" << args.lda << " is not a multiple of " << 16 / a_bytes
-                         << " elements; rows of a must start 16-byte aligned");
   MIXGEMM_REQUIRE(args.ldo >= p.N, kWhere, "ldo=" << args.ldo << " < N=" << p.N << "; accepted: ldo >= N");
   MIXGEMM_REQUIRE(args.ldo % 8 == 0, kWhere,
                   "ldo=" << args.ldo << " is not a multiple of 8 elements; rows of out must start 16-byte aligned");
-  require_aligned(args.a, 16, "a");
-  require_aligned(args.b, 16, "b");
   require_aligned(args.out, 16, "out");
-
-  const bool grouped = p.group_size > 0;
-  MIXGEMM_REQUIRE(!grouped || args.group_scales != nullptr, kWhere,
-                  "group_scales is null but group_size=" << p.group_size
-                                                         << "; pass [K/group_size, N] scales of type "
-                                                         << t.scale.name() << ", or group_size=0");
-  MIXGEMM_REQUIRE(grouped || args.group_scales == nullptr, kWhere,
-                  "group_scales given with group_size=0; set group_size (K for per-channel) or pass null");
-  MIXGEMM_REQUIRE(!t.has_zeros || args.group_zeros != nullptr, kWhere,
-                  "group_zeros is null but types.has_zeros is set; pass prepack_zeros_cpu() output, [" << core::num_groups(p)
-                                                                                              << ", N]");
-  MIXGEMM_REQUIRE(t.has_zeros || args.group_zeros == nullptr, kWhere,
-                  "group_zeros given but types.has_zeros is false; use b=u4/u8 with has_zeros=true, or pass null");
-  if (args.group_scales) require_aligned(args.group_scales, 4, "group_scales");
-  if (args.group_zeros) require_aligned(args.group_zeros, 4, "group_zeros");
   if (args.channel_scales) require_aligned(args.channel_scales, 4, "channel_scales");
   if (args.token_scales) require_aligned(args.token_scales, 4, "token_scales");
   if (args.bias) require_aligned(args.bias, 4, "bias");
@@ -141,17 +171,6 @@ void check_gemm_args(const GemmArgs& args) {
   MIXGEMM_REQUIRE(need == 0 || args.workspace != nullptr, kWhere,
                   "workspace is null but this problem needs " << need << " bytes (workspace_size)");
   if (args.workspace) require_aligned(args.workspace, 256, "workspace");
-
-  if (!args.schedule.empty()) {
-    const auto names = supported_schedules(t);
-    if (std::find(names.begin(), names.end(), args.schedule) == names.end()) {
-      std::string list;
-      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      MIXGEMM_REQUIRE(false, kWhere,
-                      "schedule='" << args.schedule << "' is not a schedule of " << t.name()
-                                   << "; accepted: " << (list.empty() ? "(none)" : list));
-    }
-  }
 }
 
 size_t workspace_size(const GemmProblem& problem) {
@@ -184,10 +203,7 @@ std::string describe_plan(const GemmProblem& problem, int sm_count) {
 
 void gemm(const GemmArgs& args) {
   check_gemm_args(args);
-  const DeviceFacts dev = current_device_facts();
-  MIXGEMM_REQUIRE(dev.cc_major == 9, kWhere,
-                  "the current device has compute capability " << dev.cc_major << "." << dev.cc_minor
-                                                               << "; mixgemm's kernels are built for sm_90a (H100/H200)");
+  const DeviceFacts dev = require_sm90(kWhere);
   require_device_pointer(args.a, "a");
   require_device_pointer(args.b, "b");
   require_device_pointer(args.out, "out");
@@ -219,6 +235,54 @@ void gemm(const GemmArgs& args) {
     core::launch(slice, schedule, dev.sm_count);
     m0 += rows;
   }
+}
+
+int64_t partial_sums_count(const GemmProblem& problem, const std::string& schedule) {
+  constexpr const char* where = "partial_sums_count";
+  core::check_problem(problem, where);
+  if (!schedule.empty()) {
+    const auto names = supported_schedules(problem.types);
+    MIXGEMM_REQUIRE(std::find(names.begin(), names.end(), schedule) != names.end(), where,
+                    "schedule='" << schedule << "' is not a schedule of " << problem.types.name());
+  }
+  return core::plan_partial_sums(problem, schedule, current_sm_count_or_default()).parts;
+}
+
+void gemm_partial_sums(const GemmArgs& args, void* parts) {
+  constexpr const char* where = "gemm_partial_sums";
+  check_inputs(args, where);
+  MIXGEMM_REQUIRE(args.out == nullptr, where,
+                  "out is set; gemm_partial_sums writes only `parts` (pass out = null, or call gemm)");
+  MIXGEMM_REQUIRE(args.channel_scales == nullptr && args.token_scales == nullptr && args.bias == nullptr, where,
+                  "channel_scales, token_scales and bias must be null: the parts are raw sums and the caller "
+                  "applies the epilogue to their sum (or call gemm)");
+  MIXGEMM_REQUIRE(parts != nullptr, where, "parts is null; accepted: a device pointer to [S, M, N] sums, "
+                                           "S = partial_sums_count(problem, schedule)");
+  require_aligned(parts, 16, "parts", where);
+  // The plan first (pure: the current device's SM count, 132 without one), so that a problem
+  // without a partial-sum form is refused as such on any machine.
+  const int sm_count = current_sm_count_or_default();
+  const core::PartialSumsPlan plan = core::plan_partial_sums(args.problem, args.schedule, sm_count);
+  MIXGEMM_REQUIRE(plan.parts >= 2, where,
+                  "no partial-sum form for M=" << args.problem.M << " N=" << args.problem.N << " K=" << args.problem.K
+                      << " " << args.problem.types.name()
+                      << (args.schedule.empty() ? std::string(" (heuristic pick ") + plan.schedule + ")"
+                                                : " with schedule " + args.schedule)
+                      << "; partial_sums_count says 0: decode schedules with token tiles of 8 or 16 and at least two "
+                         "CTAs per column stripe have one (call gemm instead)");
+  const DeviceFacts dev = require_sm90(where);
+  require_device_pointer(args.a, "a", where);
+  require_device_pointer(args.b, "b", where);
+  require_device_pointer(parts, "parts", where);
+  require_device_pointer(args.group_scales, "group_scales", where);
+  require_device_pointer(args.group_zeros, "group_zeros", where);
+  if (core::print_config_enabled())
+    std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s (%s), %lld partial sums\n",
+                 static_cast<long long>(args.problem.M), static_cast<long long>(args.problem.N),
+                 static_cast<long long>(args.problem.K), args.problem.types.name().c_str(),
+                 static_cast<long long>(args.problem.group_size), plan.schedule.c_str(),
+                 args.schedule.empty() ? "heuristic" : "forced", static_cast<long long>(plan.parts));
+  core::launch_partial_sums(args, plan.schedule, parts, dev.sm_count);
 }
 
 }  // namespace mixgemm

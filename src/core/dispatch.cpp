@@ -235,4 +235,26 @@ void launch(const GemmArgs& args, const std::string& schedule, int sm_count) {
   }
 }
 
+PartialSumsPlan plan_partial_sums(const GemmProblem& p, const std::string& schedule, int sm_count) {
+  PartialSumsPlan plan;
+  plan.schedule = schedule.empty() ? choose(p, sm_count) : schedule;
+  SmallmConfig cfg;
+  if (p.M > kSmallmSlabTokens || !kernels::smallm_parse_name(plan.schedule, &cfg)) return plan;
+  plan.parts = kernels::smallm_partial_sums_count(p.M, p.N, p.K, to_kernel(p.types.a), to_kernel_b(p.types.b),
+                                                  p.group_size, p.types.has_zeros, cfg, sm_count);
+  return plan;
+}
+
+void launch_partial_sums(const GemmArgs& args, const std::string& schedule, void* parts, int sm_count) {
+  SmallmConfig cfg;
+  if (!kernels::smallm_parse_name(schedule, &cfg))
+    MIXGEMM_NOT_SUPPORTED("gemm_partial_sums", "schedule '" << schedule << "' has no partial-sum form");
+  kernels::GemmParams k = params_of(args, sm_count);
+  k.partial_sums = parts;
+  std::string why;
+  if (!kernels::smallm_can_implement(k, cfg, &why))
+    MIXGEMM_NOT_SUPPORTED("gemm_partial_sums", "schedule " << schedule << " cannot run this problem: " << why);
+  kernels::launch_smallm(k, cfg, args.stream);
+}
+
 }  // namespace mixgemm::core

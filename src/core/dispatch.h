@@ -67,6 +67,19 @@ size_t workspace_bytes(const GemmProblem& problem, int sm_count);
 // Launches `schedule` (already checked to be a name of schedule_names) on args.stream.
 void launch(const GemmArgs& args, const std::string& schedule, int sm_count);
 
+// gemm_partial_sums (include/mixgemm/gemm.h): the decode schedule it runs, `schedule` when given,
+// else the heuristic's pick, and that schedule's number of parts S (smallm_partial_sums_count);
+// parts = 0 when the schedule has no partial-sum form (sm90, token tiles of 32 / 64, M > 16, or
+// fewer than two CTAs per stripe). Pure.
+struct PartialSumsPlan {
+  std::string schedule;
+  int64_t parts = 0;
+};
+PartialSumsPlan plan_partial_sums(const GemmProblem& problem, const std::string& schedule, int sm_count);
+
+// Launches a plan with parts >= 2 on args.stream, writing [S, M, N] raw sums to `parts`.
+void launch_partial_sums(const GemmArgs& args, const std::string& schedule, void* parts, int sm_count);
+
 // Tokens one smallm launch serves; gemm runs larger M as row slabs of this many, in order
 // on the stream (they share the workspace, which every launch leaves zeroed).
 inline constexpr int64_t kSmallmSlabTokens = 64;

@@ -37,7 +37,8 @@ struct GemmParams {
   const float* channel_scales;  // [N] or null
   const float* token_scales;    // [M] or null
   const void* bias;             // [N] of out type, or null
-  void* out;                    // [M, ldo]
+  void* out;                    // [M, ldo] (null for partial sums)
+  void* partial_sums;           // gemm_partial_sums: [S, M, N] f32 / s32 raw sums, or null (smallm only)
 
   void* workspace;           // workspace_size() bytes, zeroed once by the caller, left zeroed
   uint64_t workspace_bytes;

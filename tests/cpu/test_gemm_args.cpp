@@ -203,6 +203,67 @@ TEST(GemmArgs, Workspace) {
   }
 }
 
+// gemm_partial_sums: gemm's operand checks, plus its own: no out and no epilogue operands,
+// a parts pointer, and a problem whose schedule has a partial-sum form. Every refusal happens
+// before any device query (this machine has none).
+std::string partial_sums_refusal(const GemmArgs& a, const void* parts) {
+  try {
+    gemm_partial_sums(a, const_cast<void*>(parts));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GemmArgs, PartialSums) {
+  GemmArgs a = valid_w4a16();
+  a.problem.M = 1;
+  a.problem.N = 4096;
+  a.problem.K = 4096;
+  a.lda = 4096;
+  a.out = nullptr;
+  a.workspace = nullptr;
+  a.workspace_bytes = 0;
+  const void* parts = fake(6);
+  auto expect = [&](const GemmArgs& x, const void* p, const std::string& must_contain) {
+    const std::string msg = partial_sums_refusal(x, p);
+    EXPECT_NE(msg.find("gemm_partial_sums"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(must_contain), std::string::npos) << msg;
+  };
+  GemmArgs x = a;
+  x.out = const_cast<void*>(fake(4));
+  expect(x, parts, "out is set");
+  const float* f = static_cast<const float*>(fake(7));
+  x = a;
+  x.bias = fake(7);
+  expect(x, parts, "must be null");
+  x = a;
+  x.channel_scales = f;
+  expect(x, parts, "must be null");
+  x = a;
+  x.token_scales = f;
+  expect(x, parts, "must be null");
+  expect(a, nullptr, "parts is null");
+  expect(a, reinterpret_cast<const void*>(0x100008), "parts is not 16-byte aligned");
+  x = a;
+  x.a = nullptr;
+  expect(x, parts, "a is null");
+  // A 128256-column lm_head at M = 1 has more stripes than CTA slots: no partial-sum form;
+  // neither have the sm90 schedules (M = 64 here).
+  x = a;
+  x.problem.N = 128256;
+  expect(x, parts, "no partial-sum form");
+  EXPECT_EQ(partial_sums_count(x.problem), 0);
+  x = a;
+  x.problem.M = 64;
+  expect(x, parts, "no partial-sum form");
+  EXPECT_EQ(partial_sums_count(x.problem), 0);
+  // A valid call gets as far as the device check.
+  EXPECT_GE(partial_sums_count(a.problem), 2);
+  const std::string msg = partial_sums_refusal(a, parts);
+  EXPECT_EQ(msg.find("partial-sum form"), std::string::npos) << msg;
+}
+
 TEST(TypeConfig, NamesAreStable) {
   EXPECT_EQ((TypeConfig{f16, u4b8, f16, false, f16}.name()), "f16.u4b8.s=f16.out=f16");
   EXPECT_EQ((TypeConfig{s8, u4, u8, true, bf16}.name()), "s8.u4+z.s=u8.out=bf16");

@@ -78,6 +78,78 @@ std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const SmallmCon
       [&](const GemmParams& p) { mixgemm::kernels::launch_smallm(p, cfg, nullptr, cluster, reduce); }, err);
 }
 
+// gemm_partial_sums' kernel path: the schedule writes its S raw partial sums [S, M, N] (f32; s32
+// for s8) instead of out, into a poisoned buffer. The host sums the parts in ascending order and applies the kernel's
+// epilogue (fma(acc, tok * ch, bias), then RN to the output type): the result, laid out as
+// run_once's (rows x ldo, 0xFFFF outside rows < M and columns < N), goes through compare() and
+// must equal the cluster split-K output bit for bit. *raw receives the parts (determinism).
+std::vector<uint16_t> run_partial_sums(const Data& d, const DevData& dd, const SmallmConfig& cfg, int M,
+                                       std::string* err, std::vector<uint32_t>* raw) {
+  const Spec& s = d.s;
+  const int64_t S = mixgemm::kernels::smallm_partial_sums_count(M, s.N, s.K, s.a, s.b, s.group_size, s.zeros, cfg,
+                                                                dd.sm_count);
+  if (S < 2) {
+    *err = "no partial-sum form";
+    return {};
+  }
+  const size_t n = static_cast<size_t>(S * M * s.N);
+  // Poison: NaN for f32 parts, INT_MIN for s32 ones (|sum| <= K * 128 * 255 here): an element
+  // left unwritten turns the host's sum into NaN or a gross error.
+  DevBuf<uint32_t> parts;
+  parts.upload(std::vector<uint32_t>(n, s.a == AType::kS8 ? 0x80000000u : 0xFFFFFFFFu));
+  if (!parts.p) {
+    *err = "parts buffer";
+    return {};
+  }
+  GemmParams p = dd.params(d, M);
+  p.out = nullptr;
+  p.channel_scales = nullptr;
+  p.token_scales = nullptr;
+  p.bias = nullptr;
+  p.workspace = nullptr;
+  p.workspace_bytes = 0;
+  p.partial_sums = parts.p;
+  std::string why;
+  if (!mixgemm::kernels::smallm_can_implement(p, cfg, &why)) {
+    *err = "can_implement refused: " + why;
+    return {};
+  }
+  try {
+    mixgemm::kernels::launch_smallm(p, cfg, nullptr);
+  } catch (const mixgemm::Error& e) {
+    *err = std::string("launch threw: ") + e.what();
+    return {};
+  }
+  raw->assign(n, 0);
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaMemcpy(raw->data(), parts.p, n * 4, cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) {
+    *err = std::string("CUDA: ") + cudaGetErrorString(e);
+    return {};
+  }
+  std::vector<uint16_t> host(static_cast<size_t>(d.rows * d.ldo), 0xFFFF);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t c = 0; c < s.N; ++c) {
+      float acc = 0;
+      int32_t iacc = 0;
+      for (int64_t r = 0; r < S; ++r) {
+        const uint32_t v = (*raw)[static_cast<size_t>((r * M + m) * s.N + c)];
+        float f;
+        std::memcpy(&f, &v, 4);
+        if (s.a == AType::kS8) iacc += static_cast<int32_t>(v);
+        else acc = r == 0 ? f : acc + f;
+      }
+      const float a = s.a == AType::kS8 ? static_cast<float>(iacc) : acc;
+      const float tv = d.tok.empty() ? 1.0f : d.tok[static_cast<size_t>(m)];
+      const float cv = d.ch.empty() ? 1.0f : d.ch[static_cast<size_t>(c)];
+      const float bv = d.bias.empty() ? 0.0f : static_cast<float>(from16(st(s.out), d.bias[static_cast<size_t>(c)]));
+      const float y = std::fmaf(a, tv * cv, bv);
+      host[static_cast<size_t>(m * d.ldo + c)] =
+          s.out == OutType::kBF16 ? nm::to_bf16(y) : nm::to_f16(y);
+    }
+  return host;
+}
+
 // Whether the geometry gives this schedule cluster split-K at M tokens on `sms` SMs (0: this GPU's).
 bool uses_cluster(const Spec& s, const SmallmConfig& cfg, int M, mixgemm::kernels::SmallmCluster mode, int sms = 0) {
   if (sms <= 0) {
@@ -157,6 +229,21 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
         if (auto_cl || uses_cluster(s, cfg, M, SmallmCluster::kForce, sm)) {
           const char* what = auto_cl ? " (plain split-K)" : " (forced cluster split-K)";
           const std::vector<uint16_t> o1 = run_once(d, dd, cfg, M, &err, other);
+          // Partial sums (gemm_partial_sums): the same k-parts as the cluster split-K, summed on
+          // the host in the same order: the reference passes, and the bits are the cluster's.
+          std::vector<uint32_t> raw, raw2;
+          const std::vector<uint16_t> ops = run_partial_sums(d, dd, cfg, M, &err, &raw);
+          const std::vector<uint16_t>& ocl = auto_cl ? out : o1;
+          const int64_t bad_p = ops.empty() ? -1 : compare(d, ops, M, &msg);
+          if (bad_p || ops != ocl) {
+            ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " (partial sums): "
+                          << (ops.empty() ? err : bad_p ? std::to_string(bad_p) + " bad elements:" + msg
+                                                        : "the summed parts differ from the cluster split-K output");
+            if (++failures > 8) return;
+          } else if (run_partial_sums(d, dd, cfg, M, &err, &raw2).empty() || raw2 != raw) {
+            ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " (partial sums): second run differs";
+            if (++failures > 8) return;
+          }
           const int64_t bad_o = o1.empty() ? -1 : compare(d, o1, M, &msg);
           if (bad_o) {
             ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << what << ": "

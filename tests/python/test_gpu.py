@@ -225,3 +225,33 @@ def test_quantlinear_grows_the_workspace_for_large_m():
             y = layer(x)
             ref = lin(x).float()
             assert ((y.float() - ref).norm() / ref.norm()).item() < 0.2, M
+
+
+@pytest.mark.parametrize("act", ["f16", "bf16"])
+@pytest.mark.parametrize("M", [1, 5, 16])
+def test_partial_sums(act, M):
+    """QuantLinear(partial_sums=True): the decode GEMM's split-K parts, summed in order by the
+    caller. Against the CPU reference as the plain layer is; compiled (inductor's fused sum) the
+    same bits as eager; and the op's parts sum to the layer's output."""
+    torch.manual_seed(M)
+    K, N = 4096, 1024  # 4 stripes of 256 columns at t8_w8: several k-parts per stripe
+    dt = torch.bfloat16 if act == "bf16" else torch.float16
+    lin = torch.nn.Linear(K, N).to(dt).to(DEV)
+    qw = mt.quantize_weights(lin.weight.detach().t(), method="rtn", weight_type="u4b8", group_size=128, scale_type=act)
+    ps = mt.QuantLinear.from_quantized(qw, lin.bias, act_type=act, device=DEV, partial_sums=True)
+    S = ps._parts_by_m.get(M, 0)
+    assert S == mg.partial_sums_count(M, N, K, act, "u4b8", act, False, act, 128) and 2 <= S <= 8, S
+    x = torch.randn(M, K, device=DEV).to(dt)
+    y = ps(x)
+    bias = lin.bias.detach().cpu().numpy() if act == "f16" else lin.bias.detach()
+    ref, _ = ref_out(x, qw.numpy(), act, bias=bias)
+    close(y.float().cpu().numpy(), ref, f"partial sums {act} M={M}", rel=1e-2 if act == "bf16" else 4e-3)
+    parts = mt.gemm_partial_sums(x, ps.qweight, N, group_scales=ps.scales, group_size=128)
+    assert parts.shape == (S, M, N) and parts.dtype == torch.float32 and torch.isfinite(parts).all()
+    assert torch.equal((mt.sum_partials(parts) + ps.bias.float()).to(dt), y)
+    compiled = torch.compile(ps, fullgraph=True)
+    assert torch.equal(compiled(x), y)
+    # Where there is no partial-sum form (M > 16) the layer runs the plain gemm.
+    x2 = torch.randn(32, K, device=DEV).to(dt)
+    plain = mt.QuantLinear.from_quantized(qw, lin.bias, act_type=act, device=DEV)
+    assert torch.equal(ps(x2), plain(x2))

@@ -88,9 +88,17 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType 
 SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
                                    BType b);
 
+// Partial sums (gemm_partial_sums): S, the k-parts per stripe of the cluster geometry launched
+// without clusters, each CTA writing its raw sums to parts[r][m][n]; 0 where the family has no
+// such form for this problem and config (TM 32/64, or fewer than two CTAs per stripe: layers
+// wider than the GPU's CTA slots). Pure; S <= kMaxClusterCtas (8).
+int64_t smallm_partial_sums_count(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size,
+                                  bool has_zeros, const SmallmConfig& cfg, int sm_count);
+
 // Asynchronous launch on `stream` (nothing when M == 0). p.workspace must hold
 // smallm_workspace_bytes(p, cfg) bytes, zero-filled before the first call; every launch
-// leaves it zeroed. Throws mixgemm::Error (kNotSupported) when !smallm_can_implement,
+// leaves it zeroed. With p.partial_sums set it writes the smallm_partial_sums_count parts there
+// instead of out (no workspace, no reduction, no epilogue). Throws mixgemm::Error (kNotSupported) when !smallm_can_implement,
 // and (kCudaError) when the launch fails (cudaGetLastError). `cluster`: SmallmCluster.
 void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream,
                    SmallmCluster cluster = SmallmCluster::kAuto, SmallmReduce reduce = SmallmReduce::kAuto);

@@ -685,6 +685,35 @@ struct SmallmCta {
     ptx::cluster_sync();
   }
 
+  // ---- partial sums for the caller (gemm_partial_sums) -----------------------------------
+  // The cluster geometry launched without clusters (p.parts set): CTA c = stripe * S + r holds
+  // k-part r of its stripe and writes its raw accumulators (f32; s32 for s8), no epilogue, to
+  // parts[r][m][n] (row stride N, part stride M * N). The caller sums r = 0, 1, ..., S - 1 in
+  // that order, the order cluster_reduce and the workspace path use, and applies the epilogue.
+  // Only live tokens and columns below N are written: every element of [S, M, N] exactly once.
+  static __device__ __forceinline__ void store_partial_sum(const SmallmKernelParams& p, const Ctx& x,
+                                                           const Acc (&acc)[kNBW][kNT][4], int stripe) {
+    const int r = x.c - stripe * p.cluster;
+    uint32_t* part = reinterpret_cast<uint32_t*>(p.parts) + static_cast<int64_t>(r) * p.M * p.N;
+    const int g = x.lane >> 2, t = x.lane & 3;
+#pragma unroll
+    for (int b = 0; b < kNBW; ++b) {
+      const int nb = stripe * (x.W * kNBW) + x.warp * kNBW + b;
+      if (nb >= p.NB) continue;  // warp-uniform: the last stripe's blocks past N
+#pragma unroll
+      for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int m = x.m_base + nt * 8 + 2 * t + e;
+          if (m >= p.M) continue;
+          uint32_t* row = part + static_cast<int64_t>(m) * p.N + nb * 16 + g;
+          // Fragment element 2h + e: token m, column nb * 16 + g + 8h (store_frag's map).
+          __stcg(row, acc_bits(acc[b][nt][e]));
+          __stcg(row + 8, acc_bits(acc[b][nt][2 + e]));
+        }
+    }
+  }
+
   // Partial-tile slots (workspace, per token tile): 2c holds CTA c's first segment (it starts
   // at the CTA's first row), 2c + 1 its last one, when its range started in an earlier stripe.
   // Middle segments are whole stripes (no slot). CTA cc owns rows [cc U / C, (cc + 1) U / C);
@@ -721,7 +750,8 @@ struct SmallmCta {
     }
     if constexpr (kFinal && kTM <= 16) {  // TM 32/64 never cluster (smallm_geometry.h)
       if (p.cluster >= 2) {  // kernel-uniform: the CTA's only segment
-        cluster_reduce(p, x, acc, stripe);
+        if (p.parts) store_partial_sum(p, x, acc, stripe);  // the caller sums the S parts
+        else cluster_reduce(p, x, acc, stripe);
         return;
       }
     }

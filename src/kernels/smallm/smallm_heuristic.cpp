@@ -123,8 +123,8 @@ bool smallm_can_implement(const GemmParams& p, const SmallmConfig& cfg,
   };
   const int eb = is_a16(p.a_type) ? 2 : 1;
   const int sb = p.a_type == AType::kS8 ? 1 : 2;
-  if (!p.a || !p.b || !p.out) {
-    say(why, "smallm: a, b and out are required");
+  if (!p.a || !p.b || (!p.out && !p.partial_sums)) {
+    say(why, "smallm: a, b and out (or partial_sums) are required");
     return false;
   }
   if (misaligned(p.a, 16) || (p.lda * eb) % 16 != 0 || p.lda < p.K) {
@@ -156,6 +156,18 @@ bool smallm_can_implement(const GemmParams& p, const SmallmConfig& cfg,
     say(why, "smallm: 16-bit activations produce their own type");
     return false;
   }
+  if (p.partial_sums) {  // no workspace: every CTA writes its own part
+    if (misaligned(p.partial_sums, 16)) {
+      say(why, "smallm: partial_sums must be 16-byte aligned");
+      return false;
+    }
+    if (smallm_partial_sums_count(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg, p.sm_count) < 2) {
+      say(why, "smallm: " + cfg.name() + " has no partial-sum form for this shape (token tiles of 8 or 16 and at "
+                                         "least two CTAs per stripe are needed)");
+      return false;
+    }
+    return true;
+  }
   const size_t need = smallm_workspace_bytes(p, cfg);
   if (need > 0 && (!p.workspace || p.workspace_bytes < need || misaligned(p.workspace, 16))) {
     say(why, "smallm: workspace of " + std::to_string(need) +
@@ -171,6 +183,13 @@ size_t smallm_workspace_bytes(int64_t M, int64_t N, int64_t K, AType a,
                                                      int sm_count) {
   if (M < 1 || N < 16 || K < 1) return 0;
   return static_cast<size_t>(make_geometry(M, N, K, a, b, 0, false, cfg, sm_count).workspace_bytes);
+}
+
+int64_t smallm_partial_sums_count(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size,
+                                  bool has_zeros, const SmallmConfig& cfg, int sm_count) {
+  if (M < 1 || N < 16 || K < 1 || cfg.token_tile > 16) return 0;
+  const Geometry g = make_geometry(M, N, K, a, b, group_size, has_zeros, cfg, sm_count, SmallmCluster::kForce);
+  return g.cluster >= 2 ? g.cluster : 0;
 }
 
 size_t smallm_workspace_bytes(const GemmParams& p, const SmallmConfig& cfg) {

@@ -70,6 +70,7 @@ struct SmallmKernelParams {
   uint8_t* out;            // [M][ldo] out type
   int32_t* counters;       // workspace: [MT][stripes] arrival counters (zero between calls)
   uint8_t* partials;       // workspace: [MT][2*C][tile] f32 / s32 partial tiles
+  uint8_t* parts;          // gemm_partial_sums: [cluster][M][N] f32 / s32 raw sums (out unused), or null
 
   int64_t lda_bytes;       // activation row stride in bytes
   int64_t ldo;             // output row stride in elements

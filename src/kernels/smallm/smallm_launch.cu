@@ -128,6 +128,10 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   // of the two reductions in one build; the heuristic itself stays a pure function).
   static const bool cluster_env_off = env_is_zero("MIXGEMM_SMALLM_CLUSTER");
   if (cluster == SmallmCluster::kAuto && cluster_env_off) cluster = SmallmCluster::kOff;
+  // Partial sums: the cluster geometry (S k-parts per stripe) launched without clusters; each
+  // CTA writes its part (smallm_partial_sums_count, checked by smallm_can_implement above).
+  const bool parts = p.partial_sums != nullptr;
+  if (parts) cluster = SmallmCluster::kForce;
   sh::Geometry g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
                                      p.has_zeros, cfg, sm_count, cluster);
   const int threads = cfg.warps * 32;
@@ -135,7 +139,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   if (fit < 1) throw Error(ErrorCode::kNotSupported, "smallm: " + cfg.name() + " does not fit on an SM");
   // Cluster split-K only where all the clusters are resident at once (one wave, as the
   // plain split); otherwise the plain split (its own k-parts, summed in the same k order).
-  if (g.cluster >= 2 &&
+  if (g.cluster >= 2 && !parts &&
       (fit < cfg.ctas_per_sm ||
        int64_t{resident_clusters(fn, threads, g.smem_bytes, static_cast<int>(g.cluster))} < g.stripes))
     g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg, sm_count,
@@ -153,7 +157,8 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   k.bias = static_cast<const uint8_t*>(p.bias);
   k.out = static_cast<uint8_t*>(p.out);
   k.counters = static_cast<int32_t*>(p.workspace);
-  k.partials = static_cast<uint8_t*>(p.workspace) + g.counter_bytes;
+  k.partials = parts ? nullptr : static_cast<uint8_t*>(p.workspace) + g.counter_bytes;
+  k.parts = static_cast<uint8_t*>(p.partial_sums);
   k.lda_bytes = p.lda * g.eb;
   k.ldo = p.ldo;
   k.part = smallm::make_row_partition(g.U, static_cast<int32_t>(C), static_cast<int32_t>(g.KBn));
@@ -202,7 +207,8 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   if (core::print_config_enabled())
     std::fprintf(stderr, "[mixgemm]   %s: %lld CTAs x %lld token tiles, %s\n", cfg.name().c_str(),
                  static_cast<long long>(C), static_cast<long long>(g.MT),
-                 g.cluster >= 2 ? ("cluster split-K, " + std::to_string(g.cluster) + " CTAs per stripe").c_str()
+                 parts          ? ("partial sums, " + std::to_string(g.cluster) + " CTAs per stripe").c_str()
+                : g.cluster >= 2 ? ("cluster split-K, " + std::to_string(g.cluster) + " CTAs per stripe").c_str()
                 : reduce_fn     ? "workspace split-K, deferred reduction"
                                 : "workspace split-K");
   const dim3 grid(static_cast<unsigned>(C), static_cast<unsigned>(g.MT));
@@ -214,10 +220,11 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   pdl.val.programmaticStreamSerializationAllowed = 1;
   // Cluster split-K: grid.x = stripes x cluster, one cluster per stripe and token tile. A
   // programmatic dependent launch (GemmParams::pdl) waits in the kernel (pdl_wait).
-  if (g.cluster >= 2 || p.pdl) {
+  const bool clustered = g.cluster >= 2 && !parts;
+  if (clustered || p.pdl) {
     cudaLaunchAttribute attrs[2];
     unsigned n = 0;
-    if (g.cluster >= 2) attrs[n++] = cluster_dim_attr(static_cast<int>(g.cluster));
+    if (clustered) attrs[n++] = cluster_dim_attr(static_cast<int>(g.cluster));
     if (p.pdl) attrs[n++] = pdl;
     cudaLaunchConfig_t lc{};
     lc.gridDim = grid;
