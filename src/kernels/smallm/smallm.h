@@ -100,7 +100,10 @@ int64_t smallm_partial_sums_count(int64_t M, int64_t N, int64_t K, AType a, BTyp
 // leaves it zeroed. With p.partial_sums set it writes the smallm_partial_sums_count parts there
 // instead of out (no workspace, no reduction, no epilogue). Throws mixgemm::Error (kNotSupported) when !smallm_can_implement,
 // and (kCudaError) when the launch fails (cudaGetLastError). `cluster`: SmallmCluster.
-void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream,
+// Returns the CTAs per stripe of the cluster split-K (or the parts of partial sums) it ran,
+// 0 for the workspace split: a cluster geometry whose clusters are not all resident at once
+// falls back to the workspace split (its own k-parts, so other bits within rounding).
+int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream,
                    SmallmCluster cluster = SmallmCluster::kAuto, SmallmReduce reduce = SmallmReduce::kAuto);
 
 }  // namespace mixgemm::kernels

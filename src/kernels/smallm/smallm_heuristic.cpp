@@ -143,7 +143,7 @@ bool smallm_can_implement(const GemmParams& p, const SmallmConfig& cfg,
     say(why, "smallm: zero points need u4/u8 weights and a 16-byte aligned group_zeros");
     return false;
   }
-  if (misaligned(p.out, 2) || p.ldo < p.N || (p.bias && misaligned(p.bias, 2)) ||
+  if (misaligned(p.out, 2) || (!p.partial_sums && p.ldo < p.N) || (p.bias && misaligned(p.bias, 2)) ||
       (p.channel_scales && misaligned(p.channel_scales, 4)) ||
       (p.token_scales && misaligned(p.token_scales, 4))) {
     say(why, "smallm: out/bias/ch/tok misaligned or ldo < N");

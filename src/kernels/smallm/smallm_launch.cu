@@ -115,9 +115,9 @@ int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int 
 
 }  // namespace
 
-void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream, SmallmCluster cluster,
-                   SmallmReduce reduce) {
-  if (p.M == 0) return;
+int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream, SmallmCluster cluster,
+                      SmallmReduce reduce) {
+  if (p.M == 0) return 0;
   std::string why;
   if (!smallm_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, why);
   const smallm::SmallmKernelFn fn = pick_kernel(p.a_type, p.b_type, cfg.token_tile);
@@ -240,7 +240,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   }
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) cuda_fail("kernel launch", e);
-  if (!reduce_fn) return;
+  if (!reduce_fn) return g.cluster;
   // The reduction grid: one thread per 16-byte piece of a stripe's partial tile, (pieces,
   // stripes, token tiles), launched as a programmatic dependent of the kernel (its CTAs may
   // take the SMs the kernel's CTAs leave; it waits for the kernel's completion before reading).
@@ -256,6 +256,7 @@ void launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t st
   e = cudaLaunchKernelExC(&rc, reinterpret_cast<const void*>(reduce_fn), args);
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) cuda_fail("reduction launch", e);
+  return 0;
 }
 
 }  // namespace mixgemm::kernels
