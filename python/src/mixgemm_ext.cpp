@@ -266,12 +266,11 @@ mixgemm::QuantizedWeight from_arrays(const Array& q, const std::string& type, in
 }
 
 // ---- gemm ------------------------------------------------------------------------------------
-void gemm_ptr(int64_t M, int64_t N, int64_t K, const std::string& a_type, const std::string& b_type,
-              const std::string& scale_type, bool has_zeros, const std::string& out_type, int64_t group_size,
-              uintptr_t a, int64_t lda, uintptr_t b, uintptr_t group_scales, uintptr_t group_zeros,
-              uintptr_t channel_scales, uintptr_t token_scales, uintptr_t bias, uintptr_t out, int64_t ldo,
-              uintptr_t workspace, size_t workspace_bytes, const std::string& schedule, uintptr_t stream,
-              bool pdl) {
+// The operands gemm and gemm_partial_sums share, from raw pointers.
+mixgemm::GemmArgs input_args(int64_t M, int64_t N, int64_t K, const std::string& a_type, const std::string& b_type,
+                             const std::string& scale_type, bool has_zeros, const std::string& out_type,
+                             int64_t group_size, uintptr_t a, int64_t lda, uintptr_t b, uintptr_t group_scales,
+                             uintptr_t group_zeros, const std::string& schedule, uintptr_t stream) {
   mixgemm::GemmArgs args;
   args.problem = problem_of(M, N, K, a_type, b_type, scale_type, has_zeros, out_type, group_size);
   args.a = cptr(a);
@@ -279,6 +278,19 @@ void gemm_ptr(int64_t M, int64_t N, int64_t K, const std::string& a_type, const 
   args.b = cptr(b);
   args.group_scales = cptr(group_scales);
   args.group_zeros = cptr(group_zeros);
+  args.schedule = schedule;
+  args.stream = stream_of(stream);
+  return args;
+}
+
+void gemm_ptr(int64_t M, int64_t N, int64_t K, const std::string& a_type, const std::string& b_type,
+              const std::string& scale_type, bool has_zeros, const std::string& out_type, int64_t group_size,
+              uintptr_t a, int64_t lda, uintptr_t b, uintptr_t group_scales, uintptr_t group_zeros,
+              uintptr_t channel_scales, uintptr_t token_scales, uintptr_t bias, uintptr_t out, int64_t ldo,
+              uintptr_t workspace, size_t workspace_bytes, const std::string& schedule, uintptr_t stream,
+              bool pdl) {
+  mixgemm::GemmArgs args = input_args(M, N, K, a_type, b_type, scale_type, has_zeros, out_type, group_size, a, lda, b,
+                                      group_scales, group_zeros, schedule, stream);
   args.channel_scales = cptr<float>(channel_scales);
   args.token_scales = cptr<float>(token_scales);
   args.bias = cptr(bias);
@@ -286,8 +298,6 @@ void gemm_ptr(int64_t M, int64_t N, int64_t K, const std::string& a_type, const 
   args.ldo = ldo;
   args.workspace = reinterpret_cast<void*>(workspace);
   args.workspace_bytes = workspace_bytes;
-  args.schedule = schedule;
-  args.stream = stream_of(stream);
   args.programmatic_dependent_launch = pdl;
   mixgemm::gemm(args);
 }
@@ -297,16 +307,9 @@ void gemm_partial_sums_ptr(int64_t M, int64_t N, int64_t K, const std::string& a
                            const std::string& scale_type, bool has_zeros, const std::string& out_type,
                            int64_t group_size, uintptr_t a, int64_t lda, uintptr_t b, uintptr_t group_scales,
                            uintptr_t group_zeros, uintptr_t parts, const std::string& schedule, uintptr_t stream) {
-  mixgemm::GemmArgs args;
-  args.problem = problem_of(M, N, K, a_type, b_type, scale_type, has_zeros, out_type, group_size);
-  args.a = cptr(a);
-  args.lda = lda;
-  args.b = cptr(b);
-  args.group_scales = cptr(group_scales);
-  args.group_zeros = cptr(group_zeros);
-  args.schedule = schedule;
-  args.stream = stream_of(stream);
-  mixgemm::gemm_partial_sums(args, reinterpret_cast<void*>(parts));
+  mixgemm::gemm_partial_sums(input_args(M, N, K, a_type, b_type, scale_type, has_zeros, out_type, group_size, a, lda,
+                                        b, group_scales, group_zeros, schedule, stream),
+                             reinterpret_cast<void*>(parts));
 }
 
 void gemm_arrays(const Array& a, const Array& b, const Array& out, const Array& workspace, int64_t N,
