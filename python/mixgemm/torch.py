@@ -472,6 +472,11 @@ class QuantLinear(torch.nn.Module):
     ``[G, N]`` group scales (float16/bfloat16, uint8 for s8); ``zeros`` prepacked zero
     points or None; ``channel_scales`` ``[N]`` float32 or None; ``bias`` ``[N]`` or None;
     ``perm`` ``[K]`` int64 act-order permutation or None.
+
+    ``partial_sums=True`` (16-bit activations without channel scales): at M <= 16 the GEMM
+    returns its split-K partial sums (:func:`gemm_partial_sums`) and the layer adds them in
+    order, the same bits as the GEMM's own reduction; compiled, the sum fuses into the next
+    kernel and the reduction launch is saved (eager it costs S - 1 small adds).
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, *, weight_type: str = "u4b8",
