@@ -283,6 +283,9 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_FALSE(parse({}).stream_read);
   EXPECT_TRUE(o.unit_group_scales);
   EXPECT_FALSE(parse({}).unit_group_scales);
+  EXPECT_TRUE(parse({"--partial-sums"}).partial_sums);
+  EXPECT_FALSE(parse({}).partial_sums);
+  EXPECT_THROW(parse({"--partial-sums", "--verify"}), std::invalid_argument);  // no gemm output to verify
   EXPECT_THROW(parse({"--unit-group-scales=1"}), std::invalid_argument);  // a switch, no value
   EXPECT_EQ(o.csv_path, "out.csv");
   EXPECT_EQ(o.json_path, "out.json");

@@ -37,6 +37,15 @@ std::string status_of(const Error& e) {
   return kFailed;
 }
 
+// --partial-sums: elements of the [S, M, N] buffer still holding the poison after a launch (every
+// byte `poison`: 0xFF, NaN, for f32 parts; 0x80, -2139062144, beyond any s32 sum of s8 inputs
+// (|sum| <= K * 2^14 < 2^30 for K < 65536, docs/semantics.md 5.1), for s8's).
+int64_t count_unwritten_parts(const void* dev, size_t n, uint8_t poison) {
+  std::vector<uint32_t> h(n);
+  BENCH_CUDA(cudaMemcpy(h.data(), dev, n * 4, cudaMemcpyDeviceToHost));
+  return static_cast<int64_t>(std::count(h.begin(), h.end(), 0x01010101u * poison));
+}
+
 // Everything per (shape, spec) that does not depend on M, on the host and on the device.
 struct Weights {
   GemmProblem base;  // M = 0
@@ -342,12 +351,26 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
         args.workspace_bytes = ws_bytes;
         args.schedule = sched;
         args.stream = ctx.stream;
+        // --partial-sums: gemm_partial_sums into one [S, M, N] buffer per activation copy (the
+        // epilogue operands stay unused: the caller would apply them to the sum).
+        const int64_t S = opt.partial_sums ? partial_sums_count(p, sched) : 0;
+        if (opt.partial_sums && S < 2)
+          throw Error(ErrorCode::kNotSupported, "no partial-sum form (partial_sums_count is 0)");
+        std::vector<DeviceBuffer> parts;
+        const size_t parts_bytes = static_cast<size_t>(S * M * N * 4);
+        for (int c = 0; c < (S >= 2 ? x.copies : 0); ++c) parts.emplace_back(parts_bytes, "partial sums");
+        if (S >= 2) note = join_note(note, "gemm_partial_sums, S=" + std::to_string(S));
         const auto launch = [&](int i) {
           const size_t wi = static_cast<size_t>(i % w.copies), ai = static_cast<size_t>(i % x.copies);
           args.a = x.a[ai].get();
           args.b = w.b[wi].get();
           args.group_scales = w.s.empty() ? nullptr : w.s[wi].get();
           args.group_zeros = w.zp.empty() ? nullptr : w.zp[wi].get();
+          if (S >= 2) {
+            args.out = nullptr;
+            gemm_partial_sums(args, parts[ai].get());
+            return;
+          }
           args.channel_scales = w.c.empty() ? nullptr : w.c[wi].as<float>();
           args.token_scales = x.t.empty() ? nullptr : x.t[ai].as<float>();
           args.out = x.out[ai].get();
@@ -375,10 +398,14 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
 
         // First call on copy 0 with a poisoned output: refusals surface here, before timing.
         BENCH_CUDA(cudaMemsetAsync(x.out[0].get(), 0xFF, x.out_bytes, ctx.stream));
+        const uint8_t poison = spec.a == types::s8 ? 0x80 : 0xFF;
+        if (S >= 2) BENCH_CUDA(cudaMemsetAsync(parts[0].get(), poison, parts_bytes, ctx.stream));
         launch(0);
         BENCH_CUDA(cudaGetLastError());
         BENCH_CUDA(cudaStreamSynchronize(ctx.stream));
-        const int64_t bad = count_nonfinite_16bit(x.out[0].get(), static_cast<size_t>(M * N), spec.out == types::bf16, ctx.stream);
+        const int64_t bad = S >= 2 ? count_unwritten_parts(parts[0].get(), static_cast<size_t>(S * M * N), poison)
+                                   : count_nonfinite_16bit(x.out[0].get(), static_cast<size_t>(M * N),
+                                                           spec.out == types::bf16, ctx.stream);
         if (bad) {
           row.status = kBadOutput;
           note = join_note(note, std::to_string(bad) + " of " + std::to_string(M * N) + " outputs not finite (or never written)");

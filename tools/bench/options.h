@@ -57,6 +57,7 @@ struct Options {
   bool all_schedules = false;
   bool prepack_bench = false;
   bool stream_read = false;  // --stream-read: rows timing a read of each shape's int4 weights + g128 scales
+  bool partial_sums = false;  // --partial-sums: mixgemm rows time gemm_partial_sums instead of gemm
   bool unit_group_scales = false;  // --unit-group-scales: every group scale 1 (inputs.h)
   std::string csv_path;
   std::string json_path;
@@ -104,6 +105,9 @@ Kernels
                        of a launch here; the note: what t0 + floor would be as a share of the floor);
                        rows stream_read_graph / launch_only_graph: the same two kernels, 32 back to
                        back in one CUDA graph, per launch (as a decode step's graph runs them)
+  --partial-sums       the mixgemm rows time gemm_partial_sums (the S split-K partial sums [S, M, N]
+                       that a caller adds, no reduction launch, no epilogue) instead of gemm; rows
+                       without a partial-sum form say not_supported (partial_sums_count is 0)
 Timing
   --iters N            timed runs per row, each with its own CUDA event pair (default 100)
   --warmup N           untimed runs first (default 10)
@@ -314,6 +318,7 @@ inline Options parse_options(const std::vector<std::string>& args) {
     }
     else if (flag == "--prepack-bench") { no_value(); o.prepack_bench = true; }
     else if (flag == "--stream-read") { no_value(); o.stream_read = true; }
+    else if (flag == "--partial-sums") { no_value(); o.partial_sums = true; }
     else if (flag == "--unit-group-scales") { no_value(); o.unit_group_scales = true; }
     else if (flag == "--csv") o.csv_path = take();
     else if (flag == "--json") o.json_path = take();
@@ -339,6 +344,8 @@ inline Options parse_options(const std::vector<std::string>& args) {
     if (o.verify) throw std::invalid_argument("--verify checks mixgemm rows; it makes no sense with --baselines-only");
   }
   if (o.gap_us >= 0 && o.graph_batch <= 0) throw std::invalid_argument("--gap-us needs --graph-batch");
+  if (o.partial_sums && o.verify)
+    throw std::invalid_argument("--verify checks gemm's output; --partial-sums rows have none (the GPU tests check them)");
   if (o.prefetch_mb > 0 && o.gap_us < 0) throw std::invalid_argument("--l2-prefetch-mb needs --gap-us");
   if (!o.schedule.empty() && o.all_schedules)
     throw std::invalid_argument("--schedule and --all-schedules exclude each other");
