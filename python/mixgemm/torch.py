@@ -181,13 +181,16 @@ def _gemm_partial_sums_fake(a, b, group_scales, group_zeros, N, parts, weight_ty
     return a.new_empty((parts, a.shape[0], N), dtype=torch.int32 if a.dtype == torch.int8 else torch.float32)
 
 
+_parts_count: Dict[tuple, int] = {}
+
+
 def _partial_sums_count(M, N, K, a, b, s, z, o, g, schedule, device_index) -> int:
-    key = ("parts", M, N, K, a, b, s, z, o, g, schedule, device_index)
-    n = _ws_bytes.get(key)
+    key = (M, N, K, a, b, s, z, o, g, schedule, device_index)
+    n = _parts_count.get(key)
     if n is None:
         with torch.cuda.device(device_index):
             n = int(_C.partial_sums_count(M, N, K, a, b, s, z, o, g, schedule))
-        _ws_bytes[key] = n
+        _parts_count[key] = n
     return n
 
 

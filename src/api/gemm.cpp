@@ -99,6 +99,18 @@ size_t workspace_for_current_device(const GemmProblem& problem) {
   return core::workspace_bytes(problem, current_sm_count_or_default());
 }
 
+// A forced schedule must be one of supported_schedules(types); empty (the heuristic) always passes.
+void require_schedule_of(const TypeConfig& types, const std::string& schedule, const char* where) {
+  if (schedule.empty()) return;
+  const auto names = supported_schedules(types);
+  if (std::find(names.begin(), names.end(), schedule) != names.end()) return;
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  MIXGEMM_REQUIRE(false, where,
+                  "schedule='" << schedule << "' is not a schedule of " << types.name()
+                               << "; accepted: " << (list.empty() ? "(none)" : list));
+}
+
 // What gemm and gemm_partial_sums check alike: the problem, the operands (not out), the schedule.
 void check_inputs(const GemmArgs& args, const char* where) {
   const GemmProblem& p = args.problem;
@@ -130,16 +142,7 @@ void check_inputs(const GemmArgs& args, const char* where) {
   if (args.group_scales) require_aligned(args.group_scales, 4, "group_scales", where);
   if (args.group_zeros) require_aligned(args.group_zeros, 4, "group_zeros", where);
 
-  if (!args.schedule.empty()) {
-    const auto names = supported_schedules(t);
-    if (std::find(names.begin(), names.end(), args.schedule) == names.end()) {
-      std::string list;
-      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      MIXGEMM_REQUIRE(false, where,
-                      "schedule='" << args.schedule << "' is not a schedule of " << t.name()
-                                   << "; accepted: " << (list.empty() ? "(none)" : list));
-    }
-  }
+  require_schedule_of(t, args.schedule, where);
 }
 
 DeviceFacts require_sm90(const char* where) {
@@ -149,7 +152,6 @@ DeviceFacts require_sm90(const char* where) {
                                                                << "; mixgemm's kernels are built for sm_90a (H100/H200)");
   return dev;
 }
-
 
 }  // namespace
 
@@ -240,11 +242,7 @@ void gemm(const GemmArgs& args) {
 int64_t partial_sums_count(const GemmProblem& problem, const std::string& schedule) {
   constexpr const char* where = "partial_sums_count";
   core::check_problem(problem, where);
-  if (!schedule.empty()) {
-    const auto names = supported_schedules(problem.types);
-    MIXGEMM_REQUIRE(std::find(names.begin(), names.end(), schedule) != names.end(), where,
-                    "schedule='" << schedule << "' is not a schedule of " << problem.types.name());
-  }
+  require_schedule_of(problem.types, schedule, where);
   return core::plan_partial_sums(problem, schedule, current_sm_count_or_default()).parts;
 }
 
