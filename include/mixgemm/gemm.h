@@ -112,8 +112,9 @@ void check_gemm_args(const GemmArgs& args);
 //
 //   parts[s][m][n] = sum over k in part s of a[m,k] * w[k,n]     s = 0 .. S-1, [S, M, N] dense
 //
-// the k-ranges ascending and contiguous, f32 (s32 for s8 activations, exact), no epilogue;
-// S = partial_sums_count(problem, schedule), 2..8. Then
+// the k-ranges of a column's parts ascending and contiguous (they may differ between column
+// stripes, and a part whose range is empty holds zeros), f32 (s32 for s8 activations, exact), no
+// epilogue; S = partial_sums_count(problem, schedule), 2..16. Then
 //
 //   out[m,n] = cast_out(tok[m] * ch[n] * acc + bias[n]),  acc = ((parts[0] + parts[1]) + ...) + parts[S-1]
 //
@@ -126,8 +127,8 @@ void gemm_partial_sums(const GemmArgs& args, void* parts);
 
 // S for gemm_partial_sums on the current device (132 SMs without one) with `schedule` (empty:
 // the heuristic's pick), or 0 where that schedule has none: the sm90 (M > 16) schedules,
-// decode schedules with 32- or 64-token tiles, and layers wider than two CTAs per column
-// stripe allow (e.g. a 128256-column lm_head); call gemm there.
+// decode schedules with 32- or 64-token tiles, and shapes where no column stripe is shared by
+// two CTAs (or more than 16 would be); call gemm there.
 int64_t partial_sums_count(const GemmProblem& problem, const std::string& schedule = "");
 
 }  // namespace mixgemm

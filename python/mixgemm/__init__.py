@@ -365,8 +365,8 @@ def partial_sums_count(M: int, N: int, K: int, a_type: str = "f16", weight_type:
                        scale_type: Optional[str] = None, has_zeros: bool = False, out_type: str = "f16",
                        group_size: int = 0, schedule: str = "") -> int:
     """S, the number of ``[M, N]`` partial sums ``mixgemm.torch.gemm_partial_sums`` writes for
-    this problem on the current device (2..8), or 0 where the schedule (``''``: the heuristic's
-    pick) has no partial-sum form (M > 16, very wide layers): use :func:`gemm` there. The
+    this problem on the current device (2..16), or 0 where the schedule (``''``: the heuristic's
+    pick) has no partial-sum form (M > 16; no column stripe shared by two CTAs): use :func:`gemm` there. The
     caller's ``cast_out(tok * ch * (((p[0] + p[1]) + ...) + p[S-1]) + bias)`` is gemm's output
     (include/mixgemm/gemm.h, docs/semantics.md "Partial sums")."""
     a, b, s, z, o = _problem_types(a_type, weight_type, scale_type, out_type, has_zeros)

@@ -248,10 +248,14 @@ TEST(GemmArgs, PartialSums) {
   x = a;
   x.a = nullptr;
   expect(x, parts, "a is null");
-  // A 128256-column lm_head at M = 1 has more stripes than CTA slots: no partial-sum form;
-  // neither have the sm90 schedules (M = 64 here).
+  // A 128256-column lm_head at M = 1 has more stripes than CTA slots: the stream-K partition,
+  // two CTAs on some stripes. With K = 64 (one k-block) no stripe is shared: no partial-sum
+  // form; neither have the sm90 schedules (M = 64 here).
   x = a;
   x.problem.N = 128256;
+  EXPECT_EQ(partial_sums_count(x.problem), 2);
+  x.problem.K = 64;
+  x.problem.group_size = 64;
   expect(x, parts, "no partial-sum form");
   EXPECT_EQ(partial_sums_count(x.problem), 0);
   x = a;

@@ -113,3 +113,60 @@ TEST(SmallmPartition, ClusterSplitIsStripeAligned) {
   EXPECT_GT(clustered, 0);
   EXPECT_GT(plain, 0);
 }
+
+// Partial sums (smallm_geometry.h, make_partial_sums_geometry): S = g.parts is the most CTAs
+// that meet one stripe (the kernel's zero parts fill the rest), counted here with the plain
+// int64 formulas; the cluster geometry where it keeps >= 90% of the CTA slots (or the stream-K
+// one would need more than 16 parts), the stream-K one (the workspace split's own C)
+// otherwise; 2 <= S <= 16; TM 32/64 none. Named
+// cases: Llama-3-8B o at M = 1 on 132 SMs (cluster, 8), gate_up (stream-K, 4), lm_head (2).
+TEST(SmallmPartition, PartialSumsGeometry) {
+  using mixgemm::kernels::AType;
+  using mixgemm::kernels::BType;
+  using mixgemm::kernels::SmallmConfig;
+  namespace sh = mixgemm::kernels::smallm_host;
+  const std::pair<int64_t, int64_t> shapes[] = {{8192, 21760}, {10240, 8192}, {57344, 8192}, {4096, 4096},
+                                                {6144, 4096},  {28672, 4096}, {4096, 14336}, {128256, 4096},
+                                                {272, 768},    {400, 1344},   {16, 64},      {4096, 64}};
+  int cluster = 0, stream = 0, none = 0;
+  for (auto [N, K] : shapes)
+    for (const SmallmConfig& cfg : mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8))
+      for (int sms : {1, 78, 132}) {
+        const sh::Geometry g = sh::make_partial_sums_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, sms);
+        const sh::Geometry off = sh::make_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, sms,
+                                                   mixgemm::kernels::SmallmCluster::kOff);
+        if (g.parts == 0) {
+          ++none;
+          continue;
+        }
+        ASSERT_LE(cfg.token_tile, 16);
+        ASSERT_GE(g.parts, 2);
+        ASSERT_LE(g.parts, 16);
+        int64_t most = 0;
+        for (int64_t j = 0; j < g.stripes; ++j)
+          most = std::max(most, ref_cta(g.U, g.C, (j + 1) * g.KBn - 1) - ref_cta(g.U, g.C, j * g.KBn) + 1);
+        ASSERT_EQ(g.parts, most) << N << "x" << K << " " << cfg.name() << " sms=" << sms;
+        const int64_t stream_parts = sh::max_ctas_per_stripe(off.stripes, off.KBn, off.C);
+        if (g.cluster >= 2) {  // where it keeps 90% of the slots, or the stream-K S is out of 2..16
+          ++cluster;
+          ASSERT_EQ(g.parts, g.cluster);
+          ASSERT_TRUE(10 * g.C >= 9 * off.C || stream_parts < 2 || stream_parts > 16) << N << "x" << K;
+        } else {
+          ++stream;
+          ASSERT_EQ(g.C, off.C);
+        }
+      }
+  EXPECT_GT(cluster, 0);
+  EXPECT_GT(stream, 0);
+  EXPECT_GT(none, 0);
+  const auto pick = [](int64_t N, int64_t K) {
+    const mixgemm::kernels::SmallmConfig cfg =
+        mixgemm::kernels::smallm_default_config(1, N, K, 132, AType::kF16, BType::kU4B8);
+    return sh::make_partial_sums_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, 132);
+  };
+  EXPECT_EQ(pick(4096, 4096).parts, 8);
+  EXPECT_EQ(pick(4096, 4096).cluster, 8);
+  EXPECT_EQ(pick(28672, 4096).parts, 4);
+  EXPECT_EQ(pick(28672, 4096).cluster, 0);
+  EXPECT_EQ(pick(128256, 4096).parts, 2);
+}

@@ -194,7 +194,9 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
   const std::vector<SmallmConfig> cfgs = only.empty() ? mixgemm::kernels::smallm_configs(s.a, s.b) : only;
   ASSERT_FALSE(cfgs.empty());
   int failures = 0;
-  int ps_bitwise = 0, ps_ref_only = 0;  // partial-sum checks: against the cluster bits / the reference only
+  // Partial-sum checks: bit for bit against the cluster split-K / the plain workspace split, or
+  // against the reference only (cluster geometry whose clusters were not all resident).
+  int ps_bitwise_cluster = 0, ps_bitwise_stream = 0, ps_ref_only = 0;
   for (const SmallmConfig& cfg : cfgs) {
     // A schedule may be illegal for this shape (e.g. its shared-memory stages do not fit
     // two CTAs per SM with 16-wide groups); gemm() refuses it the same way, so it is
@@ -235,30 +237,11 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
         using mixgemm::kernels::SmallmCluster;
         const bool auto_cl = uses_cluster(s, cfg, M, SmallmCluster::kAuto, sm);
         const SmallmCluster other = auto_cl ? SmallmCluster::kOff : SmallmCluster::kForce;
+        std::vector<uint16_t> o1;  // the other reduction's output (empty: not run)
+        int64_t ran_other = 0;
         if (auto_cl || uses_cluster(s, cfg, M, SmallmCluster::kForce, sm)) {
           const char* what = auto_cl ? " (plain split-K)" : " (forced cluster split-K)";
-          int64_t ran_other = 0;
-          const std::vector<uint16_t> o1 =
-              run_once(d, dd, cfg, M, &err, other, mixgemm::kernels::SmallmReduce::kAuto, &ran_other);
-          // Partial sums (gemm_partial_sums): the same k-parts as the cluster split-K, summed on
-          // the host in the same order: the reference passes, and where the cluster launch ran
-          // as clusters (all of them resident; else it fell back to the workspace split) the bits
-          // are the cluster's.
-          std::vector<uint32_t> raw, raw2;
-          const std::vector<uint16_t> ops = run_partial_sums(d, dd, cfg, M, &err, &raw);
-          const std::vector<uint16_t>& ocl = auto_cl ? out : o1;
-          const bool clustered = (auto_cl ? ran_auto : ran_other) >= 2;
-          const int64_t bad_p = ops.empty() ? -1 : compare(d, ops, M, &msg);
-          ++(clustered ? ps_bitwise : ps_ref_only);
-          if (bad_p || (clustered && ops != ocl)) {
-            ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " (partial sums): "
-                          << (ops.empty() ? err : bad_p ? std::to_string(bad_p) + " bad elements:" + msg
-                                                        : "the summed parts differ from the cluster split-K output");
-            if (++failures > 8) return;
-          } else if (run_partial_sums(d, dd, cfg, M, &err, &raw2).empty() || raw2 != raw) {
-            ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " (partial sums): second run differs";
-            if (++failures > 8) return;
-          }
+          o1 = run_once(d, dd, cfg, M, &err, other, mixgemm::kernels::SmallmReduce::kAuto, &ran_other);
           const int64_t bad_o = o1.empty() ? -1 : compare(d, o1, M, &msg);
           if (bad_o) {
             ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << what << ": "
@@ -282,6 +265,37 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
                                                      : "differs from the in-kernel one");
           if (++failures > 8) return;
         }
+        // Partial sums (gemm_partial_sums), wherever the schedule has them: the parts summed on
+        // the host in ascending order pass the reference, a second run gives the same parts, and
+        // the sum has the bits of the reduction over the same partition: the cluster split-K's
+        // where the parts are the cluster geometry's and that launch ran as clusters (all of them
+        // resident; else it fell back to the workspace split), the plain workspace split's where
+        // they are the stream-K partition's.
+        const int64_t S = mixgemm::kernels::smallm_partial_sums_count(M, s.N, s.K, s.a, s.b, s.group_size, s.zeros,
+                                                                      cfg, dd.sm_count);
+        if (S >= 2) {
+          const bool ps_cluster = mixgemm::kernels::smallm_host::make_partial_sums_geometry(
+                                      M, s.N, s.K, s.a, s.b, s.group_size, s.zeros, cfg, dd.sm_count)
+                                      .cluster >= 2;
+          std::vector<uint32_t> raw, raw2;
+          const std::vector<uint16_t> ops = run_partial_sums(d, dd, cfg, M, &err, &raw);
+          const std::vector<uint16_t>* same = nullptr;  // the output with the same bits, if any ran
+          if (!ps_cluster) same = &od;
+          else if (auto_cl && ran_auto >= 2) same = &out;
+          else if (!auto_cl && ran_other >= 2) same = &o1;
+          const int64_t bad_p = ops.empty() ? -1 : compare(d, ops, M, &msg);
+          ++(same ? (ps_cluster ? ps_bitwise_cluster : ps_bitwise_stream) : ps_ref_only);
+          if (bad_p || (same && ops != *same)) {
+            ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " (partial sums, " << S
+                          << (ps_cluster ? " parts, cluster geometry): " : " parts, stream-K): ")
+                          << (ops.empty() ? err : bad_p ? std::to_string(bad_p) + " bad elements:" + msg
+                                                        : "the summed parts differ from the same partition's reduction");
+            if (++failures > 8) return;
+          } else if (run_partial_sums(d, dd, cfg, M, &err, &raw2).empty() || raw2 != raw) {
+            ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " (partial sums): second run differs";
+            if (++failures > 8) return;
+          }
+        }
       }
     }
     if (!workspace_zero(dd)) {
@@ -289,9 +303,10 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
       return;
     }
   }
-  if (ps_bitwise + ps_ref_only > 0)
+  if (ps_bitwise_cluster + ps_bitwise_stream + ps_ref_only > 0)
     std::printf("[ note ] %s: partial sums checked %d times bitwise against the cluster split-K, %d against the "
-                "reference only (clusters not resident)\n", s.name().c_str(), ps_bitwise, ps_ref_only);
+                "plain workspace split (stream-K parts), %d against the reference only (clusters not resident)\n",
+                s.name().c_str(), ps_bitwise_cluster, ps_bitwise_stream, ps_ref_only);
 }
 
 std::vector<int> all_ms() { return std::vector<int>(std::begin(kMs), std::end(kMs)); }

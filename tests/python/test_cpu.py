@@ -217,10 +217,13 @@ def test_extension_exports_only_its_init_symbol():
 
 def test_partial_sums_count_without_gpu():
     """The S of gemm_partial_sums is pure host arithmetic (132 SMs without a GPU): Llama-3-8B's o projection at
-    M = 1 runs 16 column stripes of 256, each split into 8 k-parts on 128 of the 132 SMs; a 128256-column lm_head
-    has more stripes than CTA slots, and M = 64 runs the sm90 family: no partial-sum form (0)."""
+    M = 1 runs 16 column stripes of 256, each split into 8 k-parts on 128 of the 132 SMs (the cluster geometry);
+    its gate_up (224 stripes of 128, 528 CTA slots) the stream-K partition, whose stripes meet 4 CTAs at most;
+    a 128256-column lm_head (1002 stripes on 528 slots) 2 at most; M = 64 runs the sm90 family: no partial-sum
+    form (0)."""
     assert mg.partial_sums_count(1, 4096, 4096, "f16", "u4b8", group_size=128) == 8
-    assert mg.partial_sums_count(1, 128256, 4096, "f16", "u4b8", group_size=128) == 0
+    assert mg.partial_sums_count(1, 28672, 4096, "f16", "u4b8", group_size=128) == 4
+    assert mg.partial_sums_count(1, 128256, 4096, "f16", "u4b8", group_size=128) == 2
     assert mg.partial_sums_count(64, 4096, 4096, "f16", "u4b8", group_size=128) == 0
     with pytest.raises(mg.InvalidArgumentError, match="schedule='nope'"):
         mg.partial_sums_count(1, 4096, 4096, "f16", "u4b8", group_size=128, schedule="nope")

@@ -88,10 +88,11 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType 
 SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
                                    BType b);
 
-// Partial sums (gemm_partial_sums): S, the k-parts per stripe of the cluster geometry launched
-// without clusters, each CTA writing its raw sums to parts[r][m][n]; 0 where the family has no
-// such form for this problem and config (TM 32/64, or fewer than two CTAs per stripe: layers
-// wider than the GPU's CTA slots). Pure; S <= kMaxClusterCtas (8).
+// Partial sums (gemm_partial_sums): S, the parts per stripe of make_partial_sums_geometry
+// (smallm_geometry.h: the cluster geometry launched without clusters, or the schedule's stream-K
+// partition with zero parts where a stripe has fewer CTAs), each CTA writing its raw sums to
+// parts[r][m][n]; 0 where the family has no such form for this problem and config (TM 32/64,
+// no stripe shared by two CTAs, more than 16 parts). Pure; 2 <= S <= 16.
 int64_t smallm_partial_sums_count(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size,
                                   bool has_zeros, const SmallmConfig& cfg, int sm_count);
 
@@ -100,8 +101,8 @@ int64_t smallm_partial_sums_count(int64_t M, int64_t N, int64_t K, AType a, BTyp
 // leaves it zeroed. With p.partial_sums set it writes the smallm_partial_sums_count parts there
 // instead of out (no workspace, no reduction, no epilogue). Throws mixgemm::Error (kNotSupported) when !smallm_can_implement,
 // and (kCudaError) when the launch fails (cudaGetLastError). `cluster`: SmallmCluster.
-// Returns the CTAs per stripe of the cluster split-K (or the parts of partial sums) it ran,
-// 0 for the workspace split: a cluster geometry whose clusters are not all resident at once
+// Returns the CTAs per stripe of the cluster split-K (or of the partial sums' cluster geometry) it
+// ran, 0 for the workspace split (and for partial sums over the stream-K partition): a cluster geometry whose clusters are not all resident at once
 // falls back to the workspace split (its own k-parts, so other bits within rounding).
 int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream,
                    SmallmCluster cluster = SmallmCluster::kAuto, SmallmReduce reduce = SmallmReduce::kAuto);

@@ -686,31 +686,41 @@ struct SmallmCta {
   }
 
   // ---- partial sums for the caller (gemm_partial_sums) -----------------------------------
-  // The cluster geometry launched without clusters (p.parts set): CTA c = stripe * S + r holds
-  // k-part r of its stripe and writes its raw accumulators (f32; s32 for s8), no epilogue, to
-  // parts[r][m][n] (row stride N, part stride M * N). The caller sums r = 0, 1, ..., S - 1 in
-  // that order, the order cluster_reduce and the workspace path use, and applies the epilogue.
-  // Only live tokens and columns below N are written: every element of [S, M, N] exactly once.
+  // p.parts set (smallm_geometry.h, make_partial_sums_geometry: the cluster geometry launched
+  // without clusters, or the schedule's stream-K partition): every segment, whole stripe or not,
+  // writes its raw accumulators (f32; s32 for s8), no epilogue, to parts[r][m][n] (row stride N,
+  // part stride M * N), r = its CTA's place among the CTAs that meet the stripe, in ascending
+  // order (in the cluster geometry CTA stripe * S + r). The stripe's last CTA also writes zeros to
+  // parts n .. S - 1 when only n < S CTAs meet it. The caller sums r = 0, 1, ..., S - 1 in that
+  // order, the order of the workspace split's reductions and of cluster_reduce, and applies the
+  // epilogue. Only live tokens and columns below N are written: every element of [S, M, N]
+  // exactly once.
   static __device__ __forceinline__ void store_partial_sum(const SmallmKernelParams& p, const Ctx& x,
                                                            const Acc (&acc)[kNBW][kNT][4], int stripe) {
-    const int r = x.c - stripe * p.cluster;
-    uint32_t* part = reinterpret_cast<uint32_t*>(p.parts) + static_cast<int64_t>(r) * p.M * p.N;
+    const int64_t su0 = static_cast<int64_t>(stripe) * p.KBn;  // stripe's rows [su0, su0 + KBn)
+    const int c_first = cta_of_row(p.part, su0);
+    const int r = x.c - c_first;
+    // Parts [r, r_end): this CTA's own, then the zero parts if it is the stripe's last CTA.
+    const int r_end = x.c == cta_of_row(p.part, su0 + p.KBn - 1) ? p.parts_count : r + 1;
     const int g = x.lane >> 2, t = x.lane & 3;
+    for (int q = r; q < r_end; ++q) {
+      uint32_t* part = reinterpret_cast<uint32_t*>(p.parts) + static_cast<int64_t>(q) * p.M * p.N;
 #pragma unroll
-    for (int b = 0; b < kNBW; ++b) {
-      const int nb = stripe * (x.W * kNBW) + x.warp * kNBW + b;
-      if (nb >= p.NB) continue;  // warp-uniform: the last stripe's blocks past N
+      for (int b = 0; b < kNBW; ++b) {
+        const int nb = stripe * (x.W * kNBW) + x.warp * kNBW + b;
+        if (nb >= p.NB) continue;  // warp-uniform: the last stripe's blocks past N
 #pragma unroll
-      for (int nt = 0; nt < kNT; ++nt)
+        for (int nt = 0; nt < kNT; ++nt)
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const int m = x.m_base + nt * 8 + 2 * t + e;
-          if (m >= p.M) continue;
-          uint32_t* row = part + static_cast<int64_t>(m) * p.N + nb * 16 + g;
-          // Fragment element 2h + e: token m, column nb * 16 + g + 8h (store_frag's map).
-          __stcg(row, acc_bits(acc[b][nt][e]));
-          __stcg(row + 8, acc_bits(acc[b][nt][2 + e]));
-        }
+          for (int e = 0; e < 2; ++e) {
+            const int m = x.m_base + nt * 8 + 2 * t + e;
+            if (m >= p.M) continue;
+            uint32_t* row = part + static_cast<int64_t>(m) * p.N + nb * 16 + g;
+            // Fragment element 2h + e: token m, column nb * 16 + g + 8h (store_frag's map).
+            __stcg(row, q == r ? acc_bits(acc[b][nt][e]) : 0u);
+            __stcg(row + 8, q == r ? acc_bits(acc[b][nt][2 + e]) : 0u);
+          }
+      }
     }
   }
 
@@ -741,6 +751,12 @@ struct SmallmCta {
   static __device__ __forceinline__ void finish_segment(const SmallmKernelParams& p, const Ctx& x,
                                                         const Acc (&acc)[kNBW][kNT][4], int stripe,
                                                         bool full, int* s_flag) {
+    if constexpr (kTM <= 16) {  // TM 32 / 64 have no partial-sum form (smallm_geometry.h)
+      if (p.parts) {  // kernel-uniform: the caller sums the parts
+        store_partial_sum(p, x, acc, stripe);
+        return;
+      }
+    }
     if (full) {  // this CTA holds the stripe's whole k-range
 #pragma unroll
       for (int b = 0; b < kNBW; ++b)
@@ -750,8 +766,7 @@ struct SmallmCta {
     }
     if constexpr (kFinal && kTM <= 16) {  // TM 32/64 never cluster (smallm_geometry.h)
       if (p.cluster >= 2) {  // kernel-uniform: the CTA's only segment
-        if (p.parts) store_partial_sum(p, x, acc, stripe);  // the caller sums the S parts
-        else cluster_reduce(p, x, acc, stripe);
+        cluster_reduce(p, x, acc, stripe);
         return;
       }
     }

@@ -10,6 +10,7 @@
 #include "kernels/workspace_layout.h"
 #include "kernels/smallm/smallm.h"
 #include "kernels/smallm/smallm_kernel_params.h"
+#include "kernels/smallm/smallm_partition.h"
 
 namespace mixgemm::kernels::smallm_host {
 
@@ -41,6 +42,7 @@ struct Geometry {
   int64_t rows_per_stripe = 0;  // weight rows per stripe
   int64_t stripes = 0, U = 0, MT = 0, C = 0;
   int64_t cluster = 0;  // >= 2: cluster split-K with this many CTAs per stripe (C = stripes x cluster)
+  int64_t parts = 0;    // make_partial_sums_geometry: S of the [S, M, N] partial sums (0: no such form)
   // shared memory
   int mode = 0;     // smallm::ScaleMode
   int64_t gs = 0;   // effective group size (K when no grouping)
@@ -128,6 +130,52 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
     }
   }
   return g;
+}
+
+// The most CTAs whose row ranges meet one stripe, when C CTAs split U = stripes x KBn rows
+// (smallm_partition.h: CTA c owns rows [c U / C, (c + 1) U / C)).
+inline int64_t max_ctas_per_stripe(int64_t stripes, int64_t KBn, int64_t C) {
+  if (stripes < 1 || KBn < 1 || C < 1) return 0;
+  const smallm::RowPartition part = smallm::make_row_partition(stripes * KBn, static_cast<int32_t>(C),
+                                                               static_cast<int32_t>(KBn));
+  int64_t most = 0;
+  for (int64_t j = 0; j < stripes; ++j)
+    most = std::max<int64_t>(most, smallm::cta_of_row(part, (j + 1) * KBn - 1) - smallm::cta_of_row(part, j * KBn) + 1);
+  return most;
+}
+
+// Partial sums (gemm_partial_sums; TM 8 / 16): the geometry whose k-parts the caller receives,
+// g.parts = S of [S, M, N] (0: none; S >= 2 otherwise). Two forms:
+//  - the cluster geometry (S = min(8, C / stripes, KBn) CTAs per stripe, C = stripes x S, CTA
+//    stripe * S + r holding k-part r) wherever it keeps at least 90% of the schedule's CTA slots:
+//    every stripe has exactly S parts;
+//  - otherwise the schedule's own stream-K partition over all its slots (the workspace split's
+//    C): stripe j has the n_j CTAs whose ranges meet it, part r its (r + 1)-th in ascending
+//    order, S = max n_j <= 16, and parts n_j .. S - 1 of a stripe are zeros (its last CTA
+//    writes them). Where the cluster geometry leaves slots empty, e.g. Llama-3-8B gate_up at
+//    M = 1 (two k-parts per stripe: 448 CTAs on 528 slots, 52 SMs run a fourth CTA; s49-ps-ab),
+//    this one spreads the rows evenly; it also serves layers with more stripes than CTA slots
+//    (lm_head: 1002 stripes, 528 CTAs, S = 2), which have no cluster geometry.
+// The caller adds parts 0, 1, ..., S - 1 in that order: the workspace split's (or the cluster
+// split's) own order for the same partition, so the same bits (a zero part adds nothing).
+inline constexpr int64_t kMaxStreamParts = 16;
+inline Geometry make_partial_sums_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
+                                           int64_t group_size, bool has_zeros, const SmallmConfig& cfg,
+                                           int sm_count) {
+  Geometry plain = make_geometry(M, N, K, a, b, group_size, has_zeros, cfg, sm_count, SmallmCluster::kOff);
+  if (cfg.token_tile > 16) return plain;  // parts = 0: TM 32 / 64 have no partial-sum path
+  Geometry cl = make_geometry(M, N, K, a, b, group_size, has_zeros, cfg, sm_count, SmallmCluster::kForce);
+  if (cl.cluster >= 2 && 10 * cl.C >= 9 * plain.C) {
+    cl.parts = cl.cluster;
+    return cl;
+  }
+  const int64_t S = max_ctas_per_stripe(plain.stripes, plain.KBn, plain.C);
+  if (S >= 2 && S <= kMaxStreamParts) {
+    plain.parts = S;
+    return plain;
+  }
+  if (cl.cluster >= 2) cl.parts = cl.cluster;
+  return cl.cluster >= 2 ? cl : plain;
 }
 
 }  // namespace mixgemm::kernels::smallm_host

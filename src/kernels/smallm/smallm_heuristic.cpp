@@ -163,7 +163,7 @@ bool smallm_can_implement(const GemmParams& p, const SmallmConfig& cfg,
     }
     if (smallm_partial_sums_count(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg, p.sm_count) < 2) {
       say(why, "smallm: " + cfg.name() + " has no partial-sum form for this shape (token tiles of 8 or 16 and at "
-                                         "least two CTAs per stripe are needed)");
+                                         "least two CTAs on some stripe, at most 16, are needed)");
       return false;
     }
     return true;
@@ -188,8 +188,7 @@ size_t smallm_workspace_bytes(int64_t M, int64_t N, int64_t K, AType a,
 int64_t smallm_partial_sums_count(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size,
                                   bool has_zeros, const SmallmConfig& cfg, int sm_count) {
   if (M < 1 || N < 16 || K < 1 || cfg.token_tile > 16) return 0;
-  const Geometry g = make_geometry(M, N, K, a, b, group_size, has_zeros, cfg, sm_count, SmallmCluster::kForce);
-  return g.cluster >= 2 ? g.cluster : 0;
+  return make_partial_sums_geometry(M, N, K, a, b, group_size, has_zeros, cfg, sm_count).parts;
 }
 
 size_t smallm_workspace_bytes(const GemmParams& p, const SmallmConfig& cfg) {

@@ -70,7 +70,7 @@ struct SmallmKernelParams {
   uint8_t* out;            // [M][ldo] out type
   int32_t* counters;       // workspace: [MT][stripes] arrival counters (zero between calls)
   uint8_t* partials;       // workspace: [MT][2*C][tile] f32 / s32 partial tiles
-  uint8_t* parts;          // gemm_partial_sums: [cluster][M][N] f32 / s32 raw sums (out unused), or null
+  uint8_t* parts;          // gemm_partial_sums: [parts_count][M][N] f32 / s32 raw sums (out unused), or null
 
   int64_t lda_bytes;       // activation row stride in bytes
   int64_t ldo;             // output row stride in elements
@@ -95,6 +95,7 @@ struct SmallmKernelParams {
   int32_t bar_off;         // byte offset of the ring's ring_rows mbarriers (8-aligned)
   int32_t cluster;         // >= 2: cluster split-K, S CTAs per stripe = one cluster (C = stripes x S;
                            // the reduction runs through DSMEM, no workspace); 0: off
+  int32_t parts_count;     // gemm_partial_sums: S of parts (smallm_geometry.h, make_partial_sums_geometry)
   int32_t pdl_wait;        // 1: launched as a programmatic dependent: griddepcontrol.wait before the
                            // first read of a / tok (the weight ring is filled before it)
   int32_t deferred;        // 1: a segment that does not cover its stripe stores its partial tile

@@ -128,12 +128,14 @@ int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t
   // of the two reductions in one build; the heuristic itself stays a pure function).
   static const bool cluster_env_off = env_is_zero("MIXGEMM_SMALLM_CLUSTER");
   if (cluster == SmallmCluster::kAuto && cluster_env_off) cluster = SmallmCluster::kOff;
-  // Partial sums: the cluster geometry (S k-parts per stripe) launched without clusters; each
-  // CTA writes its part (smallm_partial_sums_count, checked by smallm_can_implement above).
+  // Partial sums: make_partial_sums_geometry's partition (the cluster geometry launched without
+  // clusters, or the stream-K one); each segment writes its part (smallm_partial_sums_count,
+  // checked by smallm_can_implement above).
   const bool parts = p.partial_sums != nullptr;
-  if (parts) cluster = SmallmCluster::kForce;
-  sh::Geometry g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
-                                     p.has_zeros, cfg, sm_count, cluster);
+  sh::Geometry g = parts ? sh::make_partial_sums_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
+                                                          p.has_zeros, cfg, sm_count)
+                         : sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg,
+                                             sm_count, cluster);
   const int threads = cfg.warps * 32;
   const int fit = resident_ctas(fn, threads, g.smem_bytes);
   if (fit < 1) throw Error(ErrorCode::kNotSupported, "smallm: " + cfg.name() + " does not fit on an SM");
@@ -144,8 +146,13 @@ int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t
        int64_t{resident_clusters(fn, threads, g.smem_bytes, static_cast<int>(g.cluster))} < g.stripes))
     g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg, sm_count,
                           SmallmCluster::kOff);
-  // Persistent CTAs: never more than fit at once (a second wave would idle SMs at the end).
-  const int64_t C = g.cluster >= 2 ? g.C : std::min<int64_t>(g.C, int64_t{std::min(cfg.ctas_per_sm, fit)} * sm_count);
+  // Persistent CTAs: never more than fit at once (a second wave would idle SMs at the end). Not
+  // for partial sums: their partition is the one the caller sized the parts for (the schedule's
+  // CTAs per SM, smallm_partial_sums_count), and with no CTA waiting for another a launch that
+  // does not fit at once is only slower (a schedule whose stages leave one CTA per SM).
+  const int64_t C = g.cluster >= 2 || parts
+                        ? g.C
+                        : std::min<int64_t>(g.C, int64_t{std::min(cfg.ctas_per_sm, fit)} * sm_count);
 
   smallm::SmallmKernelParams k{};
   k.a = static_cast<const uint8_t*>(p.a);
@@ -190,9 +197,10 @@ int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t
   k.ring_off = static_cast<int32_t>(g.ring_off);
   k.bar_off = static_cast<int32_t>(g.bar_off);
   k.cluster = static_cast<int32_t>(g.cluster);
+  k.parts_count = static_cast<int32_t>(g.parts);
   // Deferred reduction: only the workspace split with more than one CTA has partial tiles.
   smallm::SmallmKernelFn reduce_fn = nullptr;
-  if (g.cluster < 2 && C >= 2 && g.stripes <= 65535 && defer_reduction(reduce)) {
+  if (!parts && g.cluster < 2 && C >= 2 && g.stripes <= 65535 && defer_reduction(reduce)) {
     reduce_fn = pick_reduce_kernel(p.a_type, cfg.token_tile);
     if (!reduce_fn) throw Error(ErrorCode::kNotSupported, "smallm: no reduction instance for " + cfg.name());
   }
@@ -207,7 +215,8 @@ int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t
   if (core::print_config_enabled())
     std::fprintf(stderr, "[mixgemm]   %s: %lld CTAs x %lld token tiles, %s\n", cfg.name().c_str(),
                  static_cast<long long>(C), static_cast<long long>(g.MT),
-                 parts          ? ("partial sums, " + std::to_string(g.cluster) + " CTAs per stripe").c_str()
+                 parts          ? ("partial sums, " + std::to_string(g.parts) +
+                                   (g.cluster >= 2 ? " parts (cluster geometry)" : " parts (stream-K)")).c_str()
                 : g.cluster >= 2 ? ("cluster split-K, " + std::to_string(g.cluster) + " CTAs per stripe").c_str()
                 : reduce_fn     ? "workspace split-K, deferred reduction"
                                 : "workspace split-K");
