@@ -170,3 +170,19 @@ TEST(SmallmPartition, PartialSumsGeometry) {
   EXPECT_EQ(pick(28672, 4096).cluster, 0);
   EXPECT_EQ(pick(128256, 4096).parts, 2);
 }
+
+// max_ctas_per_stripe walks one period of stripes (stripes / gcd(stripes, C)): equal to the
+// plain int64 count over every stripe, for stripe, k-block and CTA counts of every size class.
+TEST(SmallmPartition, MaxCtasPerStripeOverOnePeriod) {
+  namespace sh = mixgemm::kernels::smallm_host;
+  std::mt19937_64 rng(3);
+  std::uniform_int_distribution<int64_t> st(1, 1200), kb(1, 448), cc(1, 1056);
+  for (int i = 0; i < 3000; ++i) {
+    const int64_t stripes = st(rng), KBn = kb(rng), C = std::min<int64_t>(cc(rng), stripes * KBn);
+    const int64_t U = stripes * KBn;
+    int64_t most = 0;
+    for (int64_t j = 0; j < stripes; ++j)
+      most = std::max(most, ref_cta(U, C, (j + 1) * KBn - 1) - ref_cta(U, C, j * KBn) + 1);
+    ASSERT_EQ(sh::max_ctas_per_stripe(stripes, KBn, C), most) << stripes << " " << KBn << " " << C;
+  }
+}
