@@ -170,17 +170,16 @@ inline Geometry make_partial_sums_geometry(int64_t M, int64_t N, int64_t K, ATyp
   Geometry plain = make_geometry(M, N, K, a, b, group_size, has_zeros, cfg, sm_count, SmallmCluster::kOff);
   if (cfg.token_tile > 16) return plain;  // parts = 0: TM 32 / 64 have no partial-sum path
   Geometry cl = make_geometry(M, N, K, a, b, group_size, has_zeros, cfg, sm_count, SmallmCluster::kForce);
-  if (cl.cluster >= 2 && 10 * cl.C >= 9 * plain.C) {
-    cl.parts = cl.cluster;
-    return cl;
+  if (cl.cluster < 2 || 10 * cl.C < 9 * plain.C) {  // no cluster geometry, or one that leaves slots empty
+    const int64_t S = max_ctas_per_stripe(plain.stripes, plain.KBn, plain.C);
+    if (S >= 2 && S <= kMaxStreamParts) {
+      plain.parts = S;
+      return plain;
+    }
   }
-  const int64_t S = max_ctas_per_stripe(plain.stripes, plain.KBn, plain.C);
-  if (S >= 2 && S <= kMaxStreamParts) {
-    plain.parts = S;
-    return plain;
-  }
-  if (cl.cluster >= 2) cl.parts = cl.cluster;
-  return cl.cluster >= 2 ? cl : plain;
+  if (cl.cluster < 2) return plain;  // parts = 0: no partial-sum form
+  cl.parts = cl.cluster;
+  return cl;
 }
 
 }  // namespace mixgemm::kernels::smallm_host
