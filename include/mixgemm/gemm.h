@@ -71,7 +71,7 @@ struct GemmArgs {
   // (a, token_scales, scales, zeros, bias, ch) or writes out or the workspace. It gains only
   // when the kernel before triggers its dependents early, as quantize_activations does
   // (gemm_with_activation_quant sets it); with any other kernel it is correct and gains
-  // nothing. sm90 launches ignore it.
+  // nothing. gemm_partial_sums (always a decode launch) takes it too. sm90 launches ignore it.
   bool programmatic_dependent_launch = false;
 };
 

@@ -161,7 +161,7 @@ def _gemm_fake(a, b, group_scales, group_zeros, channel_scales, token_scales, bi
 @torch.library.custom_op("mixgemm::gemm_partial_sums", mutates_args=())
 def _gemm_partial_sums_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
                           N: int, parts: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int,
-                          out_type: str, schedule: str) -> Tensor:
+                          out_type: str, schedule: str, pdl: bool = False) -> Tensor:
     _check_cuda("gemm_partial_sums", a, b, group_scales, group_zeros)
     M, K = a.shape
     out = torch.empty((parts, M, N), dtype=torch.int32 if a.dtype == torch.int8 else torch.float32, device=a.device)
@@ -171,13 +171,13 @@ def _gemm_partial_sums_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], 
     with torch.cuda.device(a.device.index):
         _C.gemm_partial_sums_ptr(M, N, K, type_name(a.dtype), weight_type, scale_type, has_zeros, out_type,
                                  group_size, a.data_ptr(), K, b.data_ptr(), _ptr(group_scales), _ptr(group_zeros),
-                                 out.data_ptr(), schedule, torch.cuda.current_stream(a.device).cuda_stream)
+                                 out.data_ptr(), schedule, torch.cuda.current_stream(a.device).cuda_stream, pdl)
     return out
 
 
 @_gemm_partial_sums_op.register_fake
 def _gemm_partial_sums_fake(a, b, group_scales, group_zeros, N, parts, weight_type, scale_type, has_zeros, group_size,
-                            out_type, schedule):
+                            out_type, schedule, pdl=False):
     return a.new_empty((parts, a.shape[0], N), dtype=torch.int32 if a.dtype == torch.int8 else torch.float32)
 
 
@@ -192,6 +192,23 @@ def _partial_sums_count(M, N, K, a, b, s, z, o, g, schedule, device_index) -> in
             n = int(_C.partial_sums_count(M, N, K, a, b, s, z, o, g, schedule))
         _parts_count[key] = n
     return n
+
+
+def _partial_sums_epilogue(acc: Tensor, tok: Optional[Tensor], ch: Optional[Tensor],
+                           bias: Optional[Tensor]) -> Tensor:
+    """The decode kernel's epilogue before the output cast, ``fma(acc, RN(tok[m] * ch[n]), bias[n])``
+    in f32 (docs/semantics.md 5.3), for the cases torch rounds the same way: no token / channel
+    scale (``RN(acc + bias)``) or no bias (``RN(acc * s + 0)``)."""
+    acc = acc.float()  # s32 -> f32 round-to-nearest, as the kernel's conversion (f32: unchanged)
+    s = tok[:, None] if tok is not None else None
+    if ch is not None:
+        s = ch if s is None else s * ch  # RN(tok * ch), the kernel's product
+    if s is None:
+        return acc if bias is None else acc + bias.float()
+    assert bias is None, "a bias with token / channel scales needs an fma: QuantLinear keeps gemm there"
+    # "+ 0.0": the fma adds +0, which turns a -0 product (a zero sum times a negative scale) into
+    # +0; whether inductor keeps the add or contracts it into an fma, the bits are the kernel's.
+    return acc * s + 0.0
 
 
 def sum_partials(parts: Tensor) -> Tensor:
@@ -476,10 +493,12 @@ class QuantLinear(torch.nn.Module):
     points or None; ``channel_scales`` ``[N]`` float32 or None; ``bias`` ``[N]`` or None;
     ``perm`` ``[K]`` int64 act-order permutation or None.
 
-    ``partial_sums=True`` (16-bit activations without channel scales): at M <= 16 the GEMM
-    returns its split-K partial sums (:func:`gemm_partial_sums`) and the layer adds them in
-    order, the same bits as the GEMM's own reduction; compiled, the sum fuses into the next
-    kernel and the reduction launch is saved (eager it costs S - 1 small adds).
+    ``partial_sums=True``: at decode sizes (M <= 16) the GEMM returns its split-K partial sums
+    (:func:`gemm_partial_sums`) and the layer adds them in order and applies the epilogue, the
+    same bits as the GEMM's own reduction over the same split; compiled, that work fuses into
+    the next kernel and the reduction launch is saved (eager it costs S - 1 small adds). Layers
+    whose epilogue torch cannot round as the kernel's single fma (a bias together with token or
+    channel scales: every W4A8 layer with a bias) keep the plain GEMM.
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, *, weight_type: str = "u4b8",
@@ -497,10 +516,9 @@ class QuantLinear(torch.nn.Module):
         self.weight_type, self.group_size, self.act_type = weight_type, int(group_size), act_type
         self.scale_type = mixgemm.default_scale_type(act_type)
         self.has_zeros, self.dtype, self.schedule = bool(has_zeros), dtype, schedule
-        # Decode calls (M <= 16) of 16-bit activations without channel scales run gemm_partial_sums
-        # and sum the parts here, so that torch.compile fuses the sum into the next kernel instead
-        # of the GEMM launching its own reduction (the same bits; where there is no partial-sum
-        # form, the plain gemm).
+        # Decode calls (M <= 16) run gemm_partial_sums and sum the parts here, so that torch.compile
+        # fuses the sum and the epilogue into the next kernel instead of the GEMM launching its own
+        # reduction (the same bits; where there is no partial-sum form, the plain gemm).
         self.partial_sums = bool(partial_sums)
         self._parts_by_m: Dict[int, int] = {}  # M -> S, filled below (a plain dict torch.compile reads)
         self.out_type = type_name(dtype)
@@ -521,9 +539,14 @@ class QuantLinear(torch.nn.Module):
                              torch.ones(N, dtype=torch.float32, device=device) if has_channel_scales else None)
         self.register_buffer("bias", torch.zeros(N, dtype=dtype, device=device) if bias else None)
         self.register_buffer("perm", torch.arange(K, device=device) if act_order else None)
+        # The kernel's epilogue is RN_out(fma(acc, RN(tok * ch), bias)) (docs/semantics.md 5.3).
+        # Without a bias that is RN(acc * s + 0), and without token and channel scales RN(acc + bias):
+        # torch computes both with the same roundings (_partial_sums_epilogue). Both together
+        # would need an fma, which torch does not promise: such layers keep the plain gemm.
+        scaled = act_type in ("s8", "e4m3") or has_channel_scales
         if device.type == "cuda":
             self.reserve_workspace()
-            if act_type in ("f16", "bf16") and not has_channel_scales:
+            if not (bias and scaled):
                 idx = _dev_index(device)
                 for m in range(1, 17):
                     S = _partial_sums_count(m, N, K, act_type, weight_type, self.scale_type, self.has_zeros,
@@ -564,23 +587,22 @@ class QuantLinear(torch.nn.Module):
             x2 = x2.index_select(1, self.perm)
         tok = None
         quantized = self.act_type in ("s8", "e4m3")
-        S = self._parts_by_m.get(x2.shape[0], 0) if self.partial_sums and not quantized else 0
-        if S >= 2:
-            parts = torch.ops.mixgemm.gemm_partial_sums(x2, self.qweight, self.scales, self.zeros, self.out_features,
-                                                        S, self.weight_type, self.scale_type, self.has_zeros,
-                                                        self.group_size, self.out_type, self.schedule)
-            acc = sum_partials(parts)
-            if self.bias is not None:  # fma(acc, 1, bias) = RN(acc + bias): gemm's epilogue
-                acc = acc + self.bias.float()
-            return acc.to(self.dtype).reshape(*lead, self.out_features)
+        S = self._parts_by_m.get(x2.shape[0], 0) if self.partial_sums else 0
         if quantized:
             x2, tok = torch.ops.mixgemm.quantize_activations(x2, self.act_type, None)
         # After the quantize kernel (which lets its dependents start at once) the decode GEMM is
         # a programmatic dependent launch: it streams its weights while the activations are
         # quantized (GemmArgs::programmatic_dependent_launch; correct after any kernel).
+        pdl = quantized and _PDL
+        if S >= 2:
+            parts = torch.ops.mixgemm.gemm_partial_sums(x2, self.qweight, self.scales, self.zeros, self.out_features,
+                                                        S, self.weight_type, self.scale_type, self.has_zeros,
+                                                        self.group_size, self.out_type, self.schedule, pdl)
+            y = _partial_sums_epilogue(sum_partials(parts), tok, self.channel_scales, self.bias)
+            return y.to(self.dtype).reshape(*lead, self.out_features)
         out = torch.ops.mixgemm.gemm(x2, self.qweight, self.scales, self.zeros, self.channel_scales, tok, self.bias,
                                      self.out_features, self.weight_type, self.scale_type, self.has_zeros,
-                                     self.group_size, self.out_type, self.schedule, quantized and _PDL)
+                                     self.group_size, self.out_type, self.schedule, pdl)
         return out.reshape(*lead, self.out_features)
 
     # -- constructors --

@@ -306,10 +306,12 @@ void gemm_ptr(int64_t M, int64_t N, int64_t K, const std::string& a_type, const 
 void gemm_partial_sums_ptr(int64_t M, int64_t N, int64_t K, const std::string& a_type, const std::string& b_type,
                            const std::string& scale_type, bool has_zeros, const std::string& out_type,
                            int64_t group_size, uintptr_t a, int64_t lda, uintptr_t b, uintptr_t group_scales,
-                           uintptr_t group_zeros, uintptr_t parts, const std::string& schedule, uintptr_t stream) {
-  mixgemm::gemm_partial_sums(input_args(M, N, K, a_type, b_type, scale_type, has_zeros, out_type, group_size, a, lda,
-                                        b, group_scales, group_zeros, schedule, stream),
-                             reinterpret_cast<void*>(parts));
+                           uintptr_t group_zeros, uintptr_t parts, const std::string& schedule, uintptr_t stream,
+                           bool pdl) {
+  mixgemm::GemmArgs args = input_args(M, N, K, a_type, b_type, scale_type, has_zeros, out_type, group_size, a, lda, b,
+                                      group_scales, group_zeros, schedule, stream);
+  args.programmatic_dependent_launch = pdl;
+  mixgemm::gemm_partial_sums(args, reinterpret_cast<void*>(parts));
 }
 
 void gemm_arrays(const Array& a, const Array& b, const Array& out, const Array& workspace, int64_t N,
@@ -694,7 +696,8 @@ NB_MODULE(_C, m) {
       "schedule"_a = "");
   m.def("gemm_partial_sums_ptr", &gemm_partial_sums_ptr, "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a,
         "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a, "a"_a, "lda"_a, "b"_a, "group_scales"_a,
-        "group_zeros"_a, "parts"_a, "schedule"_a, "stream"_a, nb::call_guard<nb::gil_scoped_release>());
+        "group_zeros"_a, "parts"_a, "schedule"_a, "stream"_a, "pdl"_a = false,
+        nb::call_guard<nb::gil_scoped_release>());
   m.def("gemm_arrays", &gemm_arrays, "a"_a, "b"_a, "out"_a, "workspace"_a, "N"_a, "a_type"_a, "b_type"_a,
         "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a, "group_scales"_a.none(), "group_zeros"_a.none(),
         "channel_scales"_a.none(), "token_scales"_a.none(), "bias"_a.none(), "schedule"_a, "stream"_a);

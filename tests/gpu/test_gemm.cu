@@ -245,6 +245,49 @@ TEST(GemmApi, ProgrammaticDependentLaunchWaitsForItsProducer) {
   }
 }
 
+// The same for gemm_partial_sums (QuantLinear's W4A8 partial sums run after the quantize kernel
+// as its programmatic dependents): the parts, summed in order on the host and cast, must match
+// the reference. No epilogue operands (the caller applies them), so only `a` is written late.
+TEST(GemmApi, ProgrammaticDependentPartialSumsWaitForTheirProducer) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int ran = 0;
+  for (int64_t M : {1, 8, 16}) {
+    Case c(M, 4096, 4096, f16, 128, test_seed() + 260 + M, false);
+    const int64_t S = partial_sums_count(c.p);
+    if (S < 2) continue;  // a build without the decode schedule that has them
+    ++ran;
+    void* src_a = device_copy(c.a);
+    float* parts = nullptr;
+    MIXGEMM_CUDA_OK(cudaMalloc(&parts, S * M * c.p.N * sizeof(float)));
+    cudaStream_t st;
+    MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    for (int rep = 0; rep < 3; ++rep) {
+      MIXGEMM_CUDA_OK(cudaMemsetAsync(c.d_a, 0xff, c.a.size() * 2, st));
+      MIXGEMM_CUDA_OK(cudaMemsetAsync(parts, 0xff, S * M * c.p.N * sizeof(float), st));  // NaN
+      late_writer<<<8, 256, 0, st>>>(static_cast<const uint4*>(src_a), static_cast<uint4*>(c.d_a),
+                                     static_cast<int64_t>(c.a.size() / 8), nullptr, nullptr, 0, 40000);
+      GemmArgs g = c.args(st);
+      g.out = nullptr;
+      g.programmatic_dependent_launch = true;
+      gemm_partial_sums(g, parts);
+      MIXGEMM_CUDA_OK(cudaStreamSynchronize(st));
+      std::vector<float> h(S * M * c.p.N);
+      MIXGEMM_CUDA_OK(cudaMemcpy(h.data(), parts, h.size() * sizeof(float), cudaMemcpyDeviceToHost));
+      std::vector<uint16_t> out(M * c.p.N);
+      for (int64_t i = 0; i < M * c.p.N; ++i) {
+        float acc = h[i];
+        for (int64_t r = 1; r < S; ++r) acc += h[r * M * c.p.N + i];  // ascending r, f32 adds (RN)
+        out[i] = numeric::to_f16(static_cast<double>(acc));
+      }
+      EXPECT_EQ(c.check(out, "programmatic dependent partial sums"), 0) << "M=" << M << " S=" << S << " rep " << rep;
+    }
+    cudaStreamDestroy(st);
+    cudaFree(parts);
+    cudaFree(src_a);
+  }
+  if (ran == 0) GTEST_SKIP() << "no partial-sum form for 4096 x 4096 in this build";
+}
+
 // Row split (docs/design.md, "Row split"): M = 288 on 28672 x 2048 runs as two launches, rows
 // [0, 256) and [256, 288), each with the heuristic's pick for its rows (Dispatch.RowSplitWhere...
 // checks the plan on the CPU). Every row matches the reference (the tail slice's activations,

@@ -250,9 +250,52 @@ def test_partial_sums(act, M, N, K):
     parts = mt.gemm_partial_sums(x, ps.qweight, N, group_scales=ps.scales, group_size=128)
     assert parts.shape == (S, M, N) and parts.dtype == torch.float32 and torch.isfinite(parts).all()
     assert torch.equal((mt.sum_partials(parts) + ps.bias.float()).to(dt), y)
+    torch._dynamo.reset()  # each case compiles a new layer: stay clear of dynamo's recompile limit
     compiled = torch.compile(ps, fullgraph=True)
     assert torch.equal(compiled(x), y)
     # Where there is no partial-sum form (M > 16) the layer runs the plain gemm.
     x2 = torch.randn(32, K, device=DEV).to(dt)
     plain = mt.QuantLinear.from_quantized(qw, lin.bias, act_type=act, device=DEV)
     assert torch.equal(ps(x2), plain(x2))
+
+
+@pytest.mark.parametrize("act,M,N,K", [(a, m, 1024, 4096) for a in ("s8", "e4m3") for m in (1, 5, 8)] +
+                         [("s8", 1, 7168, 1024), ("e4m3", 8, 7168, 1024)])
+def test_partial_sums_w4a8(act, M, N, K):
+    """QuantLinear(partial_sums=True) for 8-bit activations: quantize, the decode GEMM's s32 (s8) or
+    f32 (e4m3) parts, summed in order, times RN(tok * ch), cast. s8 sums integers, so the layer
+    equals the CPU reference and the plain layer bit for bit whatever the split; e4m3 is checked
+    against the reference with the plain layer's tolerance. Compiled equals eager bit for bit
+    (inductor fuses the sum and the scales). With a bias the layer keeps the plain gemm (the
+    kernel's fma(acc, s, bias) has no torch equivalent that rounds once)."""
+    torch.manual_seed(M)
+    lin = torch.nn.Linear(K, N, bias=False).half().to(DEV)
+    method = {"s8": "qqq", "e4m3": "fp8"}[act]
+    qw = mt.quantize_weights(lin.weight.detach().t(), method=method, weight_type="u4b8", group_size=128,
+                             scale_type="f16")
+    ps = mt.QuantLinear.from_quantized(qw, None, act_type=act, device=DEV, partial_sums=True)
+    plain = mt.QuantLinear.from_quantized(qw, None, act_type=act, device=DEV)
+    st = mg.default_scale_type(act)
+    S = ps._parts_by_m.get(M, 0)
+    assert S == mg.partial_sums_count(M, N, K, act, "u4b8", st, False, "f16", 128) and 2 <= S <= 16, S
+    x = torch.randn(M, K, device=DEV).half()
+    y = ps(x)
+    ref, (q, tok) = ref_out(x, qw.numpy(), act)
+    if act == "s8":
+        assert np.array_equal(y.cpu().numpy(), ref), "s8 partial sums not bit-exact with the reference"
+        assert torch.equal(y, plain(x))
+    else:
+        close(y.float().cpu().numpy(), ref, f"partial sums {act} M={M}")
+    xq, t = mt.quantize_activations(x, act)
+    parts = torch.ops.mixgemm.gemm_partial_sums(xq, ps.qweight, ps.scales, None, N, S, "u4b8", st, False, 128,
+                                                "f16", "", False)
+    assert parts.shape == (S, M, N) and parts.dtype == (torch.int32 if act == "s8" else torch.float32)
+    assert torch.equal((mt.sum_partials(parts).float() * (t[:, None] * ps.channel_scales) + 0.0).half(), y)
+    torch._dynamo.reset()  # each case compiles a new layer: stay clear of dynamo's recompile limit
+    compiled = torch.compile(ps, fullgraph=True)
+    assert torch.equal(compiled(x), y)
+    # A bias with the token x channel scales: no partial-sum epilogue, the plain gemm.
+    bias = torch.randn(N, device=DEV).half()
+    psb = mt.QuantLinear.from_quantized(qw, bias, act_type=act, device=DEV, partial_sums=True)
+    assert psb._parts_by_m == {}
+    assert torch.equal(psb(x), mt.QuantLinear.from_quantized(qw, bias, act_type=act, device=DEV)(x))
