@@ -12,6 +12,8 @@ for every variant
                 next kernel sums (QuantLinear(partial_sums=True); gains under --mode compile)
     w4a8-s8     every nn.Linear -> QuantLinear u4b8 g128 QQQ, s8 per-token activations
     w4a8-e4m3   every nn.Linear -> QuantLinear u4b8 g128 rescaled for fp8, e4m3 activations
+    w4a8-s8-ps, w4a8-e4m3-ps   the W4A8 variants with partial sums (s32 / f32 parts; the next
+                kernel sums them and applies the token x channel scales)
 
 runs a short prompt (prefill, eager) and then greedy decode of --new-tokens tokens at each
 batch size, one decode step replayed as a CUDA graph (the same harness and the same graph
@@ -79,9 +81,15 @@ VARIANTS = {
     "w4a16-ps": dict(weight_type="u4b8", group_size=128, act_type="f16", partial_sums=True),
     "w4a8-s8": dict(weight_type="u4b8", group_size=128, act_type="s8"),
     "w4a8-e4m3": dict(weight_type="u4b8", group_size=128, act_type="e4m3"),
+    "w4a8-s8-ps": dict(weight_type="u4b8", group_size=128, act_type="s8", partial_sums=True),
+    "w4a8-e4m3-ps": dict(weight_type="u4b8", group_size=128, act_type="e4m3", partial_sums=True),
 }
 EPS = 1e-5
 GB = 1e9
+# Decode attention over the grouped KV cache (--attn): "expand" materializes the cache with its
+# heads repeated to the query heads (H / KV times) before SDPA, as transformers' eager path does;
+# "gqa" passes the KV heads as they are (SDPA's enable_gqa). The same math.
+ATTN = "expand"
 
 
 # ---- the plain-torch Llama (used when transformers is missing, or with --no-transformers) ----
@@ -350,10 +358,13 @@ class Harness:
             a = F.scaled_dot_product_attention(q, kk, vv, is_causal=True)
         else:
             kk, vv = self.k_cache[i], self.v_cache[i]
-            if self.KV != self.H:
-                kk = kk.repeat_interleave(self.H // self.KV, dim=1)
-                vv = vv.repeat_interleave(self.H // self.KV, dim=1)
-            a = F.scaled_dot_product_attention(q, kk, vv, attn_mask=mask)
+            if self.KV != self.H and ATTN == "gqa":
+                a = F.scaled_dot_product_attention(q, kk, vv, attn_mask=mask, enable_gqa=True)
+            else:
+                if self.KV != self.H:
+                    kk = kk.repeat_interleave(self.H // self.KV, dim=1)
+                    vv = vv.repeat_interleave(self.H // self.KV, dim=1)
+                a = F.scaled_dot_product_attention(q, kk, vv, attn_mask=mask)
         a = a.transpose(1, 2).reshape(B, T, self.H * self.hd)
         x = x + self._lin(i, "o", ly.o, self._t(i, "attn", a))
         h = ly.ln2(x)
@@ -585,7 +596,12 @@ def main(argv=None):
     ap.add_argument("--profile-out", default="", help="also write where each decode step's GPU time goes "
                     "(per kernel category, torch.profiler over eager steps) to this CSV")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--attn", choices=("expand", "gqa"), default="expand",
+                    help="decode attention over the grouped KV cache: expand the KV heads to the query heads "
+                         "first (default), or SDPA's enable_gqa on the cache as stored")
     args = ap.parse_args(argv)
+    global ATTN
+    ATTN = args.attn
 
     if not torch.cuda.is_available():
         print("[e2e] no CUDA GPU: this benchmark needs one")
@@ -598,7 +614,7 @@ def main(argv=None):
     rows: List[Dict] = []
     fields = ["model", "batch", "variant", "tokens_per_s", "peak_mem_gb", "weight_gb", "logits_rel_err", "logits_rel_err_dq", "linear_rel_err",
               "speedup_vs_fp16", "ms_per_step", "layers", "prompt_len", "new_tokens", "mode", "built_with",
-              "lm_head", "fused", "gpu"]
+              "lm_head", "fused", "attn", "gpu"]
     gpu = torch.cuda.get_device_name(device)
     torch.manual_seed(args.seed)
     with open(args.out, "w", newline="") as fh:
@@ -685,7 +701,7 @@ def main(argv=None):
                                    ms_per_step=f"{ms:.3f}", layers=c["layers"], prompt_len=args.prompt_len,
                                    new_tokens=args.new_tokens, mode=args.mode, built_with=built_with,
                                    lm_head="fp16" if (kw is None or args.keep_lm_head_fp16) else "quantized",
-                                   fused="no" if args.no_fuse else "qkv,gate_up",
+                                   fused="no" if args.no_fuse else "qkv,gate_up", attn=args.attn,
                                    gpu=gpu)
                         rows.append(row)
                         w.writerow(row)

@@ -98,6 +98,38 @@ def test_compiled_step_decodes_the_same_tokens():
     assert k0.abs().sum() > 0  # the steps wrote the cache
 
 
+def test_gqa_attention_decodes_as_the_expanded_cache():
+    """--attn gqa (SDPA's enable_gqa on the cache as stored) computes the decode attention of
+    --attn expand (the KV heads repeated to the query heads first): the same logits within the
+    f16 rounding of the attention output, and the same greedy tokens. The tiny model has 4 query
+    heads on 2 KV heads."""
+    ld = load_example()
+    c, dev, pl, parts = tiny_model(ld, seed=2, layers=2)
+    ld.fuse_projections(parts)
+    prompt = torch.randint(0, c["vocab"], (2, 5))
+    results = []
+    saved = ld.ATTN
+    try:
+        with torch.no_grad():
+            for attn in ("expand", "gqa"):
+                ld.ATTN = attn
+                hs = ld.Harness(parts, c, 2, 12, dev)
+                logits = hs.prefill(prompt)
+                hs.tok.copy_(logits[:, -1].argmax(-1, keepdim=True))
+                hs.pos.fill_(5)
+                steps = []
+                for _ in range(4):
+                    steps.append(hs.forward(hs.tok, hs.pos.view(1), prefill=False)[:, -1].float())
+                    hs.tok.copy_(steps[-1].argmax(-1, keepdim=True))
+                    hs.pos.add_(1)
+                results.append(torch.stack(steps))
+    finally:
+        ld.ATTN = saved
+    ref, got = results
+    assert torch.equal(ref.argmax(-1), got.argmax(-1))
+    torch.testing.assert_close(got, ref, rtol=0.0, atol=2.0**-8 * float(ref.abs().max()))
+
+
 def test_dequantized_reference_holds_the_kernels_weights():
     """The e2e script's logits_rel_err_dq compares a W4A16 model with the fp16 model on its
     dequantized weights; those weights must be exactly what the library's reference says the
