@@ -45,8 +45,8 @@ so the logits error is quantization error alone. Written to --out (CSV):
                   model amplifies it over its layers into logits_rel_err)
 
 The decode harness (static KV cache, SDPA attention on the grouped cache: --attn, rotary
-embeddings) is this file's; it calls the model's own modules (embed_tokens, layers[i].input_layernorm, self_attn.q_proj,
-..., mlp.down_proj, norm, lm_head). With transformers present, the harness's fp16 prefill
+embeddings) is this file's; it calls the model's own modules (embed_tokens,
+layers[i].input_layernorm, self_attn.q_proj, ..., mlp.down_proj, norm, lm_head). With transformers present, the harness's fp16 prefill
 logits are checked against the transformers forward and the difference is printed.
 """
 from __future__ import annotations
@@ -360,13 +360,11 @@ class Harness:
             a = F.scaled_dot_product_attention(q, kk, vv, is_causal=True)
         else:
             kk, vv = self.k_cache[i], self.v_cache[i]
-            if self.KV != self.H and ATTN == "gqa":
-                a = F.scaled_dot_product_attention(q, kk, vv, attn_mask=mask, enable_gqa=True)
-            else:
-                if self.KV != self.H:
-                    kk = kk.repeat_interleave(self.H // self.KV, dim=1)
-                    vv = vv.repeat_interleave(self.H // self.KV, dim=1)
-                a = F.scaled_dot_product_attention(q, kk, vv, attn_mask=mask)
+            gqa = self.KV != self.H and ATTN == "gqa"
+            if self.KV != self.H and not gqa:
+                kk = kk.repeat_interleave(self.H // self.KV, dim=1)
+                vv = vv.repeat_interleave(self.H // self.KV, dim=1)
+            a = F.scaled_dot_product_attention(q, kk, vv, attn_mask=mask, enable_gqa=gqa)
         a = a.transpose(1, 2).reshape(B, T, self.H * self.hd)
         x = x + self._lin(i, "o", ly.o, self._t(i, "attn", a))
         h = ly.ln2(x)

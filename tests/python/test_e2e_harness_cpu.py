@@ -100,9 +100,10 @@ def test_compiled_step_decodes_the_same_tokens():
 
 def test_gqa_attention_decodes_as_the_expanded_cache():
     """--attn gqa (SDPA's enable_gqa on the cache as stored) computes the decode attention of
-    --attn expand (the KV heads repeated to the query heads first): the same logits within the
-    f16 rounding of the attention output, and the same greedy tokens. The tiny model has 4 query
-    heads on 2 KV heads."""
+    --attn expand (the KV heads repeated to the query heads first): the same greedy tokens, and
+    logits within 4 f16 ulps of the largest one (a backend may round the attention output
+    differently; one f16 rounding there moves a logit by far less through the two layers' f16
+    roundings). The tiny model has 4 query heads on 2 KV heads."""
     ld = load_example()
     c, dev, pl, parts = tiny_model(ld, seed=2, layers=2)
     ld.fuse_projections(parts)
