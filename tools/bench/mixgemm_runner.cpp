@@ -238,11 +238,6 @@ VerifyTally verify_against_reference(BenchContext& ctx, const TypeSpec& spec, co
   return v;
 }
 
-std::string join_note(const std::string& a, const std::string& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  return a + "; " + b;
-}
 
 }  // namespace
 

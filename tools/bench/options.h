@@ -57,6 +57,7 @@ struct Options {
   bool all_schedules = false;
   bool prepack_bench = false;
   bool stream_read = false;  // --stream-read: rows timing a read of each shape's int4 weights + g128 scales
+  bool marlin = false;       // --marlin: rows timing IST-DASLab's Marlin W4A16 kernel (external reference)
   bool partial_sums = false;  // --partial-sums: mixgemm rows time gemm_partial_sums instead of gemm
   bool unit_group_scales = false;  // --unit-group-scales: every group scale 1 (inputs.h)
   std::string csv_path;
@@ -105,6 +106,11 @@ Kernels
                        of a launch here; the note: what t0 + floor would be as a share of the floor);
                        rows stream_read_graph / launch_only_graph: the same two kernels, 32 back to
                        back in one CUDA graph, per launch (as a decode step's graph runs them)
+  --marlin             add rows (kernel marlin_w4a16) timing IST-DASLab's Marlin W4A16 kernel (f16
+                       x int4, g128 and per-channel, random weights in its own layout) on the same
+                       shapes and M, the same timer and cold-L2 rotation: an external reference.
+                       Needs a bench built with -DMIXGEMM_BENCH_MARLIN_SOURCE=<marlin_cuda_kernel.cu>
+                       (scripts/build_marlin_reference.sh); refused otherwise
   --partial-sums       the mixgemm rows time gemm_partial_sums (the S split-K partial sums [S, M, N]
                        that a caller adds, no reduction launch, no epilogue) instead of gemm; rows
                        without a partial-sum form say not_supported (partial_sums_count is 0)
@@ -318,6 +324,7 @@ inline Options parse_options(const std::vector<std::string>& args) {
     }
     else if (flag == "--prepack-bench") { no_value(); o.prepack_bench = true; }
     else if (flag == "--stream-read") { no_value(); o.stream_read = true; }
+    else if (flag == "--marlin") { no_value(); o.marlin = true; }
     else if (flag == "--partial-sums") { no_value(); o.partial_sums = true; }
     else if (flag == "--unit-group-scales") { no_value(); o.unit_group_scales = true; }
     else if (flag == "--csv") o.csv_path = take();

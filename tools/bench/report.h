@@ -55,6 +55,13 @@ struct ResultRow {
   double pct_floor_value() const { return timed ? pct_of_floor(floor_us, us.median) : kNaN; }
 };
 
+// "a; b" (either may be empty): a row's note built from its parts.
+inline std::string join_note(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return a + "; " + b;
+}
+
 // x_cublas_fp16 / x_cublas_fp8 of every timed row: baseline median / this row's median,
 // baselines of the same shape, tp and M (same run).
 inline void fill_ratios(std::vector<ResultRow>& rows) {

@@ -73,6 +73,12 @@ std::vector<ResultRow> run_stream_read(BenchContext& ctx, const Shape& shape);
 // --graph-batch N, after the same warm-up and settle, N launches per CUDA graph (time_graph_batch).
 std::vector<double> time_launches(BenchContext& ctx, const std::function<void(int)>& launch);
 
+// --marlin: rows (kernel marlin_w4a16, type specs f16.u4b8.g128 and f16.u4b8.gch) timing
+// IST-DASLab's Marlin kernel on `shape` at every M, as an external reference; built only with
+// MIXGEMM_BENCH_MARLIN_SOURCE (marlin_available() says whether this binary has it).
+bool marlin_available();
+std::vector<ResultRow> run_marlin(BenchContext& ctx, const Shape& shape);
+
 // One row per (schedule, M) for mixgemm with `spec` on `shape`. schedules: the list to time
 // (empty string = the heuristic's choice).
 std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, const Shape& shape,
