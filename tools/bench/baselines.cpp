@@ -134,15 +134,9 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline kind, const Shap
   std::vector<ResultRow> rows;
 
   const auto base_row = [&](int64_t M) {
-    ResultRow r;
-    r.gpu = ctx.dev.name;
-    r.shape = shape;
-    r.M = M;
-    r.kernel = baseline_name(kind);
-    r.type_spec = baseline_name(kind);
+    ResultRow r = new_row(ctx, shape, M, baseline_name(kind));
     r.a_type = r.b_type = baseline_in_type(kind);
     r.out_type = baseline_out_type(kind);
-    r.copy_gbps = ctx.copy_gbps;
     return r;
   };
 
@@ -332,7 +326,7 @@ std::vector<ResultRow> run_baseline(BenchContext& ctx, Baseline kind, const Shap
       row.timed = true;
       row.bytes = baseline_bytes(kind, M, N, K, fp8_mode == Fp8Scales::kRowwise);
       row.floor_us = floor_us(row.bytes, ctx.copy_gbps);
-      if (ca > 1 || cw > 1) note += std::string(note.empty() ? "" : "; ") + "rotating " + std::to_string(cw) + "w/" + std::to_string(ca) + "a copies";
+      note = join_note(note, rotation_note(cw, ca));
       row.note = note;
     } catch (const OutOfMemory& e) {
       row.status = kOutOfMemory;

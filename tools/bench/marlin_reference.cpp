@@ -50,17 +50,12 @@ std::vector<ResultRow> run_marlin_variant(BenchContext& ctx, const Shape& shape,
   const std::string spec = groupsize > 0 ? "f16.u4b8.g128" : "f16.u4b8.gch";
   std::vector<ResultRow> rows;
   const auto base_row = [&](int64_t M) {
-    ResultRow r;
-    r.gpu = ctx.dev.name;
-    r.shape = shape;
-    r.M = M;
-    r.kernel = "marlin_w4a16";
+    ResultRow r = new_row(ctx, shape, M, "marlin_w4a16");
     r.type_spec = spec;
     r.a_type = "f16";
     r.b_type = "u4b8";
     r.out_type = "f16";
     r.group_size = groupsize > 0 ? std::to_string(groupsize) : "0";
-    r.copy_gbps = ctx.copy_gbps;
     return r;
   };
   // Marlin's own shape rules (its launcher returns 1 otherwise): N a multiple of 256 and K of 128
@@ -147,8 +142,7 @@ std::vector<ResultRow> run_marlin_variant(BenchContext& ctx, const Shape& shape,
       row.bytes.output = o_bytes;
       row.floor_us = floor_us(row.bytes, ctx.copy_gbps);
       note = join_note(note, "IST-DASLab Marlin (external reference, random weights in its layout)");
-      if (ca > 1 || cw > 1)
-        note = join_note(note, "rotating " + std::to_string(cw) + "w/" + std::to_string(ca) + "a copies");
+      note = join_note(note, rotation_note(cw, ca));
     } catch (const OutOfMemory& e) {
       row.status = kOutOfMemory;
       note = join_note(note, e.what());

@@ -249,18 +249,13 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
   const TypeConfig tc = spec.types();
 
   const auto base_row = [&](int64_t M, const std::string& sched) {
-    ResultRow r;
-    r.gpu = ctx.dev.name;
-    r.shape = shape;
-    r.M = M;
-    r.kernel = "mixgemm";
+    ResultRow r = new_row(ctx, shape, M, "mixgemm");
     r.type_spec = spec.text;
     r.a_type = spec.a.name();
     r.b_type = spec.b.name();
     r.out_type = spec.out.name();
     r.group_size = std::to_string(spec.group_size(K));
     r.schedule = sched;
-    r.copy_gbps = ctx.copy_gbps;
     r.bytes = mixgemm_bytes(spec, M, N, K);
     r.floor_us = floor_us(r.bytes, ctx.copy_gbps);
     return r;
@@ -441,8 +436,7 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
         row.timed = true;
         if (!w.zeros_packed.empty()) row.bytes.zeros = static_cast<int64_t>(w.zeros_packed.size());
         row.floor_us = floor_us(row.bytes, ctx.copy_gbps);
-        if (w.copies > 1 || x.copies > 1)
-          note = join_note(note, "rotating " + std::to_string(w.copies) + "w/" + std::to_string(x.copies) + "a copies");
+        note = join_note(note, rotation_note(w.copies, x.copies));
       } catch (const Error& e) {
         row.status = status_of(e);
         note = join_note(note, e.what());

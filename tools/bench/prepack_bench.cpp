@@ -66,15 +66,10 @@ std::vector<ResultRow> run_prepack_bench(BenchContext& ctx) {
   std::vector<ResultRow> rows;
   Shape shape{"prepack/57344x8192", "prepack", "57344x8192", N, K, 1};
   for (const auto& c : cases) {
-    ResultRow r;
-    r.gpu = ctx.dev.name;
-    r.shape = shape;
-    r.M = 0;
-    r.kernel = "prepack";
+    ResultRow r = new_row(ctx, shape, 0, "prepack");
     r.type_spec = c.label;
     r.a_type = c.a_type.name();
     r.b_type = "u4b8";
-    r.copy_gbps = ctx.copy_gbps;
     if (ctx.progress) ctx.progress(std::string("prepack ") + c.label);
     try {
       const size_t src_bytes = source_bytes(c.format, K, N);

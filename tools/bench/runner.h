@@ -39,6 +39,25 @@ struct BenchContext {
   std::vector<std::string> fp8_scale_modes;
 };
 
+// A row of `kernel` on `shape` at M with the fields every runner fills alike: the GPU, the run's
+// copy bandwidth, and type_spec = kernel until the runner names a type config.
+inline ResultRow new_row(const BenchContext& ctx, const Shape& shape, int64_t M, const std::string& kernel) {
+  ResultRow r;
+  r.gpu = ctx.dev.name;
+  r.shape = shape;
+  r.M = M;
+  r.kernel = kernel;
+  r.type_spec = kernel;
+  r.copy_gbps = ctx.copy_gbps;
+  return r;
+}
+
+// The note of a row whose weights / activations rotate over copies for cold L2 ("" when neither does).
+inline std::string rotation_note(int w_copies, int a_copies) {
+  if (w_copies <= 1 && a_copies <= 1) return "";
+  return "rotating " + std::to_string(w_copies) + "w/" + std::to_string(a_copies) + "a copies";
+}
+
 // Copies of a buffer set to rotate through for cold L2 (1 unless the policy is kRotate):
 // enough that the rotated bytes cover 3x L2, at least 2, at most max_copies, and no more
 // than fit in free memory next to `reserve_bytes` (note says when it had to cut).

@@ -27,16 +27,10 @@ std::vector<ResultRow> run_stream_read(BenchContext& ctx, const Shape& shape) {
   const int blocks = 4 * ctx.dev.sm_count;  // 4 x 256 threads x 4 x 16 B = 64 KB in flight per SM
   std::vector<ResultRow> rows;
   const auto base_row = [&](int64_t M) {
-    ResultRow r;
-    r.gpu = ctx.dev.name;
-    r.shape = shape;
-    r.M = M;
-    r.kernel = "stream_read";
-    r.type_spec = "stream_read";
+    ResultRow r = new_row(ctx, shape, M, "stream_read");
     r.a_type = r.out_type = "-";
     r.b_type = "u4.g128";
     r.schedule = std::to_string(blocks) + "x256";
-    r.copy_gbps = ctx.copy_gbps;
     return r;
   };
   std::string note;
