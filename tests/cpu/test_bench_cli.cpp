@@ -284,6 +284,8 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_TRUE(parse({"--marlin"}).marlin);
   EXPECT_FALSE(parse({}).marlin);
   EXPECT_THROW(parse({"--marlin=1"}), std::invalid_argument);  // a switch, no value
+  EXPECT_TRUE(parse({"--qqq"}).qqq);
+  EXPECT_FALSE(parse({}).qqq);
   EXPECT_TRUE(o.unit_group_scales);
   EXPECT_FALSE(parse({}).unit_group_scales);
   EXPECT_TRUE(parse({"--partial-sums"}).partial_sums);
@@ -358,7 +360,7 @@ TEST(BenchOptions, UsageAndListMentionEverything) {
   const std::string u = usage();
   for (const char* f : {"--types", "--shapes", "--shape", "--tp", "--m", "--iters", "--warmup", "--settle-ms", "--idle-ms", "--cold-l2", "--verify",
                         "--csv", "--json", "--git-commit", "--baselines-only", "--no-baselines", "--prepack-bench",
-                        "--lt-algos", "--stream-read", "--marlin", "--unit-group-scales", "--graph-batch", "--gap-us", "--l2-prefetch-mb"})
+                        "--lt-algos", "--stream-read", "--marlin", "--qqq", "--unit-group-scales", "--graph-batch", "--gap-us", "--l2-prefetch-mb"})
     EXPECT_NE(u.find(f), std::string::npos) << f;
   const std::string l = list_text({1, 8});
   EXPECT_NE(l.find("llama2-70b/gate_up tp=8: N=7168 K=8192"), std::string::npos) << l;

@@ -328,7 +328,9 @@ int bench_main(int argc, char** argv) {
     if (opt.unit_group_scales) std::printf("inputs: every group scale 1 (--unit-group-scales, a diagnostic)\n");
     std::fflush(stdout);
 
-    if (opt.marlin && !marlin_available()) run_marlin(ctx, Shape{});  // refuses, saying how to build it
+    // An external reference this binary was built without: refused now, saying how to build it.
+    if (opt.marlin && !marlin_available()) run_marlin(ctx, Shape{});
+    if (opt.qqq && !qqq_available()) run_qqq(ctx, Shape{});
     if (!opt.baselines.empty()) create_cublaslt(ctx);
 
     // Work list for the progress counter.
@@ -351,7 +353,7 @@ int bench_main(int argc, char** argv) {
     progress.enabled = !opt.quiet;
     progress.tty = isatty(2) != 0;
     {
-      size_t per_shape = opt.baselines.size() + (opt.marlin ? 2 : 0);
+      size_t per_shape = opt.baselines.size() + (opt.marlin ? 2 : 0) + (opt.qqq ? 2 : 0);
       for (const auto& w : mix_work) per_shape += w.second.size();
       progress.total = static_cast<int>(shapes.size() * per_shape * opt.m_list.size() + (opt.prepack_bench ? 3 : 0));
     }
@@ -401,6 +403,10 @@ int bench_main(int argc, char** argv) {
       }
       if (opt.marlin && !out_of_time()) {
         auto r = run_marlin(ctx, shape);
+        rows.insert(rows.end(), r.begin(), r.end());
+      }
+      if (opt.qqq && !out_of_time()) {
+        auto r = run_qqq(ctx, shape);
         rows.insert(rows.end(), r.begin(), r.end());
       }
       for (const auto& [spec, scheds] : mix_work) {

@@ -58,6 +58,7 @@ struct Options {
   bool prepack_bench = false;
   bool stream_read = false;  // --stream-read: rows timing a read of each shape's int4 weights + g128 scales
   bool marlin = false;       // --marlin: rows timing IST-DASLab's Marlin W4A16 kernel (external reference)
+  bool qqq = false;          // --qqq: rows timing QQQ's W4A8 kernel (external reference)
   bool partial_sums = false;  // --partial-sums: mixgemm rows time gemm_partial_sums instead of gemm
   bool unit_group_scales = false;  // --unit-group-scales: every group scale 1 (inputs.h)
   std::string csv_path;
@@ -110,7 +111,10 @@ Kernels
                        x int4, g128 and per-channel, random weights in its own layout) on the same
                        shapes and M, the same timer and cold-L2 rotation: an external reference.
                        Needs a bench built with -DMIXGEMM_BENCH_MARLIN_SOURCE=<marlin_cuda_kernel.cu>
-                       (scripts/build_marlin_reference.sh); refused otherwise
+                       (scripts/build_reference_kernels.sh); refused otherwise
+  --qqq                add rows (kernel qqq_w4a8) timing QQQ's W4A8 kernel (s8 x int4 with token and
+                       channel scales, QQQ's g128 and per-channel modes) the same way; needs
+                       -DMIXGEMM_BENCH_QQQ_SOURCE=<qqq_gemm.cu> (scripts/build_reference_kernels.sh)
   --partial-sums       the mixgemm rows time gemm_partial_sums (the S split-K partial sums [S, M, N]
                        that a caller adds, no reduction launch, no epilogue) instead of gemm; rows
                        without a partial-sum form say not_supported (partial_sums_count is 0)
@@ -325,6 +329,7 @@ inline Options parse_options(const std::vector<std::string>& args) {
     else if (flag == "--prepack-bench") { no_value(); o.prepack_bench = true; }
     else if (flag == "--stream-read") { no_value(); o.stream_read = true; }
     else if (flag == "--marlin") { no_value(); o.marlin = true; }
+    else if (flag == "--qqq") { no_value(); o.qqq = true; }
     else if (flag == "--partial-sums") { no_value(); o.partial_sums = true; }
     else if (flag == "--unit-group-scales") { no_value(); o.unit_group_scales = true; }
     else if (flag == "--csv") o.csv_path = take();

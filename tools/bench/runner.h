@@ -92,11 +92,15 @@ std::vector<ResultRow> run_stream_read(BenchContext& ctx, const Shape& shape);
 // --graph-batch N, after the same warm-up and settle, N launches per CUDA graph (time_graph_batch).
 std::vector<double> time_launches(BenchContext& ctx, const std::function<void(int)>& launch);
 
-// --marlin: rows (kernel marlin_w4a16, type specs f16.u4b8.g128 and f16.u4b8.gch) timing
-// IST-DASLab's Marlin kernel on `shape` at every M, as an external reference; built only with
-// MIXGEMM_BENCH_MARLIN_SOURCE (marlin_available() says whether this binary has it).
+// --marlin / --qqq: rows timing a published kernel on `shape` at every M, as an external
+// reference (reference_kernels.cpp): marlin_w4a16 (IST-DASLab's Marlin, type specs f16.u4b8.g128
+// and f16.u4b8.gch) and qqq_w4a8 (QQQ, s8.u4b8.g128 and s8.u4b8.gch). Built only with
+// MIXGEMM_BENCH_MARLIN_SOURCE / MIXGEMM_BENCH_QQQ_SOURCE (*_available() says whether this binary
+// has it); otherwise run_* throws, saying how to build it.
 bool marlin_available();
+bool qqq_available();
 std::vector<ResultRow> run_marlin(BenchContext& ctx, const Shape& shape);
+std::vector<ResultRow> run_qqq(BenchContext& ctx, const Shape& shape);
 
 // One row per (schedule, M) for mixgemm with `spec` on `shape`. schedules: the list to time
 // (empty string = the heuristic's choice).
