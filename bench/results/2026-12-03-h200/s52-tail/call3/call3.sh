@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Session 52 call 3 (device, repository root, the tree = main + tailz2.patch uncommitted; carry .s52):
+# "z" as in call 2 (exact box after one full-box load per stage), its producer now choosing the box per
+# unit: the other token tiles' block loop is main's (call 2's per-block choice cost s8 128 x 128 4-10% at
+# M = 256, where no tile has a tail); against main ("base", tailz2.patch reversed).
+# (1) builds: base sm90 f16.u4 / s8.u4 (bench); z f16 / bf16 / s8 / e4m3 x u4 (bench + GPU tests).
+# (2) z: GPU suites Sm90* / GemmApi.RowSplit* / GemmApi.Deterministic*, memcheck and racecheck of Sm90Sanitize.*.
+# (3) forced tiles at M around their token tiles: base z z base (f16 / s8 g128, seed + Llama-2-70B).
+# Steps skipped after 380 s. Everything in $OUT/s52c3.tar.gz; summary last.
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH
+OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
+T0=$SECONDS
+R=/tmp/s52; rm -rf "$R"; mkdir -p "$R"
+cp .s52/commit.txt .s52/tailz2.patch .s52/call3.sh "$R/"
+rm -rf /tmp/base && mkdir -p /tmp/base && tar cf - --exclude='./build*' --exclude='./.git' --exclude='./.s52' . | tar xf - -C /tmp/base
+(cd /tmp/base && patch -p1 -R < "$R/tailz2.patch") > "$R/patch.log" 2>&1 || { echo "PATCH FAILED"; cat "$R/patch.log"; exit 3; }
+T=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_FLAGS=-Xptxas=-v)
+( cmake -S /tmp/base -B /tmp/base/build "${T[@]}" -DMIXGEMM_SM90_TYPES=f16.u4,s8.u4 && cmake --build /tmp/base/build -j 16 --target mixgemm-bench ) > "$R/build-base.log" 2>&1 || echo "BUILD base FAILED" &
+( cmake -S . -B build-s52 "${T[@]}" -DMIXGEMM_SM90_TYPES=f16.u4,bf16.u4,s8.u4,e4m3.u4 && cmake --build build-s52 -j 16 --target mixgemm-bench mixgemm_gpu_tests ) > "$R/build-z.log" 2>&1 || echo "BUILD z FAILED" &
+wait
+echo "builds done at $((SECONDS-T0)) s"
+for l in base z; do
+  echo "$l sm90 kernels: $(grep -A2 'Function properties for .*sm90_kernel' "$R/build-$l.log" | grep -c 'Used') compiled, with spills: $(grep -A2 'Function properties for .*sm90_kernel' "$R/build-$l.log" | grep -E 'spill stores' | grep -vc ' 0 bytes spill stores'), C751x: $(grep -c 'C751[0-5]' "$R/build-$l.log")"
+done
+left() { [ $((SECONDS-T0)) -lt 380 ]; }
+timeout 150 build-s52/tests/mixgemm_gpu_tests --gtest_filter='Sm90*:GemmApi.RowSplit*:GemmApi.Deterministic*:-Sm90Timing.*:*Sanitize*' > "$R/tests-z.log" 2>&1
+echo "tests z rc=$?: $(grep -E '^\[  (PASSED|FAILED)|^\[  SKIPPED' "$R/tests-z.log" | tr '\n' ' ') at $((SECONDS-T0)) s"
+for tool in memcheck racecheck; do
+  timeout 90 compute-sanitizer --tool $tool build-s52/tests/mixgemm_gpu_tests --gtest_filter='Sm90Sanitize.*' > "$R/z-$tool.log" 2>&1
+  echo "z $tool rc=$?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/z-$tool.log" | tail -1) at $((SECONDS-T0)) s"
+done
+declare -A B=([base]=/tmp/base/build [z]=build-s52)
+forced() {  # $1 base|z $2 run tag
+  for s in 128x256:256,320 128x128:128,160,256 256x64:24,64; do
+    left || { echo "skip forced $2 ${s%%:*}"; continue; }
+    timeout 60 "${B[$1]}/tools/mixgemm-bench" --shapes seed,llama2-70b --m ${s#*:} --types f16.u4b8.g128,s8.u4b8.g128 \
+      --schedule sm90_${s%%:*}_1x1x1_coop_splitk --no-baselines --iters 20 --warmup 3 \
+      --csv "$R/forced-$2-${s%%:*}.csv" --git-commit "$(cat "$R/commit.txt")" --summary-m none --quiet > "$R/forced-$2-${s%%:*}.txt" 2>&1
+    echo "forced $2 ${s%%:*} rc=$? at $((SECONDS-T0)) s"
+  done
+}
+forced base base1; forced z z1; forced z z2; forced base base2
+tar czf "$OUT/s52c3.tar.gz" -C /tmp s52
+python3 .s52/summary2.py "$R" > "$R/summary.txt" 2>&1
+cp "$R/summary.txt" "$OUT/"
+grep -v "^  " "$R/summary.txt"; grep "geomean" -A40 "$R/summary.txt" | head -60
+echo "call total $((SECONDS-T0)) s"
