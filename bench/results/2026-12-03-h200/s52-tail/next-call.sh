@@ -8,6 +8,7 @@
 # seed + Llama-2-70B, cuBLAS fp16 beside. ~7 min.
 # From the repository root on main, with the branch's diff and main's HEAD in .sN (carry .sN):
 #   mkdir -p .sN && git diff main wip/sm90-tail-box > .sN/tailbox.patch && git rev-parse HEAD > .sN/commit.txt
+# (the branch sits on main; if main moved, rebase it first so that this diff is the change alone)
 # Merge (git merge wip/sm90-tail-box) if the suites and sanitizers pass and no point without a tail is slower
 # beyond the run's noise; the README's expectation: 0.75-0.9x at M = 160..224 on the 128 x 256 picks.
 S=${S:-.s53}
