@@ -7,7 +7,7 @@
 # and shift.patch, a diagnostic: main with a never-taken branch in the prologue that moves every block loop after it by
 # 48 bytes, the loops' SASS unchanged (checked with scripts/local_sass.sh on s8 128 x 128): if it also makes 128 x 128
 # slower at M = 256, session 52's unexplained 2-13% there was code placement (call 2 / 3 had moved those loops by 80
-# bytes: main's s8 loop of 167 instructions starts 128-byte aligned, theirs did not), not the tail logic.
+# bytes: one of main's s8 block loops, 167 instructions, starts 128-byte aligned, theirs did not), not the tail logic.
 # From the repository root on main, before the branch is merged (carry .sN):
 #   mkdir -p .sN && git diff main wip/sm90-tail-box > .sN/tailbox.patch && git rev-parse HEAD > .sN/commit.txt
 #   cp bench/results/2026-12-03-h200/s52-tail/tailbox128.patch bench/results/2026-12-03-h200/s52-tail/shift.patch .sN/
