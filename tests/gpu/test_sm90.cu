@@ -347,6 +347,52 @@ TEST(Sm90, TailSplit) {
   for_split_specs(base_seed() + 31, [](const Spec& s) { check_tail_split(s); });
 }
 
+// A partial last token tile after whole ones in the same CTA: M = two token tiles + r, r = 1, 8
+// and tile_t - 1, on every compiled schedule, K = 4096 (64 k-blocks per unit, more than any ring
+// has stages), on 4 pretend SMs (each CTA runs whole tiles of the first token tiles before its
+// tail tiles). On the 256-token tile that is the exact TMA box (act_tail_map, sm90_gemm.cuh's
+// producer): a CTA loads its first tail blocks through the full box, zero-filling its stages'
+// rows past M, then through the exact box, while its stages held other tokens' rows before. Exact
+// against the CPU reference where the data is integer, rows >= M untouched, a second run bit for
+// bit.
+TEST(Sm90, TailTokenTile) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  for_split_specs(base_seed() + 35, [](const Spec& s) {
+    SCOPED_TRACE(s.name());
+    const auto cfgs = mixgemm::kernels::sm90_configs(s.a, s.b);
+    constexpr int kSm = 4;
+    auto ms_of = [](const Sm90Config& c) {
+      return std::vector<int>{2 * c.tile_t + 1, 2 * c.tile_t + 8, 3 * c.tile_t - 1};
+    };
+    int rows = 0;
+    for (const Sm90Config& c : cfgs) rows = std::max(rows, ms_of(c).back());
+    const Data d = make_data(s, rows, rows);
+    DevData dd(d, [&](int) {
+      size_t bytes = 0;
+      for (const Sm90Config& c : cfgs)
+        for (int M : ms_of(c))
+          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, kSm, Sm90SplitMode::kSplitK));
+      return bytes;
+    });
+    dd.sm_count = kSm;
+    int ran = 0;
+    for (const Sm90Config& cfg : cfgs)
+      for (int M : ms_of(cfg)) {
+        std::string err;
+        const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK);
+        ASSERT_FALSE(out.empty()) << cfg.name() << " M=" << M << ": " << err;
+        std::string msg;
+        EXPECT_EQ(compare(d, out, M, &msg), 0) << cfg.name() << " M=" << M << " (tail of " << M % cfg.tile_t
+                                               << " rows):" << msg;
+        EXPECT_EQ(run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK), out) << cfg.name() << " M=" << M
+                                                                                << ": second run differs";
+        EXPECT_TRUE(counters_zero(dd, s, M, cfg, Sm90SplitMode::kSplitK)) << cfg.name() << " M=" << M;
+        ++ran;
+      }
+    std::printf("[ tail token tile ] %s: %d (schedule, M) points\n", s.name().c_str(), ran);
+  });
+}
+
 // Stream-K, forced (mode) on every schedule, at pretend SM counts that make
 // the CTAs' k-ranges start and end inside tiles in many ways (3 and 7: many contributors per
 // tile, whole waves before the streamed tiles; the real count), bit-exact against the CPU

@@ -105,6 +105,8 @@ struct Sm90Traits {
   static constexpr int kWBytes = kNBlk * layout::kBlockBytes * kLayoutKb;
   static constexpr int kSRowBytes = kTileN * kSB;
   static constexpr int kSBytes = 4 * kSRowBytes;
+  // A partial last token tile loads its rows through act_tail_map (produce_v; sm90_tail_box).
+  static constexpr bool kTailBox = sm90_tail_box(kTileT);
   // e4m3 with one group row per 64-k block (kSm90ScaleBlock): per weight row, the 16 possible
   // e4m3 weights of the stage's group (16 bytes, built by the table warps: Sm90Cta::build_tables;
   // unused by the wide tile's GPTQ kernel, whose consumers build their tables in registers).
@@ -239,6 +241,7 @@ struct Sm90Cta {
     const bool cz = kRows >= 0 ? kZeros : static_cast<bool>(p.has_zeros);
     int stage = 0;
     uint32_t phase = 0;
+    [[maybe_unused]] int zero_fills = 0;  // full-box loads of the last token tile so far (kTailBox, below)
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
       const Unit x = unit_of(p, u);
       const int nb0 = x.nt * Tr::kNBlk;
@@ -262,12 +265,36 @@ struct Sm90Cta {
         gk = k0 - g * gs;
         soff = g * gstep + static_cast<int64_t>(n0) * Tr::kSB;
       }
+      // The last token tile of an M that is not a multiple of 256 (kTailBox): its M % 256 rows
+      // only (act_tail_map) from block kb_exact on, once every stage's rows past M are zero. TMA
+      // zero-fills a full box's rows past M at a cost (with the exact box the tile takes
+      // 0.68-0.97x the time at M = 320), and rows left as the stage held them (nonzero) made f16
+      // up to 9% slower than zeros do (s52-tail/call1: power, most likely). So a CTA's first
+      // kStages tail blocks, one per stage, load the full box, and its later ones the exact box,
+      // which keeps those zeros: a CTA's units run in tile order, the last token tile's last
+      // (sm90_partition.h), so no other tile's rows come after them. Only the accumulator columns
+      // of tokens >= M see those rows, and the epilogue never stores them: the box changes no
+      // output.
+      const CUtensorMap* amap = &p.act_map;
+      int kb_exact = x.kb1;
+      if constexpr (Tr::kTailBox) {
+        if (x.tt == p.tail_tt) {
+          kb_exact = min(x.kb1, x.kb0 + max(0, kStages - zero_fills));
+          zero_fills += kb_exact - x.kb0;
+        }
+      }
       for (int kb = x.kb0; kb < x.kb1; ++kb) {
+        if constexpr (Tr::kTailBox) {
+          if (kb == kb_exact) {
+            amap = &p.act_tail_map;
+            tx = tx - Tr::kActBytes + p.tail_act_bytes;
+          }
+        }
         ptx::mbar_wait_parity(empty0 + stage * 8, phase ^ 1u);
         const uint32_t st = base + stage * Tr::kStageBytes;
         const uint32_t full = full0 + stage * 8;
         ptx::mbar_arrive_expect_tx(full, tx);
-        ptx::tma_load_2d(st, &p.act_map, kb * kKBlock, x.tt * kTileT, full);
+        ptx::tma_load_2d(st, amap, kb * kKBlock, x.tt * kTileT, full);
 #pragma unroll
         for (int l = 0; l < Tr::kLayoutKb; ++l)
           ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, wsrc + l * p.b_kstride, wbytes,
@@ -1394,6 +1421,8 @@ struct Sm90Cta {
       }
       ptx::mbar_fence_init();
       ptx::prefetch_tensormap(&p.act_map);
+      if constexpr (Tr::kTailBox)
+        if (p.tail_tt >= 0) ptx::prefetch_tensormap(&p.act_tail_map);
       ptx::prefetch_tensormap(&p.out_map);
       sm90_mark(p, 10);  // barriers initialized
     }

@@ -121,23 +121,37 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   {
     // Activations [M][lda]: dims (K, M) innermost first, row stride lda * element bytes;
     // box 64 k x tile_t tokens; 128-byte (16-bit) or 64-byte (8-bit) swizzle, wgmma's B
-    // layout; rows past M are zero-filled by TMA.
-    // 8-bit activations (s8, e4m3): 64-byte rows, the 64-byte swizzle.
+    // layout. 8-bit activations (s8, e4m3): 64-byte rows, the 64-byte swizzle.
+    // The 256-token tile's last token tile, when M is not a multiple of 256, also gets a map whose
+    // box holds the M % 256 rows that exist (act_tail_map, sm90_kernel_params.h): TMA's zero
+    // fill of a full box's rows past M costs time (bench/results/2026-12-03-h200/s52-tail/).
     const bool a8 = p.a_type == AType::kS8 || p.a_type == AType::kE4M3;
-    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.K), static_cast<cuuint64_t>(p.M)};
-    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.lda) * (a8 ? 1 : 2)};
-    const cuuint32_t box[2] = {static_cast<cuuint32_t>(sm90::kKBlock), static_cast<cuuint32_t>(cfg.tile_t)};
-    const cuuint32_t estr[2] = {1, 1};
-    const CUresult r = encode_fn()(&k.act_map,
-                                   a8                         ? CU_TENSOR_MAP_DATA_TYPE_UINT8
-                                   : p.a_type == AType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                                              : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-                                   2, const_cast<void*>(p.a), dims, strides, box, estr,
-                                   CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                   a8 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_128B,
-                                   CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS)
-      throw Error(ErrorCode::kCudaError, "mixgemm sm90: cuTensorMapEncodeTiled failed (" + std::to_string(r) + ")");
+    auto encode_act = [&](CUtensorMap* map, int rows, const char* which) {
+      const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.K), static_cast<cuuint64_t>(p.M)};
+      const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.lda) * (a8 ? 1 : 2)};
+      const cuuint32_t box[2] = {static_cast<cuuint32_t>(sm90::kKBlock), static_cast<cuuint32_t>(rows)};
+      const cuuint32_t estr[2] = {1, 1};
+      const CUresult r = encode_fn()(map,
+                                     a8                         ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                                     : p.a_type == AType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                                : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                                     2, const_cast<void*>(p.a), dims, strides, box, estr,
+                                     CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                     a8 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_128B,
+                                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      if (r != CUDA_SUCCESS)
+        throw Error(ErrorCode::kCudaError, std::string("mixgemm sm90: cuTensorMapEncodeTiled (") + which +
+                                               ") failed (" + std::to_string(r) + ")");
+    };
+    encode_act(&k.act_map, cfg.tile_t, "activations");
+    const int tail_rows = static_cast<int>(p.M % cfg.tile_t);
+    k.tail_tt = -1;
+    k.tail_act_bytes = 0;
+    if (tail_rows != 0 && sm90::sm90_tail_box(cfg.tile_t)) {
+      encode_act(&k.act_tail_map, tail_rows, "activations, last token tile");
+      k.tail_tt = static_cast<int32_t>((p.M + cfg.tile_t - 1) / cfg.tile_t - 1);
+      k.tail_act_bytes = static_cast<uint32_t>(tail_rows) * sm90::kKBlock * (a8 ? 1u : 2u);
+    }
   }
   {
     // Output [M][ldo] 16-bit: dims (N, M), row stride ldo * 2 bytes (ldo % 8 == 0: 16-byte rows),
