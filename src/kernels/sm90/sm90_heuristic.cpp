@@ -37,8 +37,12 @@ constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
 // s32-a8tiles/ (every sm90 tile on the Llama-2-7B / Llama-3-8B / Llama-2-70B layers and the seed
 // shape, M = 160..768, s8 / e4m3 x u4b8 g128) where the tile runs whole tiles without a split:
 // (time - launch - waves x unit overhead) / (waves x K / 64), median over 22-58 points per tile
-// (s8: 204 / 245 / 391 ns for 64 / 128 / 256 tokens, 256 x 64 320 = 1.57x 128 x 64; e4m3: 273 /
-// 308 / 447, 256 x 64 427 = 1.56x). e4m3's blocks are dearer than s8's, most on the narrow token
+// (s8: 204 / 245 ns for 64 / 128 tokens, 256 x 64 320 = 1.57x 128 x 64; e4m3: 273 / 308, 256 x 64
+// 427 = 1.56x). The 256-token tile's block times are session 53's (bench/results/2026-12-03-h200/
+// s53-a8model/call3, the same method on the kernels with that tile's exact TMA box for a partial
+// last token tile, 30 points each: s8 340, e4m3 378 ns; session 32 measured 391 / 447 with TMA's
+// zero fill of the padded rows, ~30% dearer at M that is not a multiple of 256, and the ranking then
+// sent M = 288..384 to 128 x 128 at 1.1-1.3x the 128 x 256 time). e4m3's blocks are dearer than s8's, most on the narrow token
 // tiles (its group tables and byte lookups cost more per weight, amortized over fewer tokens).
 // The partial rate (75 bytes per ns, 50 until session 32) is the one constant chosen by its
 // effect: of 50 / 75 / 100 / 150 it is the one under which the picks are nearest the fastest tile
@@ -47,8 +51,8 @@ constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
 // two-part exchange of session 31 halved that tile's partial traffic). On session 21's data
 // (older kernels: s21-w4a8tiles/, M = 32..256; s21-a8model/, M = 160..384) the picks are 1.004x /
 // 1.000x and 1.039x / 1.007x the fastest (the constants before: 1.004x / 1.000x, 1.032x / 1.005x).
-constexpr TimeModel kModelS8{204, 245, 391, 2000, 75, 1.57, 0.75};
-constexpr TimeModel kModelE4M3{273, 308, 447, 2000, 75, 1.56, 0.75};
+constexpr TimeModel kModelS8{204, 245, 340, 2000, 75, 1.57, 0.75};
+constexpr TimeModel kModelE4M3{273, 308, 378, 2000, 75, 1.56, 0.75};
 const TimeModel& model_of(AType a) {
   return is_a16(a) ? kModelA16 : a == AType::kE4M3 ? kModelE4M3 : kModelS8;
 }
