@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -292,6 +293,23 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_FALSE(parse({}).partial_sums);
   EXPECT_THROW(parse({"--partial-sums", "--verify"}), std::invalid_argument);  // no gemm output to verify
   EXPECT_THROW(parse({"--unit-group-scales=1"}), std::invalid_argument);  // a switch, no value
+  {
+    // --row-split-at times a split the rule may not take: the slices' picks must be one-launch
+    // picks, so it insists on MIXGEMM_ROW_SPLIT=0 (read once by the library, here only by the parser).
+    const char* prev = std::getenv("MIXGEMM_ROW_SPLIT");
+    const std::string saved = prev ? prev : "";
+    unsetenv("MIXGEMM_ROW_SPLIT");
+    EXPECT_THROW(parse({"--row-split-at", "256"}), std::invalid_argument);
+    setenv("MIXGEMM_ROW_SPLIT", "0", 1);
+    EXPECT_EQ(parse({"--row-split-at", "256"}).row_split_at, 256);
+    EXPECT_EQ(parse({"--row-split-at", "128"}).row_split_at, 128);
+    EXPECT_EQ(parse({}).row_split_at, 0);
+    EXPECT_THROW(parse({"--row-split-at", "64"}), std::invalid_argument);
+    EXPECT_THROW(parse({"--row-split-at", "256", "--schedule", "sm90_128x256_1x1x1_coop_splitk"}), std::invalid_argument);
+    EXPECT_THROW(parse({"--row-split-at", "256", "--partial-sums"}), std::invalid_argument);
+    if (prev) setenv("MIXGEMM_ROW_SPLIT", saved.c_str(), 1);
+    else unsetenv("MIXGEMM_ROW_SPLIT");
+  }
   EXPECT_EQ(o.csv_path, "out.csv");
   EXPECT_EQ(o.json_path, "out.json");
   EXPECT_EQ(o.git_commit, "abc123");

@@ -320,7 +320,24 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
         rows.push_back(row);
         continue;
       }
-      if (sched.empty()) {
+      // --row-split-at: rows [0, head) and [head, M) as two calls, each forced to its own pick.
+      int64_t head = 0;
+      std::string head_sched, tail_sched;
+      if (sched.empty() && opt.row_split_at) {
+        head = M - M % opt.row_split_at;
+        if (head < 128 || M - head < 32) {
+          row.status = kNotSupported;
+          row.note = "--row-split-at " + std::to_string(opt.row_split_at) + ": no head at this M (needs >= 128 rows, >= 32 left)";
+          rows.push_back(row);
+          continue;
+        }
+        GemmProblem ph = p, pt = p;
+        ph.M = head;
+        pt.M = M - head;
+        head_sched = choose_schedule(ph, ctx.dev.sm_count);
+        tail_sched = choose_schedule(pt, ctx.dev.sm_count);
+        row.schedule = head_sched + "[" + std::to_string(head) + "]+" + tail_sched + " (--row-split-at)";
+      } else if (sched.empty()) {
         try {
           row.schedule = describe_plan(p, ctx.dev.sm_count);
         } catch (const Error& e) {
@@ -364,7 +381,22 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
           args.channel_scales = w.c.empty() ? nullptr : w.c[wi].as<float>();
           args.token_scales = x.t.empty() ? nullptr : x.t[ai].as<float>();
           args.out = x.out[ai].get();
-          gemm(args);
+          if (head == 0) {
+            gemm(args);
+            return;
+          }
+          // What gemm()'s own row split launches (core::row_slice): a, out and the token scales
+          // advanced by the head's rows, the weights and workspace shared.
+          GemmArgs h = args, t = args;
+          h.problem.M = head;
+          h.schedule = head_sched;
+          t.problem.M = M - head;
+          t.schedule = tail_sched;
+          t.a = static_cast<const char*>(args.a) + head * args.lda * (spec.a.size_bits() / 8);
+          t.out = static_cast<char*>(args.out) + head * args.ldo * (spec.out.size_bits() / 8);
+          if (args.token_scales) t.token_scales = args.token_scales + head;
+          gemm(h);
+          gemm(t);
         };
         // --gap-us: [prefetch_l2 of copy i] spin(gap) before each gemm (gap_launch), and the same
         // without the gemm (gap_only), whose time is taken off the row's.

@@ -60,6 +60,7 @@ struct Options {
   bool marlin = false;       // --marlin: rows timing IST-DASLab's Marlin W4A16 kernel (external reference)
   bool qqq = false;          // --qqq: rows timing QQQ's W4A8 kernel (external reference)
   bool partial_sums = false;  // --partial-sums: mixgemm rows time gemm_partial_sums instead of gemm
+  int64_t row_split_at = 0;   // --row-split-at U: heuristic rows run as two gemm calls split at M - M % U
   bool unit_group_scales = false;  // --unit-group-scales: every group scale 1 (inputs.h)
   std::string csv_path;
   std::string json_path;
@@ -118,6 +119,13 @@ Kernels
   --partial-sums       the mixgemm rows time gemm_partial_sums (the S split-K partial sums [S, M, N]
                        that a caller adds, no reduction launch, no epilogue) instead of gemm; rows
                        without a partial-sum form say not_supported (partial_sums_count is 0)
+  --row-split-at U     (U = 128 or 256) the heuristic's rows run as gemm() runs a row split with
+                       head H = M - M % U (H >= 128, M - H >= 32): two gemm calls in order on the
+                       stream, rows [0, H) and [H, M), each forced to choose_schedule's pick for its
+                       rows; at an M without such an H the row says not_supported. Run it with
+                       MIXGEMM_ROW_SPLIT=0 in the environment (refused otherwise), so that the picks
+                       are one-launch picks and the split is the one asked for: the row split rule's
+                       candidates timed whatever the rule would choose
 Timing
   --iters N            timed runs per row, each with its own CUDA event pair (default 100)
   --warmup N           untimed runs first (default 10)
@@ -331,6 +339,10 @@ inline Options parse_options(const std::vector<std::string>& args) {
     else if (flag == "--marlin") { no_value(); o.marlin = true; }
     else if (flag == "--qqq") { no_value(); o.qqq = true; }
     else if (flag == "--partial-sums") { no_value(); o.partial_sums = true; }
+    else if (flag == "--row-split-at") {
+      o.row_split_at = take_int(128);
+      if (o.row_split_at != 128 && o.row_split_at != 256) throw std::invalid_argument("--row-split-at takes 128 or 256");
+    }
     else if (flag == "--unit-group-scales") { no_value(); o.unit_group_scales = true; }
     else if (flag == "--csv") o.csv_path = take();
     else if (flag == "--json") o.json_path = take();
@@ -358,6 +370,14 @@ inline Options parse_options(const std::vector<std::string>& args) {
   if (o.gap_us >= 0 && o.graph_batch <= 0) throw std::invalid_argument("--gap-us needs --graph-batch");
   if (o.partial_sums && o.verify)
     throw std::invalid_argument("--verify checks gemm's output; --partial-sums rows have none (the GPU tests check them)");
+  if (o.row_split_at && o.partial_sums) throw std::invalid_argument("--row-split-at times gemm; --partial-sums has no split");
+  if (o.row_split_at) {
+    const char* env = std::getenv("MIXGEMM_ROW_SPLIT");
+    if (!env || std::string(env) != "0")
+      throw std::invalid_argument("--row-split-at needs MIXGEMM_ROW_SPLIT=0 in the environment (the slices' picks must be one-launch picks)");
+  }
+  if (o.row_split_at && (!o.schedule.empty() || o.all_schedules))
+    throw std::invalid_argument("--row-split-at splits the heuristic's rows; it excludes --schedule / --all-schedules");
   if (o.prefetch_mb > 0 && o.gap_us < 0) throw std::invalid_argument("--l2-prefetch-mb needs --gap-us");
   if (!o.schedule.empty() && o.all_schedules)
     throw std::invalid_argument("--schedule and --all-schedules exclude each other");
