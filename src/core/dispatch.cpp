@@ -153,7 +153,7 @@ int64_t choose_row_split_among(const GemmProblem& p, int sm_count, const std::ve
   // any gain would be wave quantization, which the model prices too coarsely (measured
   // 0.84-1.08x there, s33-rowsplit/).
   if (c.tile_t >= 128 && p.M % c.tile_t == 0) return 0;
-  double best = kRowSplitMargin * one;
+  double best = one;
   int64_t best_head = 0;
   const bool is_8bit = a == kernels::AType::kS8 || a == kernels::AType::kE4M3;
   for (const int64_t head : row_split_candidates(p.M)) {

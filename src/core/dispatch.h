@@ -32,20 +32,24 @@ std::string choose_for_call(const GemmArgs& args, int sm_count);
 // two launches in order on the stream, rows [0, head) and [head, M), each with the heuristic's
 // own pick. Returns head, or 0 for one launch: head is M rounded down to a multiple of 256 or
 // of 128 (at least 128, leaving at least kRowSplitMinTail rows), where the one launch does not
-// run whole 128- or 256-token tiles already and the sm90 ranking model predicts
-// both launches together (each with its launch cost; an 8-bit tail of <= 64 rows halfway to
-// the 16-bit model's price) plus kRowSplitSecondLaunchUs under kRowSplitMargin of the one
-// launch. choose_row_split is what gemm() runs (0 with MIXGEMM_ROW_SPLIT=0); the _among form,
-// for the tests, is pure and ignores the switch.
+// run whole 128- or 256-token tiles already and the sm90 ranking model predicts both launches
+// together (each with its launch cost; an 8-bit tail of <= 64 rows halfway to the 16-bit
+// model's price) plus kRowSplitSecondLaunchUs under the one launch. choose_row_split is what
+// gemm() runs (0 with MIXGEMM_ROW_SPLIT=0); the _among form, for the tests, is pure and ignores
+// the switch.
 int64_t choose_row_split(const GemmProblem& problem, int sm_count);
 int64_t choose_row_split_among(const GemmProblem& problem, int sm_count, const std::vector<kernels::Sm90Config>& sm90);
 inline constexpr int64_t kRowSplitMinTail = 32;
-inline constexpr double kRowSplitMargin = 0.95;
-// What running the tail after the head costs beyond the tail alone: the second launch's ramp
-// cannot hide under the first one's drain. Measured (s33-rowsplit/, 258 split points, 4 types):
-// split time - head alone - tail alone, median 5.1 us, quartiles 2.2 / 7.7 us; 6 us keeps every
-// measured split at or under its one launch.
-inline constexpr double kRowSplitSecondLaunchUs = 6.0;
+// What running the tail after the head costs beyond the tail alone (the second launch's ramp
+// cannot hide under the first one's drain), with the model's error folded in: the split is
+// taken where the model's two launches plus this undercut the one launch. Session 33 measured
+// the cost itself (split - head alone - tail alone: median 5.1 us, quartiles 2.2 / 7.7) and
+// priced it at 6 us under a 0.95 margin. Session 54 timed both heads and the one launch at 936
+// points on the tail-box kernels (bench/results/2026-12-03-h200/s54-rowsplit/, f16 / s8 / e4m3,
+// Llama-2-7B, Llama-3-8B, Llama-2-70B, seed, M = 160..3136): 10 us and no margin ranks best,
+// in each model set held out in turn as well (the relative margin kept splits worth 1-3% at
+// M >= 1024 from being taken, where 5% of the launch is tens of microseconds).
+inline constexpr double kRowSplitSecondLaunchUs = 10.0;
 
 // False where MIXGEMM_ROW_SPLIT=0 is set in the environment (read once; for A/B timing in one
 // build): gemm() then runs every problem in one launch.

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "core/dispatch.h"
 #include "core/problem.h"
 #include "kernels/sm90/sm90.h"
 #include "kernels/smallm/smallm.h"
 #include "mixgemm/gemm.h"
+#include "row_split_timings.h"
 
 namespace {
 
@@ -225,19 +228,17 @@ TEST(Dispatch, EightBitWeightsWithEightBitActivationsAreRefused) {
 }
 
 // Row split (core::choose_row_split, docs/design.md "Row split"): an M that fits the sm90 token
-// tiles badly runs as two row slices. At M = 288 / 320 on the seed shape and the Llama-2-70B
-// gate_up / down layers the split measured 0.62-0.87x the one launch (s33-rowsplit/derive/, f16 /
-// s8 / e4m3, before the 256-token tile's exact tail box). Since session 53 the 8-bit models price
-// a 128 x 256 block as the tail-box kernels run it (kModelS8 / kModelE4M3), so the one launch on
-// that tile costs less in the model and two 8-bit points keep it: seed e4m3 (measured 0.955 /
-// 0.971x the split's time, bench/results/2026-12-03-h200/s53-a8model/call4) and Llama-2-70B down
-// s8 (1.03-1.09x: a loss the rule accepts); seed s8 ran one launch before too.
+// tiles badly runs as two row slices. At M = 288 / 320 on the Llama-2-70B gate_up / down layers
+// and on the seed shape with f16 the split measured 0.81-0.99x the one launch
+// (bench/results/2026-12-03-h200/s54-rowsplit/call1, f16 / s8 / e4m3); Llama-2-70B down e4m3 splits
+// at 1.03x (a loss the rule accepts: kRowSplitSecondLaunchUs without a margin ranks best over all
+// the points). The seed shape with 8-bit activations runs one launch (the split measured 1.01-1.05x).
 TEST(Dispatch, RowSplitWhereTheTokenTilesFitBadly) {
   for (const TypeConfig& t : {TypeConfig{f16, u4b8, f16, false, f16}, TypeConfig{s8, u4b8, u8, false, f16},
                               TypeConfig{e4m3, u4b8, f16, false, f16}}) {
     const auto all = kernels::sm90_all_configs(core::to_kernel(t.a), core::to_kernel_b(t.b));
     for (auto [N, K] : {std::pair<int64_t, int64_t>{8192, 21760}, {57344, 8192}, {8192, 28672}}) {
-      const bool one_launch = (t.a == s8 && (K == 21760 || K == 28672)) || (t.a == e4m3 && K == 21760);
+      const bool one_launch = (t.a == s8 || t.a == e4m3) && K == 21760;
       const int64_t head = one_launch ? 0 : 256;
       EXPECT_EQ(core::choose_row_split_among(GemmProblem{320, N, K, t, 128}, 132, all), head) << t.name() << " N=" << N;
       EXPECT_EQ(core::choose_row_split_among(GemmProblem{288, N, K, t, 128}, 132, all), head) << t.name() << " N=" << N;
@@ -247,13 +248,13 @@ TEST(Dispatch, RowSplitWhereTheTokenTilesFitBadly) {
             << t.name() << " N=" << N << " M=" << M;
     }
   }
-  // The GPU tests' shape (GemmApi.RowSplit*): 288 x 59392 x 1024 runs as 256 + 32 for every
-  // activation type, so those tests take the two-launch path (288 x 28672 x 2048, their shape
-  // until session 53, runs one 8-bit launch since).
+  // The GPU tests' shape (GemmApi.RowSplit*): 288 x 28672 x 2560 runs as 256 + 32 for every
+  // activation type, so those tests take the two-launch path (the smallest N x K found that does
+  // since session 54's constants; 288 x 59392 x 1024, their shape in session 53, runs one s8 launch).
   for (const TypeConfig& t : {TypeConfig{f16, u4b8, f16, false, f16}, TypeConfig{bf16, u4b8, bf16, false, bf16},
                               TypeConfig{s8, u4b8, u8, false, bf16}, TypeConfig{e4m3, u4b8, f16, false, bf16}}) {
     const auto all = kernels::sm90_all_configs(core::to_kernel(t.a), core::to_kernel_b(t.b));
-    EXPECT_EQ(core::choose_row_split_among(GemmProblem{288, 59392, 1024, t, 128}, 132, all), 256) << t.name();
+    EXPECT_EQ(core::choose_row_split_among(GemmProblem{288, 28672, 2560, t, 128}, 132, all), 256) << t.name();
   }
 }
 
@@ -339,248 +340,53 @@ TEST(Dispatch, RowSplitOnlyForTheHeuristicsSm90Calls) {
   EXPECT_EQ(core::row_split_for_call(g, core::choose_for_call(g, 132), 132), 0);
 }
 
-// Session 33 (bench/results/2026-12-02-h200/s33-rowsplit/: gemm() with MIXGEMM_ROW_SPLIT=0 and =1
-// in one build, the mean of two runs each, g128, us), as (a, N, K, M, one launch, two launches):
-// derive/, every point where the first rule (the model under 0.95x, no second-launch cost, any
-// padding) split, and mcheck/, every point the second rule split at M values outside derive's grid
-// and on held-out shapes. What the model missed decided the rule: the second launch costs ~5 us more
-// than the tail alone (kRowSplitSecondLaunchUs); where the one launch already runs whole 128- or
-// 256-token tiles the split measured 0.84-1.08x; and an 8-bit tail of <= 64 rows costs about what a
-// 16-bit one does (mcheck/'s 3584 x 18944 s8 / e4m3 M = 3136: 1.15 / 1.12x). The rule splits at 218 of
-// these 327 points, none slower than its one launch; the first rule's 14 slower points (up to 1.12x:
-// Llama-3-8B qkv M = 1312, o M = 2112, Llama-2-70B qkv s8 M = 320) and the second's five no longer split.
-struct MeasuredSplit {
-  ScalarType a;
-  int64_t N, K, M;
-  double us_one, us_split;
-};
-
-TEST(Dispatch, RowSplitsMeasuredFasterThanOneLaunch) {
-  const std::vector<MeasuredSplit> pts = {
-      // llama2-70b/down
-      {bf16, 8192, 28672, 288, 289.5, 222.5}, {bf16, 8192, 28672, 320, 271.9, 223.4}, {bf16, 8192, 28672, 384, 293.0, 251.6},
-      {bf16, 8192, 28672, 544, 530.4, 352.9}, {bf16, 8192, 28672, 576, 503.4, 357.9}, {bf16, 8192, 28672, 640, 479.7, 386.1},
-      {bf16, 8192, 28672, 800, 558.3, 509.1}, {bf16, 8192, 28672, 1088, 794.2, 678.0}, {bf16, 8192, 28672, 1312, 986.0, 850.8},
-      {bf16, 8192, 28672, 2112, 1460.0, 1306.3},
-      // llama2-70b/down
-      {e4m3, 8192, 28672, 288, 225.8, 159.0}, {e4m3, 8192, 28672, 320, 235.4, 159.5}, {e4m3, 8192, 28672, 384, 198.2, 177.8},
-      {e4m3, 8192, 28672, 544, 300.2, 234.8}, {e4m3, 8192, 28672, 576, 290.4, 234.5}, {e4m3, 8192, 28672, 640, 280.0, 254.4},
-      {e4m3, 8192, 28672, 800, 396.6, 326.2}, {e4m3, 8192, 28672, 1088, 461.0, 409.4}, {e4m3, 8192, 28672, 1312, 614.0, 511.0},
-      {e4m3, 8192, 28672, 2112, 851.6, 799.7},
-      // llama2-70b/down
-      {f16, 8192, 28672, 288, 261.1, 225.2}, {f16, 8192, 28672, 320, 260.8, 225.5}, {f16, 8192, 28672, 384, 326.5, 253.6},
-      {f16, 8192, 28672, 544, 537.7, 364.2}, {f16, 8192, 28672, 576, 521.5, 365.9}, {f16, 8192, 28672, 640, 495.8, 393.7},
-      {f16, 8192, 28672, 800, 670.5, 530.1}, {f16, 8192, 28672, 1088, 866.5, 705.6}, {f16, 8192, 28672, 1312, 955.0, 871.9},
-      {f16, 8192, 28672, 2112, 1461.0, 1382.1},
-      // llama2-70b/down
-      {s8, 8192, 28672, 288, 189.4, 155.0}, {s8, 8192, 28672, 320, 179.7, 155.2}, {s8, 8192, 28672, 384, 176.8, 167.5},
-      {s8, 8192, 28672, 544, 271.2, 205.8}, {s8, 8192, 28672, 576, 265.5, 203.9}, {s8, 8192, 28672, 640, 254.8, 218.2},
-      {s8, 8192, 28672, 800, 378.0, 280.6}, {s8, 8192, 28672, 1088, 410.7, 342.1}, {s8, 8192, 28672, 1312, 534.4, 424.7},
-      {s8, 8192, 28672, 2112, 729.5, 643.0},
-      // llama2-70b/gate_up
-      {bf16, 57344, 8192, 288, 537.6, 429.8}, {bf16, 57344, 8192, 320, 557.6, 442.5}, {bf16, 57344, 8192, 384, 543.8, 497.4},
-      {bf16, 57344, 8192, 544, 1093.4, 758.9}, {bf16, 57344, 8192, 576, 1096.9, 783.5}, {bf16, 57344, 8192, 640, 1003.3, 843.8},
-      {bf16, 57344, 8192, 800, 1444.0, 1113.9}, {bf16, 57344, 8192, 1088, 1731.9, 1447.8}, {bf16, 57344, 8192, 1312, 2138.0, 1755.7},
-      {bf16, 57344, 8192, 2624, 3701.6, 3434.8},
-      // llama2-70b/gate_up
-      {e4m3, 57344, 8192, 288, 491.0, 306.5}, {e4m3, 57344, 8192, 320, 453.8, 306.9}, {e4m3, 57344, 8192, 384, 421.2, 343.1},
-      {e4m3, 57344, 8192, 544, 653.8, 488.3}, {e4m3, 57344, 8192, 576, 645.4, 495.6}, {e4m3, 57344, 8192, 640, 610.1, 541.7},
-      {e4m3, 57344, 8192, 800, 883.1, 701.9}, {e4m3, 57344, 8192, 1088, 1079.0, 888.0}, {e4m3, 57344, 8192, 1312, 1340.8, 1154.1},
-      {e4m3, 57344, 8192, 2624, 2386.0, 2214.2},
-      // llama2-70b/gate_up
-      {f16, 57344, 8192, 288, 521.9, 431.2}, {f16, 57344, 8192, 320, 534.2, 442.1}, {f16, 57344, 8192, 384, 547.8, 497.9},
-      {f16, 57344, 8192, 544, 1127.9, 752.0}, {f16, 57344, 8192, 576, 1102.1, 777.8}, {f16, 57344, 8192, 640, 1026.3, 868.4},
-      {f16, 57344, 8192, 800, 1474.9, 1145.2}, {f16, 57344, 8192, 1088, 1706.4, 1519.7}, {f16, 57344, 8192, 1312, 2183.0, 1851.8},
-      {f16, 57344, 8192, 2624, 3849.1, 3554.8},
-      // llama2-70b/gate_up
-      {s8, 57344, 8192, 288, 413.7, 279.9}, {s8, 57344, 8192, 320, 385.5, 279.7}, {s8, 57344, 8192, 384, 372.1, 313.1},
-      {s8, 57344, 8192, 544, 619.3, 422.6}, {s8, 57344, 8192, 576, 597.0, 425.0}, {s8, 57344, 8192, 640, 551.5, 454.2},
-      {s8, 57344, 8192, 800, 806.1, 592.1}, {s8, 57344, 8192, 1088, 1011.7, 752.7}, {s8, 57344, 8192, 1312, 1225.9, 1062.0},
-      {s8, 57344, 8192, 2624, 2033.6, 1895.8},
-      // llama2-70b/o
-      {bf16, 8192, 8192, 544, 173.4, 125.7}, {bf16, 8192, 8192, 576, 172.8, 125.3}, {bf16, 8192, 8192, 640, 158.3, 132.1},
-      {bf16, 8192, 8192, 1088, 244.3, 201.6}, {bf16, 8192, 8192, 2112, 410.2, 364.8},
-      // llama2-70b/o
-      {e4m3, 8192, 8192, 544, 101.9, 88.9}, {e4m3, 8192, 8192, 576, 98.0, 89.5}, {e4m3, 8192, 8192, 640, 92.5, 93.5},
-      {e4m3, 8192, 8192, 1088, 148.9, 138.4}, {e4m3, 8192, 8192, 2112, 241.6, 235.3},
-      // llama2-70b/o
-      {f16, 8192, 8192, 544, 172.8, 125.7}, {f16, 8192, 8192, 576, 172.8, 125.3}, {f16, 8192, 8192, 640, 160.2, 131.7},
-      {f16, 8192, 8192, 1088, 251.7, 207.3}, {f16, 8192, 8192, 2112, 420.4, 375.9},
-      // llama2-70b/o
-      {s8, 8192, 8192, 544, 96.8, 81.2}, {s8, 8192, 8192, 576, 93.2, 81.6}, {s8, 8192, 8192, 640, 86.3, 85.6},
-      {s8, 8192, 8192, 1088, 137.8, 125.5}, {s8, 8192, 8192, 2112, 217.5, 207.0},
-      // llama2-70b/qkv
-      {bf16, 10240, 8192, 800, 250.0, 202.3}, {bf16, 10240, 8192, 1088, 289.2, 250.7}, {bf16, 10240, 8192, 2112, 499.6, 458.1},
-      // llama2-70b/qkv
-      {e4m3, 10240, 8192, 288, 86.6, 84.2}, {e4m3, 10240, 8192, 320, 87.0, 84.7}, {e4m3, 10240, 8192, 544, 126.6, 115.5},
-      {e4m3, 10240, 8192, 576, 120.8, 115.7}, {e4m3, 10240, 8192, 800, 153.0, 140.5}, {e4m3, 10240, 8192, 1088, 181.9, 171.6},
-      // llama2-70b/qkv
-      {f16, 10240, 8192, 800, 254.4, 208.0}, {f16, 10240, 8192, 1088, 282.0, 258.4}, {f16, 10240, 8192, 2112, 512.6, 464.3},
-      // llama2-70b/qkv
-      {s8, 10240, 8192, 288, 78.2, 81.2}, {s8, 10240, 8192, 320, 72.8, 81.4}, {s8, 10240, 8192, 544, 127.6, 106.2},
-      {s8, 10240, 8192, 576, 119.4, 104.7}, {s8, 10240, 8192, 800, 142.6, 126.1}, {s8, 10240, 8192, 1088, 161.4, 154.7},
-      // llama2-7b/down
-      {bf16, 4096, 11008, 1088, 157.9, 140.5}, {bf16, 4096, 11008, 2112, 259.7, 247.7},
-      // llama2-7b/down
-      {e4m3, 4096, 11008, 1088, 103.1, 100.1}, {e4m3, 4096, 11008, 2112, 163.9, 163.8}, {e4m3, 4096, 11008, 2624, 206.8, 201.2},
-      // llama2-7b/down
-      {f16, 4096, 11008, 1088, 160.1, 144.1}, {f16, 4096, 11008, 2112, 265.4, 256.2},
-      // llama2-7b/down
-      {s8, 4096, 11008, 544, 82.3, 63.2}, {s8, 4096, 11008, 576, 73.4, 63.6}, {s8, 4096, 11008, 1088, 92.3, 85.4},
-      {s8, 4096, 11008, 2112, 145.0, 141.1}, {s8, 4096, 11008, 2624, 172.6, 174.1},
-      // llama2-7b/gate_up
-      {bf16, 22016, 4096, 800, 286.0, 214.2},
-      // llama2-7b/gate_up
-      {e4m3, 22016, 4096, 288, 93.6, 89.2}, {e4m3, 22016, 4096, 320, 91.2, 89.9}, {e4m3, 22016, 4096, 800, 183.7, 150.6},
-      // llama2-7b/gate_up
-      {f16, 22016, 4096, 800, 288.7, 215.0},
-      // llama2-7b/gate_up
-      {s8, 22016, 4096, 800, 170.1, 135.2},
-      // llama2-7b/o
-      {bf16, 4096, 4096, 1088, 94.1, 65.2}, {bf16, 4096, 4096, 2112, 118.2, 109.3},
-      // llama2-7b/o
-      {e4m3, 4096, 4096, 1088, 50.8, 50.7}, {e4m3, 4096, 4096, 2112, 75.4, 78.6},
-      // llama2-7b/o
-      {f16, 4096, 4096, 1088, 87.9, 66.8}, {f16, 4096, 4096, 2112, 120.7, 111.5},
-      // llama2-7b/o
-      {s8, 4096, 4096, 1088, 53.2, 45.2}, {s8, 4096, 4096, 2112, 69.2, 71.0},
-      // llama3-8b/down
-      {bf16, 4096, 14336, 544, 143.1, 111.7}, {bf16, 4096, 14336, 576, 136.6, 111.3}, {bf16, 4096, 14336, 1088, 205.7, 174.9},
-      {bf16, 4096, 14336, 2112, 333.0, 314.5}, {bf16, 4096, 14336, 2624, 430.9, 395.9},
-      // llama3-8b/down
-      {e4m3, 4096, 14336, 544, 96.7, 84.5}, {e4m3, 4096, 14336, 576, 91.9, 84.7}, {e4m3, 4096, 14336, 1088, 124.6, 120.7},
-      {e4m3, 4096, 14336, 2624, 270.0, 251.5},
-      // llama3-8b/down
-      {f16, 4096, 14336, 544, 148.4, 115.7}, {f16, 4096, 14336, 576, 131.0, 115.9}, {f16, 4096, 14336, 1088, 211.9, 182.2},
-      {f16, 4096, 14336, 2112, 345.2, 328.0}, {f16, 4096, 14336, 2624, 459.1, 410.6},
-      // llama3-8b/down
-      {s8, 4096, 14336, 544, 94.5, 75.6}, {s8, 4096, 14336, 576, 87.6, 75.6}, {s8, 4096, 14336, 1088, 113.0, 105.8},
-      {s8, 4096, 14336, 2112, 180.8, 175.9}, {s8, 4096, 14336, 2624, 235.9, 216.6},
-      // llama3-8b/gate_up
-      {bf16, 28672, 4096, 288, 154.7, 146.8}, {bf16, 28672, 4096, 320, 153.7, 146.9}, {bf16, 28672, 4096, 384, 154.7, 167.6},
-      {bf16, 28672, 4096, 544, 305.2, 213.7}, {bf16, 28672, 4096, 576, 289.9, 202.6}, {bf16, 28672, 4096, 640, 277.1, 221.0},
-      {bf16, 28672, 4096, 1088, 426.2, 343.5}, {bf16, 28672, 4096, 1312, 508.0, 430.1}, {bf16, 28672, 4096, 2112, 754.5, 679.4},
-      {bf16, 28672, 4096, 2624, 949.3, 836.0},
-      // llama3-8b/gate_up
-      {e4m3, 28672, 4096, 288, 130.6, 103.8}, {e4m3, 28672, 4096, 320, 126.3, 102.8}, {e4m3, 28672, 4096, 384, 115.6, 114.7},
-      {e4m3, 28672, 4096, 544, 186.8, 147.2}, {e4m3, 28672, 4096, 576, 186.2, 146.7}, {e4m3, 28672, 4096, 640, 176.9, 160.8},
-      {e4m3, 28672, 4096, 1088, 262.6, 233.7}, {e4m3, 28672, 4096, 1312, 321.8, 285.7}, {e4m3, 28672, 4096, 2112, 444.9, 424.9},
-      {e4m3, 28672, 4096, 2624, 554.8, 539.5},
-      // llama3-8b/gate_up
-      {f16, 28672, 4096, 288, 139.8, 131.8}, {f16, 28672, 4096, 320, 140.3, 131.4}, {f16, 28672, 4096, 384, 144.6, 149.4},
-      {f16, 28672, 4096, 544, 292.5, 203.0}, {f16, 28672, 4096, 576, 284.5, 202.6}, {f16, 28672, 4096, 640, 277.1, 220.8},
-      {f16, 28672, 4096, 1088, 441.9, 354.2}, {f16, 28672, 4096, 1312, 535.1, 440.4}, {f16, 28672, 4096, 2112, 758.6, 695.9},
-      {f16, 28672, 4096, 2624, 966.4, 866.6},
-      // llama3-8b/gate_up
-      {s8, 28672, 4096, 288, 114.1, 98.0}, {s8, 28672, 4096, 320, 110.8, 98.7}, {s8, 28672, 4096, 384, 110.0, 111.2},
-      {s8, 28672, 4096, 544, 175.4, 142.9}, {s8, 28672, 4096, 576, 168.6, 143.3}, {s8, 28672, 4096, 640, 166.8, 149.1},
-      {s8, 28672, 4096, 1088, 241.9, 207.9}, {s8, 28672, 4096, 1312, 288.8, 251.7}, {s8, 28672, 4096, 2112, 401.6, 366.6},
-      {s8, 28672, 4096, 2624, 487.1, 448.8},
-      // llama3-8b/o
-      {bf16, 4096, 4096, 1088, 85.8, 66.4}, {bf16, 4096, 4096, 2112, 119.1, 110.5},
-      // llama3-8b/o
-      {e4m3, 4096, 4096, 1088, 48.1, 49.7}, {e4m3, 4096, 4096, 2112, 74.5, 77.5},
-      // llama3-8b/o
-      {f16, 4096, 4096, 1088, 86.4, 67.4}, {f16, 4096, 4096, 2112, 121.0, 112.4},
-      // llama3-8b/o
-      {s8, 4096, 4096, 1088, 49.4, 44.8}, {s8, 4096, 4096, 2112, 68.4, 70.2},
-      // llama3-8b/qkv
-      {bf16, 6144, 4096, 1312, 112.6, 115.4}, {bf16, 6144, 4096, 2112, 161.2, 157.0},
-      // llama3-8b/qkv
-      {e4m3, 6144, 4096, 1312, 74.9, 83.1},
-      // llama3-8b/qkv
-      {f16, 6144, 4096, 1312, 108.0, 115.7}, {f16, 6144, 4096, 2112, 164.9, 160.1},
-      // llama3-8b/qkv
-      {s8, 6144, 4096, 1312, 73.4, 75.0}, {s8, 6144, 4096, 2112, 92.8, 98.7},
-      // seed
-      {bf16, 8192, 21760, 288, 214.3, 176.9}, {bf16, 8192, 21760, 320, 210.5, 175.6}, {bf16, 8192, 21760, 384, 211.9, 197.6},
-      {bf16, 8192, 21760, 544, 399.1, 272.6}, {bf16, 8192, 21760, 576, 391.1, 273.4}, {bf16, 8192, 21760, 640, 357.3, 295.2},
-      {bf16, 8192, 21760, 800, 549.5, 383.4}, {bf16, 8192, 21760, 1088, 605.5, 494.5}, {bf16, 8192, 21760, 1312, 678.6, 626.7},
-      {bf16, 8192, 21760, 2112, 1075.8, 984.1},
-      // seed
-      {e4m3, 8192, 21760, 288, 184.1, 130.4}, {e4m3, 8192, 21760, 320, 175.2, 129.6}, {e4m3, 8192, 21760, 384, 161.7, 143.6},
-      {e4m3, 8192, 21760, 544, 231.0, 186.5}, {e4m3, 8192, 21760, 576, 226.2, 186.8}, {e4m3, 8192, 21760, 640, 216.5, 199.6},
-      {e4m3, 8192, 21760, 800, 309.3, 252.9}, {e4m3, 8192, 21760, 1088, 359.6, 312.3}, {e4m3, 8192, 21760, 1312, 470.2, 394.2},
-      {e4m3, 8192, 21760, 2112, 651.2, 590.2},
-      // seed
-      {f16, 8192, 21760, 288, 206.3, 179.2}, {f16, 8192, 21760, 320, 205.8, 178.8}, {f16, 8192, 21760, 384, 217.8, 199.8},
-      {f16, 8192, 21760, 544, 412.0, 281.5}, {f16, 8192, 21760, 576, 410.7, 282.9}, {f16, 8192, 21760, 640, 373.5, 304.0},
-      {f16, 8192, 21760, 800, 496.4, 399.7}, {f16, 8192, 21760, 1088, 647.0, 506.3}, {f16, 8192, 21760, 1312, 716.8, 634.5},
-      {f16, 8192, 21760, 2112, 1113.1, 1006.8},
-      // seed
-      {s8, 8192, 21760, 288, 156.5, 122.3}, {s8, 8192, 21760, 320, 146.4, 122.9}, {s8, 8192, 21760, 384, 137.1, 129.1},
-      {s8, 8192, 21760, 544, 207.3, 166.8}, {s8, 8192, 21760, 576, 209.0, 166.8}, {s8, 8192, 21760, 640, 200.2, 178.4},
-      {s8, 8192, 21760, 800, 280.7, 223.4}, {s8, 8192, 21760, 1088, 311.1, 269.0}, {s8, 8192, 21760, 1312, 396.3, 329.0},
-      {s8, 8192, 21760, 2112, 535.8, 490.7},
-      // Call 4 (s33-rowsplit/mcheck/): M = 1600 / 1856 / 3136 / 4160 on the same layers and the held-out ones.
-      // custom/3584x18944
-      {e4m3, 3584, 18944, 3136, 340.7, 381.1}, {e4m3, 3584, 18944, 4160, 447.1, 440.4}, {s8, 3584, 18944, 3136, 297.3, 342.6},
-      {s8, 3584, 18944, 4160, 398.0, 381.6},
-      // custom/37888x3584
-      {bf16, 37888, 3584, 3136, 1221.9, 1132.2}, {f16, 37888, 3584, 3136, 1260.9, 1166.2},
-      // custom/59136x8192
-      {bf16, 59136, 8192, 1600, 2477.5, 2161.2}, {bf16, 59136, 8192, 3136, 4501.6, 4277.5}, {e4m3, 59136, 8192, 1600, 1579.0, 1280.8},
-      {f16, 59136, 8192, 1600, 2599.7, 2248.2}, {f16, 59136, 8192, 3136, 4689.4, 4457.7}, {s8, 59136, 8192, 1600, 1302.6, 1138.8},
-      // custom/8192x29568
-      {bf16, 8192, 29568, 1600, 1105.9, 1019.0}, {e4m3, 8192, 29568, 1600, 670.6, 605.5}, {f16, 8192, 29568, 1600, 1138.5, 1050.5},
-      {s8, 8192, 29568, 1600, 567.3, 516.4},
-      // llama2-70b/down
-      {bf16, 8192, 28672, 1600, 1101.7, 967.8}, {e4m3, 8192, 28672, 1600, 633.3, 591.4}, {f16, 8192, 28672, 1600, 1137.5, 993.7},
-      {s8, 8192, 28672, 1600, 578.9, 505.7},
-      // llama2-70b/gate_up
-      {bf16, 57344, 8192, 1600, 2370.3, 2130.3}, {bf16, 57344, 8192, 1856, 2748.0, 2421.9}, {bf16, 57344, 8192, 3136, 4381.6, 4093.9},
-      {e4m3, 57344, 8192, 1856, 1712.7, 1508.7}, {f16, 57344, 8192, 1600, 2476.7, 2194.7}, {f16, 57344, 8192, 1856, 2844.0, 2524.8},
-      {f16, 57344, 8192, 3136, 4556.0, 4319.5}, {s8, 57344, 8192, 1856, 1453.7, 1300.3},
-      // llama2-70b/o
-      {bf16, 8192, 8192, 1600, 353.2, 288.4}, {f16, 8192, 8192, 1600, 355.7, 293.8},
-      // llama2-7b/down
-      {bf16, 4096, 11008, 3136, 369.2, 361.7}, {e4m3, 4096, 11008, 1600, 137.9, 139.7}, {f16, 4096, 11008, 3136, 380.8, 371.3},
-      {s8, 4096, 11008, 1600, 122.1, 124.9},
-      // llama2-7b/gate_up
-      {bf16, 22016, 4096, 1600, 463.8, 391.8}, {e4m3, 22016, 4096, 1600, 291.5, 262.0}, {f16, 22016, 4096, 1600, 463.7, 394.3},
-      {s8, 22016, 4096, 1600, 282.3, 238.9},
-      // llama2-7b/o
-      {bf16, 4096, 4096, 3136, 158.1, 152.5}, {bf16, 4096, 4096, 4160, 197.1, 193.2}, {f16, 4096, 4096, 3136, 162.4, 155.8},
-      {f16, 4096, 4096, 4160, 201.6, 198.2},
-      // llama3-405b/down
-      {bf16, 16384, 6656, 1600, 533.4, 464.0}, {bf16, 16384, 6656, 1856, 586.0, 537.1}, {f16, 16384, 6656, 1600, 550.4, 483.3},
-      {f16, 16384, 6656, 1856, 623.0, 548.4},
-      // llama3-405b/gate_up
-      {bf16, 13312, 16384, 1600, 1060.4, 919.9}, {e4m3, 13312, 16384, 1600, 625.5, 577.1}, {f16, 13312, 16384, 1600, 1058.6, 939.0},
-      {s8, 13312, 16384, 1600, 555.0, 519.5},
-      // llama3-8b/down
-      {bf16, 4096, 14336, 1600, 296.1, 267.9}, {e4m3, 4096, 14336, 1600, 175.0, 169.1}, {f16, 4096, 14336, 1600, 294.9, 266.2},
-      {s8, 4096, 14336, 1600, 160.2, 156.4},
-      // llama3-8b/gate_up
-      {bf16, 28672, 4096, 1856, 675.8, 574.2}, {e4m3, 28672, 4096, 1856, 405.5, 375.5}, {f16, 28672, 4096, 1856, 673.4, 584.7},
-      {s8, 28672, 4096, 1856, 380.9, 339.8},
-      // llama3-8b/o
-      {bf16, 4096, 4096, 3136, 156.4, 153.5}, {bf16, 4096, 4096, 4160, 199.1, 194.7}, {f16, 4096, 4096, 3136, 161.8, 156.1},
-      {f16, 4096, 4096, 4160, 201.2, 198.9},
-      // llama3-8b/qkv
-      {bf16, 6144, 4096, 4160, 297.9, 284.2}, {e4m3, 6144, 4096, 4160, 184.7, 189.9}, {f16, 6144, 4096, 4160, 309.7, 291.6},
-      // seed
-      {bf16, 8192, 21760, 1600, 821.1, 711.1}, {e4m3, 8192, 21760, 1600, 482.7, 450.8}, {f16, 8192, 21760, 1600, 852.0, 732.4},
-      {s8, 8192, 21760, 1600, 426.8, 392.0},
-  };
-  double log_sum = 0;
-  int splits = 0;
-  for (const MeasuredSplit& p : pts) {
-    const ScalarType scale = p.a == s8 ? u8 : p.a == bf16 ? bf16 : f16;
-    const TypeConfig t{p.a, u4b8, scale, false, p.a == bf16 ? bf16 : f16};
+// Session 54 (tests/cpu/row_split_timings.h, bench/results/2026-12-03-h200/s54-rowsplit/): the one launch
+// and the split at both heads timed at each point, on the kernels gemm() runs today. The rule's head,
+// looked up in the table, against the one launch and against the fastest of the three: on call 1's
+// points (where kRowSplitSecondLaunchUs = 10 and no margin were chosen) and on call 2's (held out). Over
+// every point of each call (README.md there) the rule took 0.986 / 0.995x the one launch's time, the
+// fastest of the three 0.983 / 0.991x; session 33's rule (6 us under a 0.95 margin) 0.989 / 0.997x. The
+// table keeps the points whose best split measured under 1.10x the one launch, where a rule can go
+// wrong both ways: on it the rule takes 0.973 / 0.991x the one launch and 1.006 / 1.008x the fastest
+// (calls 1 / 2); session 33's constants took 0.979 / 0.994x and 1.012 / 1.011x, and fail both bounds.
+// The bounds are the measured values rounded up by ~0.002 (single points move by up to ~5% between
+// runs; a geomean over a few hundred points by much less).
+TEST(Dispatch, RowSplitsNearTheMeasuredBest) {
+  double log_one[3] = {0, 0, 0}, log_best[3] = {0, 0, 0}, worst[3] = {0, 0, 0};
+  int n[3] = {0, 0, 0}, splits[3] = {0, 0, 0};
+  for (const test::RowSplitTiming& p : test::kRowSplitTimings) {
+    const std::string a = p.a;
+    const TypeConfig t = a == "f16"  ? TypeConfig{f16, u4b8, f16, false, f16}
+                         : a == "s8" ? TypeConfig{s8, u4b8, u8, false, f16}
+                                     : TypeConfig{e4m3, u4b8, f16, false, f16};
     const auto all = kernels::sm90_all_configs(core::to_kernel(t.a), core::to_kernel_b(t.b));
     const int64_t head = core::choose_row_split_among(GemmProblem{p.M, p.N, p.K, t, 128}, 132, all);
-    if (head == 0) continue;
-    ++splits;
-    log_sum += std::log(p.us_split / p.us_one);
-    EXPECT_LE(p.us_split, p.us_one) << t.name() << " N=" << p.N << " K=" << p.K << " M=" << p.M << " head=" << head;
+    double us = p.us_one;
+    if (head != 0) {
+      us = head == p.M - p.M % 256 ? p.us_h256 : head == p.M - p.M % 128 ? p.us_h128 : -1;
+      ASSERT_GT(us, 0) << "a split the table did not time: " << a << " " << p.N << "x" << p.K << " M=" << p.M
+                       << " head=" << head;
+      ++splits[p.call];
+    }
+    double best = p.us_one;
+    for (double v : {p.us_h256, p.us_h128})
+      if (v > 0) best = std::min(best, v);
+    ++n[p.call];
+    log_one[p.call] += std::log(us / p.us_one);
+    log_best[p.call] += std::log(us / best);
+    worst[p.call] = std::max(worst[p.call], us / p.us_one);
   }
-  // Of 327: the rule still splits where the gain is. 218 until session 53; the 29 8-bit points it
-  // no longer splits have a 128 x 256 one launch that this table timed with TMA's zero fill of the
-  // padded rows (before the exact tail box); where session 53 timed both rules in one run
-  // (s53-a8model/call4, 19 dropped splits) the one launch took 1.008x the split's time (0.91-1.15x).
-  EXPECT_EQ(splits, 189);
-  EXPECT_LT(std::exp(log_sum / std::max(splits, 1)), 0.85) << splits << " splits";
+  const double max_one[3] = {0, 0.975, 0.993}, max_best[3] = {0, 1.008, 1.010};
+  for (int c : {1, 2}) {
+    const double g_one = std::exp(log_one[c] / n[c]), g_best = std::exp(log_best[c] / n[c]);
+    std::printf("call %d: %d points, %d splits, rule / one launch %.4f, rule / fastest %.4f, worst %.3f\n", c, n[c],
+                splits[c], g_one, g_best, worst[c]);
+    EXPECT_LT(g_one, max_one[c]) << "call " << c;
+    EXPECT_LT(g_best, max_best[c]) << "call " << c;
+    // No split it takes measured more than 15% over the one launch (the worst, 59136 x 8192 s8 at
+    // M = 3300 = 3072 + 228, took 1.14x; model error of the wide s8 layers, left).
+    EXPECT_LT(worst[c], 1.15) << "call " << c;
+  }
 }
 
 }  // namespace
