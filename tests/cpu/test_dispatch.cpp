@@ -344,8 +344,8 @@ TEST(Dispatch, RowSplitOnlyForTheHeuristicsSm90Calls) {
 // and the split at both heads timed at each point, on the kernels gemm() runs today. The rule's head,
 // looked up in the table, against the one launch and against the fastest of the three: on call 1's
 // points (where kRowSplitSecondLaunchUs = 10 and no margin were chosen) and on call 2's (held out). Over
-// every point of each call (README.md there) the rule took 0.986 / 0.995x the one launch's time, the
-// fastest of the three 0.983 / 0.991x; session 33's rule (6 us under a 0.95 margin) 0.989 / 0.997x. The
+// every point of each call (evaluate.txt there) the rule took 0.985 / 0.995x the one launch's time, the
+// fastest of the three 0.982 / 0.991x; session 33's rule (6 us under a 0.95 margin) 0.989 / 0.997x. The
 // table keeps the points whose best split measured under 1.10x the one launch, where a rule can go
 // wrong both ways: on it the rule takes 0.973 / 0.991x the one launch and 1.006 / 1.008x the fastest
 // (calls 1 / 2); session 33's constants took 0.979 / 0.994x and 1.012 / 1.011x, and fail both bounds.

@@ -61,4 +61,5 @@ def main():
         w(f'    {{{call}, "{a}", {N}, {K}, {M}, {one:.2f}, {s256:.2f}, {s128:.2f}}},  // {shape}\n')
     w('};\n\n}  // namespace mixgemm::test\n')
 
-main()
+if __name__ == "__main__":
+    main()
