@@ -104,14 +104,19 @@ std::string choose_for_call(const GemmArgs& args, int sm_count) {
   return kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b).name();
 }
 
+int64_t row_split_head(int64_t M, int64_t unit) {
+  const int64_t head = M - M % unit;
+  return head >= 128 && M - head >= kRowSplitMinTail ? head : 0;
+}
+
 namespace {
 
 // The head sizes choose_row_split considers: M rounded down to a multiple of 256, then of 128.
 std::vector<int64_t> row_split_candidates(int64_t M) {
   std::vector<int64_t> heads;
   for (const int64_t unit : {int64_t{256}, int64_t{128}}) {
-    const int64_t head = M - M % unit;
-    if (head >= 128 && M - head >= kRowSplitMinTail && (heads.empty() || heads.back() != head)) heads.push_back(head);
+    const int64_t head = row_split_head(M, unit);
+    if (head != 0 && (heads.empty() || heads.back() != head)) heads.push_back(head);
   }
   return heads;
 }

@@ -40,15 +40,20 @@ std::string choose_for_call(const GemmArgs& args, int sm_count);
 int64_t choose_row_split(const GemmProblem& problem, int sm_count);
 int64_t choose_row_split_among(const GemmProblem& problem, int sm_count, const std::vector<kernels::Sm90Config>& sm90);
 inline constexpr int64_t kRowSplitMinTail = 32;
+// The head a split on `unit`-token tiles (256 or 128) would take: M rounded down to a multiple
+// of unit, where that leaves at least 128 rows in the head and kRowSplitMinTail in the tail;
+// else 0. choose_row_split_among considers the 256 head, then the 128 one.
+int64_t row_split_head(int64_t M, int64_t unit);
 // What running the tail after the head costs beyond the tail alone (the second launch's ramp
 // cannot hide under the first one's drain), with the model's error folded in: the split is
 // taken where the model's two launches plus this undercut the one launch. Session 33 measured
 // the cost itself (split - head alone - tail alone: median 5.1 us, quartiles 2.2 / 7.7) and
-// priced it at 6 us under a 0.95 margin. Session 54 timed both heads and the one launch at 936
+// priced it at 6 us under a 0.95 margin. Session 54 timed both heads and the one launch at 864
 // points on the tail-box kernels (bench/results/2026-12-03-h200/s54-rowsplit/, f16 / s8 / e4m3,
 // Llama-2-7B, Llama-3-8B, Llama-2-70B, seed, M = 160..3136): 10 us and no margin ranks best,
-// in each model set held out in turn as well (the relative margin kept splits worth 1-3% at
-// M >= 1024 from being taken, where 5% of the launch is tens of microseconds).
+// in each model set held out in turn and on 576 points of other layers (the relative margin
+// kept splits worth 1-3% at M >= 1024 from being taken, where 5% of the launch is tens of
+// microseconds).
 inline constexpr double kRowSplitSecondLaunchUs = 10.0;
 
 // False where MIXGEMM_ROW_SPLIT=0 is set in the environment (read once; for A/B timing in one

@@ -268,10 +268,19 @@ TEST(Dispatch, RowSplitHeadIsATileMultipleAndLeavesATail) {
       if (head == 0) continue;
       ++splits;
       EXPECT_TRUE(head % 128 == 0 && head >= 128) << "M=" << M << " head=" << head;
-      EXPECT_TRUE(head == M - M % 256 || head == M - M % 128) << "M=" << M << " head=" << head;
+      EXPECT_TRUE(head == core::row_split_head(M, 256) || head == core::row_split_head(M, 128))
+          << "M=" << M << " head=" << head;
       EXPECT_GE(M - head, core::kRowSplitMinTail) << "M=" << M;
     }
   EXPECT_GT(splits, 0);
+  // The candidates themselves (also mixgemm-bench --row-split-at's heads).
+  EXPECT_EQ(core::row_split_head(320, 256), 256);
+  EXPECT_EQ(core::row_split_head(320, 128), 256);
+  EXPECT_EQ(core::row_split_head(448, 128), 384);
+  EXPECT_EQ(core::row_split_head(280, 256), 0);  // a 24-row tail
+  EXPECT_EQ(core::row_split_head(200, 256), 0);  // no 256-row head
+  EXPECT_EQ(core::row_split_head(160, 128), 128);
+  EXPECT_EQ(core::row_split_head(512, 256), 0);  // nothing left over
 }
 
 TEST(Dispatch, WorkspaceCoversTheRowSlices) {

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/dispatch.h"
 #include "core/float_bits.h"
 #include "mixgemm/error.h"
 #include "mixgemm/gemm.h"
@@ -324,8 +325,8 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
       int64_t head = 0;
       std::string head_sched, tail_sched;
       if (sched.empty() && opt.row_split_at) {
-        head = M - M % opt.row_split_at;
-        if (head < 128 || M - head < 32) {
+        head = core::row_split_head(M, opt.row_split_at);
+        if (head == 0) {
           row.status = kNotSupported;
           row.note = "--row-split-at " + std::to_string(opt.row_split_at) + ": no head at this M (needs >= 128 rows, >= 32 left)";
           rows.push_back(row);
@@ -385,16 +386,10 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
             gemm(args);
             return;
           }
-          // What gemm()'s own row split launches (core::row_slice): a, out and the token scales
-          // advanced by the head's rows, the weights and workspace shared.
-          GemmArgs h = args, t = args;
-          h.problem.M = head;
+          // The slices gemm()'s own row split launches, each forced to its one-launch pick.
+          GemmArgs h = core::row_slice(args, 0, head), t = core::row_slice(args, head, M - head);
           h.schedule = head_sched;
-          t.problem.M = M - head;
           t.schedule = tail_sched;
-          t.a = static_cast<const char*>(args.a) + head * args.lda * (spec.a.size_bits() / 8);
-          t.out = static_cast<char*>(args.out) + head * args.ldo * (spec.out.size_bits() / 8);
-          if (args.token_scales) t.token_scales = args.token_scales + head;
           gemm(h);
           gemm(t);
         };
