@@ -196,7 +196,9 @@ __device__ __forceinline__ uint32_t stand_in_cvt(uint32_t f, uint32_t salt) {
 // issue the step's 2 wgmma, commit, wait until block i-1's step s is done (<= 4 groups pending),
 // convert step s of the next block. A warp blocked in a wgmma issue cannot convert; this way its
 // conversion runs between the steps' issues instead of after the whole block's.
-template <int kWork, bool kIssue, bool kStep = false>
+// kMWb: m64 atoms per warpgroup (2: sm90_256x64's two consumer warpgroups; 1: four consumer
+// warpgroups of one atom each over the same 256 rows, session 55's question).
+template <int kWork, bool kIssue, bool kStep = false, int kMWb = 2>
 __global__ void wgmma_block_loop(int iters, float* sink, long long* cycles) {
   __shared__ __align__(1024) uint8_t b_tile[64 * 128];
   for (int i = threadIdx.x; i < 64 * 128 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = 0x3C003C00u;
@@ -204,18 +206,18 @@ __global__ void wgmma_block_loop(int iters, float* sink, long long* cycles) {
   __syncthreads();
   const uint32_t lane = threadIdx.x & 31;
   const uint64_t desc = ptx::smem_desc_swizzled<128>(ptx::smem_u32(b_tile));
-  uint32_t F[2][4][2][4];
+  uint32_t F[2][4][kMWb][4];
 #pragma unroll
   for (int h = 0; h < 2; ++h)
 #pragma unroll
     for (int st = 0; st < 4; ++st)
 #pragma unroll
-      for (int mw = 0; mw < 2; ++mw)
+      for (int mw = 0; mw < kMWb; ++mw)
 #pragma unroll
         for (int r = 0; r < 4; ++r) F[h][st][mw][r] = 0x3C003C00u ^ ((lane + r + st) & 1);
-  float acc[2][32];
+  float acc[kMWb][32];
 #pragma unroll
-  for (int mw = 0; mw < 2; ++mw)
+  for (int mw = 0; mw < kMWb; ++mw)
 #pragma unroll
     for (int j = 0; j < 32; ++j) acc[mw][j] = 0.0f;
   using W = mixgemm::kernels::ptx::WgmmaRS<0, 64>;
@@ -231,14 +233,14 @@ __global__ void wgmma_block_loop(int iters, float* sink, long long* cycles) {
         for (int st = 0; st < 4; ++st) {
           const long long a0 = clock64();
 #pragma unroll
-          for (int mw = 0; mw < 2; ++mw) W::run(acc[mw], F[h][st][mw], desc + 2 * st, 1);
+          for (int mw = 0; mw < kMWb; ++mw) W::run(acc[mw], F[h][st][mw], desc + 2 * st, 1);
           ptx::wgmma_commit();
           issue += clock64() - a0;
           ptx::wgmma_wait<4>();  // block i-1's step st is done: F[h ^ 1][st] is free
 #pragma unroll
           for (int k = 0; k < kWork; ++k)
 #pragma unroll
-            for (int mw = 0; mw < 2; ++mw)
+            for (int mw = 0; mw < kMWb; ++mw)
 #pragma unroll
               for (int r = 0; r < 4; ++r) F[h ^ 1][st][mw][r] = stand_in_cvt(F[h ^ 1][st][mw][r], salt);
         }
@@ -249,7 +251,7 @@ __global__ void wgmma_block_loop(int iters, float* sink, long long* cycles) {
 #pragma unroll
       for (int st = 0; st < 4; ++st)
 #pragma unroll
-        for (int mw = 0; mw < 2; ++mw) W::run(acc[mw], F[h][st][mw], desc + 2 * st, 1);
+        for (int mw = 0; mw < kMWb; ++mw) W::run(acc[mw], F[h][st][mw], desc + 2 * st, 1);
       ptx::wgmma_commit();
       const long long a1 = clock64();
       issue += a1 - a0;
@@ -259,7 +261,7 @@ __global__ void wgmma_block_loop(int iters, float* sink, long long* cycles) {
 #pragma unroll
         for (int st = 0; st < 4; ++st)
 #pragma unroll
-          for (int mw = 0; mw < 2; ++mw)
+          for (int mw = 0; mw < kMWb; ++mw)
 #pragma unroll
             for (int r = 0; r < 4; ++r) F[h ^ 1][st][mw][r] = stand_in_cvt(F[h ^ 1][st][mw][r], salt);
     }
@@ -268,7 +270,7 @@ __global__ void wgmma_block_loop(int iters, float* sink, long long* cycles) {
   const long long t1 = clock64();
   float sum = 0.0f;
 #pragma unroll
-  for (int mw = 0; mw < 2; ++mw)
+  for (int mw = 0; mw < kMWb; ++mw)
 #pragma unroll
     for (int j = 0; j < 32; ++j) sum += acc[mw][j];
   if (sum == -12345.0f) *sink = sum;
@@ -520,11 +522,11 @@ Case row_wgmma_case(int warps_per_sm) {
 // The narrow sm90 block loop (wgmma_block_loop): "chains" = kWork rounds of stand-in conversion;
 // one MMA = one 64-k block of a warpgroup (8 wgmma m64n64k16).
 // cycles/trip = per 64-k block (kIssue: its issue phase only); MMA/SM-cycle = blocks per SM-cycle.
-template <int kWork, bool kIssue, bool kStep = false>
+template <int kWork, bool kIssue, bool kStep = false, int kMWb = 2>
 Case block_case(int warps_per_sm) {
   const std::string name = std::string(kIssue ? "blk issue" : "blk loop") + (kStep ? " step" : "") +
-                           " m64n64x8 cvt x" + std::to_string(kWork);
-  return {name, 128 * 64, true, warps_per_sm, 1, &wgmma_block_loop<kWork, kIssue, kStep>};
+                           (kMWb == 2 ? " m64n64x8 cvt x" : " m64n64x4 cvt x") + std::to_string(kWork);
+  return {name, kMWb * 64 * 64, true, warps_per_sm, 1, &wgmma_block_loop<kWork, kIssue, kStep, kMWb>};
 }
 
 }  // namespace
@@ -591,6 +593,12 @@ int main(int argc, char** argv) {
       block_case<2, false>(8), block_case<2, true>(8),
       block_case<1, false, true>(4), block_case<1, true, true>(4), block_case<1, false, true>(8),
       block_case<1, true, true>(8), block_case<2, false, true>(8), block_case<2, true, true>(8),
+      // session 55: one atom per warpgroup (48 stand-in instructions per round and block), 2 or 4
+      // warpgroups per SM, against the two-atom loop above at 8 warps (96 per round)
+      block_case<3, false>(8), block_case<0, false, false, 1>(8), block_case<2, false, false, 1>(8),
+      block_case<4, false, false, 1>(8), block_case<0, false, false, 1>(16), block_case<1, false, false, 1>(16),
+      block_case<2, false, false, 1>(16), block_case<3, false, false, 1>(16), block_case<4, false, false, 1>(16),
+      block_case<2, true, false, 1>(16), block_case<3, true, false, 1>(16),
   };
 
   float* sink = nullptr;
