@@ -52,14 +52,19 @@ def bars(type_spec, m):
 
 def w4a16_floor_table(rows):
     """Per (shape, M >= 64) of f16/bf16 u4b8 g128: the bar, both measured ratios, the f16 rate and
-    the rate the bar needs, and the f16 time over its binding floor (the int4 weight-streaming
-    floor or the fp16 tensor-core floor at the datasheet's 989 TFLOP/s, whichever is larger)."""
+    the rate the bar needs (also as a share of the highest f16 rate of any row of the CSV: what the
+    board sustained under its power limit, session 55), and the f16 time over its binding floor (the
+    int4 weight-streaming floor or the fp16 tensor-core floor at the datasheet's 989 TFLOP/s,
+    whichever is larger)."""
     by = {}
     for r in rows:
         by[(r["shape"], int(r["M"]), r["type_spec"])] = r
+    best = max((float(r["tflops"]) for r in rows if r["a_type"] == "f16" and r.get("tflops")), default=0.0)
+    print(f"(best f16 rate in this CSV: {best:.0f} TFLOP/s)")
     print("| shape | M | bar (x cuBLAS fp16) | f16 measured | bf16 measured | schedule | f16 TFLOP/s | "
-          "TFLOP/s the bar needs | int4 floor us | fp16 compute floor us (989) | f16 time / binding floor |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "TFLOP/s the bar needs | needs / best f16 rate | int4 floor us | fp16 compute floor us (989) | "
+          "f16 time / binding floor |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (shape, m, t), r in by.items():
         if t != "f16.u4b8.g128" or m < 64:
             continue
@@ -75,7 +80,8 @@ def w4a16_floor_table(rows):
         mark = lambda v: f"{v:.2f}x" + ("" if v >= need else " **not met**")
         print(f"| {shape} | {m} | {need} | {mark(x)} | {mark(float(b['x_cublas_fp16'])) if b else '-'} | "
               f"{r['schedule'].replace('_1x1x1_coop_splitk', '')} | {flop / us / 1e6:.0f} | "
-              f"{flop / (cublas_us / need) / 1e6:.0f} | {float(r['floor_us']):.1f} | {comp:.1f} | "
+              f"{flop / (cublas_us / need) / 1e6:.0f} | "
+              f"{flop / (cublas_us / need) / 1e6 / best:.2f} | {float(r['floor_us']):.1f} | {comp:.1f} | "
               f"{us / floor:.2f}x ({100 * floor / us:.0f}%) |")
 
 
