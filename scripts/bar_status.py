@@ -77,11 +77,11 @@ def w4a16_floor_table(rows):
         cublas_us = us * x
         comp = flop / 989e12 * 1e6
         floor = max(float(r["floor_us"]), comp)
+        needs = flop / (cublas_us / need) / 1e6  # TFLOP/s
         mark = lambda v: f"{v:.2f}x" + ("" if v >= need else " **not met**")
         print(f"| {shape} | {m} | {need} | {mark(x)} | {mark(float(b['x_cublas_fp16'])) if b else '-'} | "
               f"{r['schedule'].replace('_1x1x1_coop_splitk', '')} | {flop / us / 1e6:.0f} | "
-              f"{flop / (cublas_us / need) / 1e6:.0f} | "
-              f"{flop / (cublas_us / need) / 1e6 / best:.2f} | {float(r['floor_us']):.1f} | {comp:.1f} | "
+              f"{needs:.0f} | {needs / best:.2f} | {float(r['floor_us']):.1f} | {comp:.1f} | "
               f"{us / floor:.2f}x ({100 * floor / us:.0f}%) |")
 
 

@@ -596,7 +596,7 @@ int main(int argc, char** argv) {
       // session 55: one atom per warpgroup (48 stand-in instructions per round and block), 2 or 4
       // warpgroups per SM, against the two-atom loop above at 8 warps (96 per round)
       block_case<3, false>(8), block_case<0, false, false, 1>(8), block_case<2, false, false, 1>(8),
-      block_case<4, false, false, 1>(8), block_case<0, false, false, 1>(16), block_case<1, false, false, 1>(16),
+      block_case<4, false, false, 1>(8), block_case<1, false, false, 1>(16),
       block_case<2, false, false, 1>(16), block_case<3, false, false, 1>(16), block_case<4, false, false, 1>(16),
       block_case<2, true, false, 1>(16), block_case<3, true, false, 1>(16),
   };
