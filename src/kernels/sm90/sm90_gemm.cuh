@@ -1031,14 +1031,20 @@ struct Sm90Cta {
       constexpr bool kCanExchange = kMW == 1 && kTileT >= 128 && 2 * sm90_out_box_tokens(kTileT) == kTileT;
       // Partial tile in fragment order: float4 (mw, j) of consumer thread ctid at
       // ((mw * kTileT/8 + j) * 256 + ctid): every store and load is a coalesced 4 KB row.
-      // store_partial_cols(lo, hi): only the columns j in [lo, hi) (the exchange's halves).
+      // The narrow tiles' partials hold only the tile's token columns below M (jv: the columns j with a token
+      // 8j < M - m0): the columns past M are TMA's zero fill, and their output rows are clipped. At M = 32 on the
+      // 64-token tiles that halves the partial bytes each part stores and the last arriver loads: 0.97-0.98x the
+      // time at M = 24 / 32 (down to 0.93x; s56-partialcols/). The wide tile keeps its compile-time bounds (a
+      // run-time test per batch kept its loads from issuing early, s31).
+      const int jv = Tr::kBlockIssue ? min(kJ, (p.M - m0 + 7) >> 3) : kJ;
+      // store_partial_cols(lo, hi): only the columns j in [lo, hi) (the exchange's halves) below jv.
       auto store_partial_cols = [&](int lo, int hi) {
         float4* mine = reinterpret_cast<float4*>(p.partials + static_cast<int64_t>(x.slot) * kTileFloats);
 #pragma unroll
         for (int mw = 0; mw < kMW; ++mw)
 #pragma unroll
           for (int j = 0; j < kJ; ++j)
-            if (j >= lo && j < hi)
+            if (j >= lo && j < hi && j < jv)
               __stcg(mine + (mw * kJ + j) * 256 + c.ctid,
                      make_float4(bits(acc[mw][4 * j]), bits(acc[mw][4 * j + 1]), bits(acc[mw][4 * j + 2]),
                                  bits(acc[mw][4 * j + 3])));
@@ -1211,8 +1217,12 @@ struct Sm90Cta {
         constexpr int kB = kQ < 8 ? kQ : 8;
         static_assert(kQ % kB == 0 && (!kCanExchange || (kJ / 2) % kB == 0), "whole batches, in whole token halves");
         // H: the exchange's token half (compile-time, as for the wide tile below), -1 for all.
-        auto reduce = [&](auto half) {
+        // kClip (jv < kJ: a partial last token tile): the loads of the columns past M are skipped; a whole
+        // tile's reduction has no such predicate (two copies, chosen once per tile).
+        auto reduce = [&](auto half, auto clip) {
           constexpr int H = decltype(half)::value;
+          constexpr bool kClip = decltype(clip)::value;
+          const int lim = kClip ? jv : kJ;
 #pragma unroll
           for (int q0 = 0; q0 < kQ; q0 += kB) {
             if (H >= 0 && (q0 % kJ < H * (kJ / 2) || q0 % kJ >= (H + 1) * (kJ / 2))) continue;
@@ -1223,7 +1233,8 @@ struct Sm90Cta {
 #pragma unroll
                 for (int e = 0; e < 4; ++e) s4[b][e] = acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ) + e];
               } else {
-                const float4 v = __ldcg(tiles + (q0 + b) * 256 + c.ctid);
+                float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+                if ((q0 + b) % kJ < lim) v = __ldcg(tiles + (q0 + b) * 256 + c.ctid);
                 s4[b][0] = unbits(v.x); s4[b][1] = unbits(v.y); s4[b][2] = unbits(v.z); s4[b][3] = unbits(v.w);
               }
             }
@@ -1234,7 +1245,8 @@ struct Sm90Cta {
               const float4* part = tiles + off;
               float4 v[kB];
 #pragma unroll
-              for (int b = 0; b < kB; ++b) v[b] = __ldcg(part + (q0 + b) * 256 + c.ctid);
+              for (int b = 0; b < kB; ++b)
+                v[b] = (q0 + b) % kJ < lim ? __ldcg(part + (q0 + b) * 256 + c.ctid) : make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll
               for (int b = 0; b < kB; ++b) {
                 s4[b][0] += unbits(v[b].x); s4[b][1] += unbits(v[b].y);
@@ -1247,7 +1259,8 @@ struct Sm90Cta {
               for (int e = 0; e < 4; ++e) acc[(q0 + b) / kJ][4 * ((q0 + b) % kJ) + e] = s4[b][e];
           }
         };
-        by_half(reduce);
+        if (jv == kJ) by_half([&](auto half) { reduce(half, std::false_type{}); });
+        else by_half([&](auto half) { reduce(half, std::true_type{}); });
       } else {
         // The wide tile (128 accumulators; a batch held beside them as above spilled 4-52
         // bytes): the accumulators keep this CTA's part (own >= 0), or part 0 loads straight
