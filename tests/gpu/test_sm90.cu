@@ -506,6 +506,69 @@ TEST(Sm90, TwoPartExchange) {
   if (ran == 0) GTEST_SKIP() << "no 128 x 128 or 128 x 256 instance of f16.u4, s8.u4, e4m3.u4 in this build";
 }
 
+// The narrow tiles' split-K tiles (64 and 128 tokens) at pretend SM counts at which every tile runs in exactly
+// s = 2, 3, 4, 5, 8, 16 k-parts (fewer, as many and more parts than a tile has 64-row output boxes), and at one SM
+// fewer (several tiles' parts then straddle the persistent grid's rounds), M = 64 and 100 (a partial last token
+// tile: its partials skip the columns past M, sm90_gemm.cuh epilogue), each exchange mode (it applies to
+// 128 x 128's two-part tiles): exact against the CPU reference, the modes and a second run bitwise equal, counters
+// zero.
+void check_split_parts(const Spec& s, const std::vector<int>& ms, int* ran) {
+  SCOPED_TRACE(s.name());
+  std::vector<Sm90Config> cfgs;
+  for (const Sm90Config& c : mixgemm::kernels::sm90_configs(s.a, s.b))
+    if (c.tile_t <= 128) cfgs.push_back(c);
+  if (cfgs.empty()) return;
+  const int rows = *std::max_element(ms.begin(), ms.end());
+  Data d = make_data(s, rows, rows);
+  const int parts[] = {2, 3, 4, 5, 8, 16};
+  auto tiles_of = [&](const Sm90Config& c, int M) {
+    return static_cast<int>(((s.N + c.tile_n - 1) / c.tile_n) * ((M + c.tile_t - 1) / c.tile_t));
+  };
+  DevData dd(d, [&](int) {
+    size_t bytes = 0;
+    for (const Sm90Config& c : cfgs)
+      for (int M : ms)
+        for (int np : parts)
+          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, np * tiles_of(c, M),
+                                                                         Sm90SplitMode::kSplitK));
+    return bytes;
+  });
+  for (const Sm90Config& cfg : cfgs)
+    for (int M : ms)
+      for (int np : parts)
+        for (int less : {0, 1}) {
+          if (np > s.K / 256) continue;  // sm90_split's most parts
+          const int sm = np * tiles_of(cfg, M) - less;
+          const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, Sm90SplitMode::kSplitK);
+          if (less == 0) ASSERT_EQ(sp.splits, np) << cfg.name() << " M=" << M << " sm=" << sm;
+          if (sp.splits < 2 || sp.stream > 0) continue;
+          dd.sm_count = sm;
+          std::vector<uint16_t> first;
+          for (Sm90Exchange ex : {Sm90Exchange::kOn, Sm90Exchange::kLeaveFirst, Sm90Exchange::kOff, Sm90Exchange::kOn}) {
+            const char* name = ex == Sm90Exchange::kOn ? "on" : ex == Sm90Exchange::kOff ? "off" : "leave-first";
+            std::string err;
+            const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK, ex);
+            ASSERT_FALSE(out.empty()) << cfg.name() << " M=" << M << " " << name << ": " << err;
+            std::string msg;
+            EXPECT_EQ(compare(d, out, M, &msg), 0)
+                << cfg.name() << " M=" << M << " sm=" << sm << " splits=" << sp.splits << " " << name << ":" << msg;
+            if (first.empty()) first = out;
+            else EXPECT_EQ(out, first) << cfg.name() << " M=" << M << " sm=" << sm << " " << name << ": bits differ";
+            EXPECT_TRUE(counters_zero(dd, s, M, cfg, Sm90SplitMode::kSplitK))
+                << cfg.name() << " M=" << M << " sm=" << sm << " " << name << ": workspace counters not reset";
+            ++*ran;
+          }
+        }
+}
+
+TEST(Sm90, SplitKParts) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int ran = 0;
+  for_split_specs(base_seed() + 37, [&](const Spec& s) { check_split_parts(s, {64, 100}, &ran); });
+  std::printf("[ split-K parts ] %d (spec, schedule, M, SM count, mode) runs\n", ran);
+  if (ran == 0) GTEST_SKIP() << "no 64- or 128-token instance of f16.u4, s8.u4, e4m3.u4 in this build";
+}
+
 // Small cases for compute-sanitizer (memcheck, racecheck: '*Sanitize*'): every schedule, 3
 // weight tiles of 128 rows (N = 272: a partial one), K = 1024 (16 k-blocks per tile), f16
 // integer data, one split mode at one pretend SM count.
