@@ -452,6 +452,26 @@ TEST(Sm90, StreamK) {
 // both arrived, or the first leaves; leave-first: the first arriver leaves in almost every tile,
 // the partner reduces the whole tile; off: the last arriver reduces it all): bit-exact against the
 // CPU reference, the modes and a second run bitwise equal, counters zero.
+// One split-K point (cfg, M, dd.sm_count) in each exchange mode: exact against the CPU reference, the modes
+// bitwise equal, the counters zero again; *ran counts the runs.
+void check_exchange_modes(const Data& d, const DevData& dd, const Spec& s, const Sm90Config& cfg, int M, int* ran) {
+  std::vector<uint16_t> first;
+  for (Sm90Exchange ex : {Sm90Exchange::kOn, Sm90Exchange::kLeaveFirst, Sm90Exchange::kOff, Sm90Exchange::kOn}) {
+    const char* name = ex == Sm90Exchange::kOn ? "on" : ex == Sm90Exchange::kOff ? "off" : "leave-first";
+    std::string err;
+    const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK, ex);
+    ASSERT_FALSE(out.empty()) << cfg.name() << " M=" << M << " exchange " << name << ": " << err;
+    std::string msg;
+    EXPECT_EQ(compare(d, out, M, &msg), 0) << cfg.name() << " M=" << M << " sm=" << dd.sm_count << " exchange " << name
+                                           << ":" << msg;
+    if (first.empty()) first = out;
+    else EXPECT_EQ(out, first) << cfg.name() << " M=" << M << " exchange " << name << ": bits differ from exchange on";
+    EXPECT_TRUE(counters_zero(dd, s, M, cfg, Sm90SplitMode::kSplitK))
+        << cfg.name() << " M=" << M << " exchange " << name << ": workspace counters not reset";
+    ++*ran;
+  }
+}
+
 void check_exchange(const Spec& s, const std::vector<int>& ms, int* ran) {
   SCOPED_TRACE(s.name());
   std::vector<Sm90Config> cfgs;
@@ -481,20 +501,7 @@ void check_exchange(const Spec& s, const std::vector<int>& ms, int* ran) {
       const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, Sm90SplitMode::kSplitK);
       ASSERT_EQ(sp.splits, 2) << cfg.name() << " M=" << M << " sm=" << sm << ": the exchange needs two-part tiles";
       dd.sm_count = sm;
-      std::vector<uint16_t> first;
-      for (Sm90Exchange ex : {Sm90Exchange::kOn, Sm90Exchange::kLeaveFirst, Sm90Exchange::kOff, Sm90Exchange::kOn}) {
-        const char* name = ex == Sm90Exchange::kOn ? "on" : ex == Sm90Exchange::kOff ? "off" : "leave-first";
-        std::string err;
-        const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK, ex);
-        ASSERT_FALSE(out.empty()) << cfg.name() << " M=" << M << " exchange " << name << ": " << err;
-        std::string msg;
-        EXPECT_EQ(compare(d, out, M, &msg), 0) << cfg.name() << " M=" << M << " sm=" << sm << " exchange " << name << ":" << msg;
-        if (first.empty()) first = out;
-        else EXPECT_EQ(out, first) << cfg.name() << " M=" << M << " exchange " << name << ": bits differ from exchange on";
-        EXPECT_TRUE(counters_zero(dd, s, M, cfg, Sm90SplitMode::kSplitK))
-            << cfg.name() << " M=" << M << " exchange " << name << ": workspace counters not reset";
-        ++*ran;
-      }
+      check_exchange_modes(d, dd, s, cfg, M, ran);
     }
 }
 
@@ -543,21 +550,8 @@ void check_split_parts(const Spec& s, const std::vector<int>& ms, int* ran) {
           if (less == 0) ASSERT_EQ(sp.splits, np) << cfg.name() << " M=" << M << " sm=" << sm;
           if (sp.splits < 2 || sp.stream > 0) continue;
           dd.sm_count = sm;
-          std::vector<uint16_t> first;
-          for (Sm90Exchange ex : {Sm90Exchange::kOn, Sm90Exchange::kLeaveFirst, Sm90Exchange::kOff, Sm90Exchange::kOn}) {
-            const char* name = ex == Sm90Exchange::kOn ? "on" : ex == Sm90Exchange::kOff ? "off" : "leave-first";
-            std::string err;
-            const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK, ex);
-            ASSERT_FALSE(out.empty()) << cfg.name() << " M=" << M << " " << name << ": " << err;
-            std::string msg;
-            EXPECT_EQ(compare(d, out, M, &msg), 0)
-                << cfg.name() << " M=" << M << " sm=" << sm << " splits=" << sp.splits << " " << name << ":" << msg;
-            if (first.empty()) first = out;
-            else EXPECT_EQ(out, first) << cfg.name() << " M=" << M << " sm=" << sm << " " << name << ": bits differ";
-            EXPECT_TRUE(counters_zero(dd, s, M, cfg, Sm90SplitMode::kSplitK))
-                << cfg.name() << " M=" << M << " sm=" << sm << " " << name << ": workspace counters not reset";
-            ++*ran;
-          }
+          SCOPED_TRACE("splits " + std::to_string(sp.splits));
+          check_exchange_modes(d, dd, s, cfg, M, ran);
         }
 }
 
