@@ -4,7 +4,8 @@
 usage: ab_multi_summary.py DIR BASE VARIANT...
 DIR holds NAME-1.csv and NAME-2.csv (mixgemm-bench --csv) for the base and every variant, run in the
 order base v1 .. vN vN .. v1 base. Prints each variant's time / base per type and M (geomean over the
-shapes of both runs) and, per point, the base's mean time and each variant's ratio.
+shapes of both runs), per M and the base's schedule (geomean over shapes and types: where a change is in one
+tile's code), and, per point, the base's mean time and each variant's ratio.
 """
 import csv
 import math
@@ -16,6 +17,13 @@ def load(path):
     if not os.path.exists(path):
         return {}
     return {(r["shape"], r["type_spec"], int(r["M"])): float(r["us_median"])
+            for r in csv.DictReader(open(path)) if r["kernel"] == "mixgemm" and r["us_median"]}
+
+
+def schedules(path):
+    if not os.path.exists(path):
+        return {}
+    return {(r["shape"], r["type_spec"], int(r["M"])): r["schedule"]
             for r in csv.DictReader(open(path)) if r["kernel"] == "mixgemm" and r["us_median"]}
 
 
@@ -36,6 +44,12 @@ def main(argv):
                 if logs:
                     print(f"{n:14s}/{base} geomean {t:16s} M={m:5d}: {math.exp(sum(logs) / len(logs)):.4f} "
                           f"over {len(logs)}")
+        sched = schedules(os.path.join(d, base + "-1.csv"))
+        for m in sorted({k[2] for k in keys}):
+            for sc in sorted({sched.get(k, "?") for k in keys if k[2] == m}):
+                logs = [math.log((c1[k] + c2[k]) / (b1[k] + b2[k])) for k in keys if k[2] == m and sched.get(k, "?") == sc]
+                print(f"{n:14s}/{base} geomean M={m:5d} {sc:34s}: {math.exp(sum(logs) / len(logs)):.4f} "
+                      f"over {len(logs)}")
     keys = sorted(k for k in b1 if all(k in runs[n][0] and k in runs[n][1] for n in names))
     print(f"{'shape':20s} {'type':16s} {'M':>5s} " + " ".join(f"{n:>14s}" for n in names))
     for k in keys:
