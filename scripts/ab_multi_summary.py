@@ -13,17 +13,11 @@ import os
 import sys
 
 
-def load(path):
+def load(path, field="us_median"):
+    """Per point (shape, type, M) of a mixgemm-bench CSV: its median time, or another column's text."""
     if not os.path.exists(path):
         return {}
-    return {(r["shape"], r["type_spec"], int(r["M"])): float(r["us_median"])
-            for r in csv.DictReader(open(path)) if r["kernel"] == "mixgemm" and r["us_median"]}
-
-
-def schedules(path):
-    if not os.path.exists(path):
-        return {}
-    return {(r["shape"], r["type_spec"], int(r["M"])): r["schedule"]
+    return {(r["shape"], r["type_spec"], int(r["M"])): float(r[field]) if field == "us_median" else r[field]
             for r in csv.DictReader(open(path)) if r["kernel"] == "mixgemm" and r["us_median"]}
 
 
@@ -44,7 +38,7 @@ def main(argv):
                 if logs:
                     print(f"{n:14s}/{base} geomean {t:16s} M={m:5d}: {math.exp(sum(logs) / len(logs)):.4f} "
                           f"over {len(logs)}")
-        sched = schedules(os.path.join(d, base + "-1.csv"))
+        sched = load(os.path.join(d, base + "-1.csv"), "schedule")
         for m in sorted({k[2] for k in keys}):
             for sc in sorted({sched.get(k, "?") for k in keys if k[2] == m}):
                 logs = [math.log((c1[k] + c2[k]) / (b1[k] + b2[k])) for k in keys if k[2] == m and sched.get(k, "?") == sc]

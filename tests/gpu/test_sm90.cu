@@ -446,12 +446,6 @@ TEST(Sm90, StreamK) {
                   [](const Spec& s) { check_forced(s, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream); });
 }
 
-// The two-part exchange (Sm90Exchange, sm90_gemm.cuh epilogue) of the 128 x 256 and 128 x 128
-// tiles: pretend SM counts at which every tile runs in exactly two k-parts, M with full, partial
-// and empty second token halves, each exchange mode (on: both parts finalize a token half where
-// both arrived, or the first leaves; leave-first: the first arriver leaves in almost every tile,
-// the partner reduces the whole tile; off: the last arriver reduces it all): bit-exact against the
-// CPU reference, the modes and a second run bitwise equal, counters zero.
 // One split-K point (cfg, M, dd.sm_count) in each exchange mode: exact against the CPU reference, the modes
 // bitwise equal, the counters zero again; *ran counts the runs.
 void check_exchange_modes(const Data& d, const DevData& dd, const Spec& s, const Sm90Config& cfg, int M, int* ran) {
@@ -472,6 +466,12 @@ void check_exchange_modes(const Data& d, const DevData& dd, const Spec& s, const
   }
 }
 
+// The two-part exchange (Sm90Exchange, sm90_gemm.cuh epilogue) of the 128 x 256 and 128 x 128
+// tiles: pretend SM counts at which every tile runs in exactly two k-parts, M with full, partial
+// and empty second token halves, each exchange mode (on: both parts finalize a token half where
+// both arrived, or the first leaves; leave-first: the first arriver leaves in almost every tile,
+// the partner reduces the whole tile; off: the last arriver reduces it all): bit-exact against the
+// CPU reference, the modes and a second run bitwise equal, counters zero.
 void check_exchange(const Spec& s, const std::vector<int>& ms, int* ran) {
   SCOPED_TRACE(s.name());
   std::vector<Sm90Config> cfgs;
