@@ -15,16 +15,19 @@
 //       kTileN/16 blocks of one k-block are contiguous in the layout: one copy) and of
 //       the group-scale / zero-point rows, into a kStages-deep ring, each stage
 //       completing on its `full` mbarrier; it waits on the stage's `empty` mbarrier
-//       before refilling it. Warps 1..3 (e4m3 with one group row per block only, except
-//       the wide tile's GPTQ kernel, whose consumers build their own) build the stage's
-//       per-group weight tables (build_tables). Gives its registers away (setmaxnreg 56).
+//       before refilling it. The narrow tiles' stages (kBlockIssue, not e4m3) hold two
+//       consecutive 64-k blocks (Sm90Traits::kPair): one wait and one release per two.
+//       Warps 1..3 (e4m3 with one group row per block only, except the wide tile's GPTQ
+//       kernel, whose consumers build their own) build the stage's per-group weight
+//       tables (build_tables). Gives its registers away (setmaxnreg 56).
 //   WG1, WG2 consumers (cooperative): both work on the same tile, each on kTileN/2
 //       weight rows (kMW m64 atoms), sharing the activation tile. setmaxnreg 224.
 // Mainloop of a consumer, per 64-k block i (A fragments double-buffered in registers):
 //       fence; issue the 4 wgmma (k16 steps) of block i on F[i%2]; commit
 //       wait_group<1>         -> block i-1 done: its stage is free (arrive `empty`) and
 //                                so is F[(i+1)%2]
-//       wait `full`(i+1); load + convert block i+1 into F[(i+1)%2]
+//       wait `full`(i+1) (kPair: only when block i+1 opens a stage); load + convert
+//       block i+1 into F[(i+1)%2]
 // so the conversion of block i+1 runs while the tensor cores work on block i. (The
 // 128 x 256 tile has registers for one k16 step of fragments ahead only: mainloop.)
 // Persistent: the grid is at most one CTA per SM; CTA c runs units c, c+C, ... (a unit is
@@ -116,7 +119,16 @@ struct Sm90Traits {
   static constexpr int kOffS = kOffW + kWBytes;
   static constexpr int kOffZ = kOffS + kSBytes;
   static constexpr int kOffT = kOffZ + kSBytes;
-  static constexpr int kStageBytes = round_up(kOffT + kTBytes, 1024);
+  // One 64-k block's share of a stage (activation box, weights, group rows, tables).
+  static constexpr int kSubBytes = round_up(kOffT + kTBytes, 1024);
+  // Blocks per stage: the narrow tiles (kBlockIssue) put two consecutive 64-k blocks of a unit
+  // in one stage (two sub-stages of kSubBytes, one `full` and one `empty` barrier), so their
+  // consumers wait for a stage and release it once per two blocks, and the second block's
+  // shared loads follow the first's without a barrier wait. A unit with an odd block count
+  // ends on a stage holding one block. e4m3 (the table warps build per stage) keeps one.
+  static constexpr int kPair = kBlockIssue && !kTables ? 2 : 1;
+  static constexpr int kStageBytes = kPair * kSubBytes;
+  static_assert(kPair == 1 || !kTailBox, "the tail box counts one block per stage");
   // Epilogue staging: the output tile as kTileN / 64 boxes of [kTileT tokens][64 columns] 16-bit,
   // 128-byte rows with the 128B swizzle (16-byte chunk c of token row r at chunk c ^ (r & 7)): the
   // layout the TMA store of out_map reads, and the 8 rows of a stmatrix store hit 8 bank groups.
@@ -290,10 +302,13 @@ struct Sm90Cta {
             tx = tx - Tr::kActBytes + p.tail_act_bytes;
           }
         }
-        ptx::mbar_wait_parity(empty0 + stage * 8, phase ^ 1u);
-        const uint32_t st = base + stage * Tr::kStageBytes;
+        const int sub = Tr::kPair == 2 ? (kb - x.kb0) & 1 : 0;  // the block's place in its stage
         const uint32_t full = full0 + stage * 8;
-        ptx::mbar_arrive_expect_tx(full, tx);
+        if (sub == 0) {
+          ptx::mbar_wait_parity(empty0 + stage * 8, phase ^ 1u);
+          ptx::mbar_arrive_expect_tx(full, Tr::kPair == 2 && kb + 1 < x.kb1 ? 2 * tx : tx);
+        }
+        const uint32_t st = base + stage * Tr::kStageBytes + sub * Tr::kSubBytes;
         ptx::tma_load_2d(st, amap, kb * kKBlock, x.tt * kTileT, full);
 #pragma unroll
         for (int l = 0; l < Tr::kLayoutKb; ++l)
@@ -322,9 +337,11 @@ struct Sm90Cta {
             }
           }
         }
-        if (++stage == kStages) {
-          stage = 0;
-          phase ^= 1u;
+        if (sub == Tr::kPair - 1 || kb + 1 == x.kb1) {
+          if (++stage == kStages) {
+            stage = 0;
+            phase ^= 1u;
+          }
         }
       }
     }
@@ -891,14 +908,19 @@ struct Sm90Cta {
           const int cur = stage;
           const bool more = i + h + 1 < nk;
           auto next = [&] {
-            advance(stage, phase);
-            wait_stage<kMode>(c, p, stage, phase);
-            st = c.base + stage * Tr::kStageBytes;
+            if (Tr::kPair == 2 && h == 0) {
+              st += Tr::kSubBytes;  // the stage's second block: landed with the first
+            } else {
+              advance(stage, phase);
+              wait_stage<kMode>(c, p, stage, phase);
+              st = c.base + stage * Tr::kStageBytes;
+            }
             load_block<kUns, kMode>(p, c, st, r);
           };
           if (kEarlyNext && more) next();
           ptx::wgmma_wait<1>();  // block i+h-1 done
-          if (prev >= 0) release(c, prev);
+          // kPair: block i+h-1 is the previous stage's last block only when h == 0.
+          if ((Tr::kPair == 1 || h == 0) && prev >= 0) release(c, prev);
           prev = cur;
           if (more) {
             if (!kEarlyNext) next();
