@@ -10,6 +10,7 @@ tile's code), and, per point, the base's mean time and each variant's ratio.
 import csv
 import math
 import os
+import signal
 import sys
 
 
@@ -54,4 +55,5 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the listing quietly
     sys.exit(main(sys.argv))
