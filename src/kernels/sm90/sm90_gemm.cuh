@@ -15,7 +15,7 @@
 //       kTileN/16 blocks of one k-block are contiguous in the layout: one copy) and of
 //       the group-scale / zero-point rows, into a kStages-deep ring, each stage
 //       completing on its `full` mbarrier; it waits on the stage's `empty` mbarrier
-//       before refilling it. The narrow tiles' stages (kBlockIssue, not e4m3) hold two
+//       before refilling it. The narrow tiles' stages (kBlockIssue) hold two
 //       consecutive 64-k blocks (Sm90Traits::kPair): one wait and one release per two.
 //       Warps 1..3 (e4m3 with one group row per block only, except the wide tile's GPTQ
 //       kernel, whose consumers build their own) build the stage's per-group weight
@@ -125,8 +125,9 @@ struct Sm90Traits {
   // in one stage (two sub-stages of kSubBytes, one `full` and one `empty` barrier), so their
   // consumers wait for a stage and release it once per two blocks, and the second block's
   // shared loads follow the first's without a barrier wait. A unit with an odd block count
-  // ends on a stage holding one block. e4m3 (the table warps build per stage) keeps one.
-  static constexpr int kPair = kBlockIssue && !kTables ? 2 : 1;
+  // ends on a stage holding one block. e4m3's table warps build both blocks' tables before
+  // they arrive on the stage's `tables` barrier.
+  static constexpr int kPair = kBlockIssue ? 2 : 1;
   static constexpr int kStageBytes = kPair * kSubBytes;
   static_assert(kPair == 1 || !kTailBox, "the tail box counts one block per stage");
   // Epilogue staging: the output tile as kTileN / 64 boxes of [kTileT tokens][64 columns] 16-bit,
@@ -426,9 +427,11 @@ struct Sm90Cta {
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
       const Sm90UnitPos q = sm90_unit_pos(u, part_of(p));
       const int nk = q.kb1 - q.kb0;
-      for (int i = 0; i < nk; ++i) {
+      for (int i = 0; i < nk; i += Tr::kPair) {  // a stage: kPair blocks (a unit's odd last: one)
         ptx::mbar_wait_parity(full0 + stage * 8, phase);
-        build_stage_tables(base + stage * Tr::kStageBytes, tt, hs, hz, bias);
+        const uint32_t st = base + stage * Tr::kStageBytes;
+        build_stage_tables(st, tt, hs, hz, bias);
+        if (Tr::kPair == 2 && i + 1 < nk) build_stage_tables(st + Tr::kSubBytes, tt, hs, hz, bias);
         ptx::mbar_arrive(tab0 + stage * 8);
         if (++stage == kStages) {
           stage = 0;
