@@ -12,7 +12,14 @@ A loop is a backward branch whose body holds at least one MMA instruction (HMMA,
 IGMMA, QGMMA); loops longer than --max-len instructions (the persistent loop around a whole
 unit, with its epilogue) are left out. One line per loop: kernel (name tail), body start and
 end address, instruction count, MMA count, local-memory accesses (LDL/STL: a spill inside the
-loop), and the --top most frequent opcodes.
+loop), the body's start within its 128- and 256-byte lines of code, and the --top most frequent
+opcodes.
+
+The start offsets are there for A/Bs of the decode kernels: session 59 measured the same TM 8
+row-loop SASS up to 15% slower at M = 4 / 8 at another address (dead code elsewhere in the
+kernel had moved it; docs/design-smallm.md, "Session 59"), so a change that moves a row loop
+can win or lose by placement alone: compare the offsets of both builds before reading a
+difference as the change's.
 """
 import argparse
 import collections
@@ -67,7 +74,7 @@ def main():
             mix = collections.Counter(o.split(".")[0] for _, o, _ in body).most_common(a.top)
             local = sum(o.split(".")[0] in ("LDL", "STL") for _, o, _ in body)
             print(f"{name[-60:]} {start:#x}-{end:#x} len {len(body)} mma {n_mma} local {local} "
-                  + " ".join(f"{o}:{n}" for o, n in mix))
+                  f"line128 +{start % 128} line256 +{start % 256} " + " ".join(f"{o}:{n}" for o, n in mix))
 
 
 if __name__ == "__main__":
