@@ -19,7 +19,7 @@ The start offsets are there for A/Bs of the decode kernels: session 59 measured 
 row-loop SASS up to 15% slower at M = 4 / 8 at another address (dead code elsewhere in the
 kernel had moved it; docs/design-smallm.md, "Session 59"), so a change that moves a row loop
 can win or lose by placement alone: compare the offsets of both builds before reading a
-difference as the change's.
+difference as the change's (scripts/smallm_loop_offsets.sh does it for the decode kernels).
 """
 import argparse
 import collections
