@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 FILES=${FILES:-"w4a16 w4a8"}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+mkdir -p .deps  # local_sass.sh fetches its SASS tools there; the patched trees link to it
 names=(base)
 trees=("$PWD")
 for pf in "$@"; do
@@ -24,7 +25,6 @@ for pf in "$@"; do
   names+=("$n")
   trees+=("$W/$n")
 done
-[ -d .deps ] || mkdir -p .deps
 for i in "${!names[@]}"; do
   for f in $FILES; do
     (cd "${trees[$i]}" && bash scripts/local_sass.sh "src/kernels/smallm/smallm_inst_$f.cu" 2> /dev/null) |
