@@ -21,6 +21,11 @@
 # AB_EVENT_TOO=1 (optional): after those runs (typically AB_BENCH_EXTRA="--graph-batch 32 --iters 40", CUDA
 # graphs), the same ABBA sequence once more without AB_BENCH_EXTRA (event-timed, --iters 40), summary last
 # ($OUT/event.tar.gz): a host-only change such as a heuristic's is timed both ways in one call.
+# AB_PASSES (optional): more ABBA passes over the same builds, after those: ';'-separated NAME:FLAGS, where FLAGS
+# may begin with VAR=VALUE words, the environment of that pass's bench runs, e.g.
+#   AB_PASSES="one:--graph-batch 1 --iters 40;ev0:MIXGEMM_SMALLM_DEFER=0 --iters 40"
+# (session 60's diagnostics: a one-node graph per sample; the split-K reduction in the kernel). Each pass's runs
+# go to $OUT/pass-NAME.tar.gz and its summary to $OUT/pass-NAME-summary.txt, printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: device_sm90_multi.sh PATCH..."; exit 2; }
@@ -82,7 +87,7 @@ fi
 bench() {  # $1 index, $2 run label, $3 folder, rest: extra bench flags
   local j=$1 s="${names[$1]}-$2" d=$3
   shift 3
-  timeout 150 "${dirs[$j]}/build/tools/mixgemm-bench" --shapes ${AB_SHAPES:-seed,llama2-70b} --m ${AB_MS:-1024,8192} \
+  env ${PASS_ENV[@]+"${PASS_ENV[@]}"} timeout 150 "${dirs[$j]}/build/tools/mixgemm-bench" --shapes ${AB_SHAPES:-seed,llama2-70b} --m ${AB_MS:-1024,8192} \
     --types ${AB_TYPES:-e4m3.u4b8.g128,e4m3.u4b8.gch} \
     $( [ -n "${AB_BASELINES:-}" ] && echo "--baselines $AB_BASELINES" || echo "--no-baselines" ) \
     --lt-algos 4 --iters 20 --warmup 3 --settle-ms ${AB_SETTLE_MS:-150} \
@@ -98,6 +103,7 @@ abba() {  # $1 folder, rest: extra bench flags
   bench 0 2 "$d" "$@"
 }
 n=${#names[@]}
+PASS_ENV=()  # VAR=VALUE words for the bench runs of an AB_PASSES pass
 abba "$R" ${AB_BENCH_EXTRA:-}
 tar czf "$OUT/multi.tar.gz" -C /tmp multi
 python3 scripts/ab_multi_summary.py "$R" "${names[@]}"
@@ -107,5 +113,27 @@ if [ "${AB_EVENT_TOO:-0}" = 1 ]; then
   abba "$E" --iters 40
   tar czf "$OUT/event.tar.gz" -C /tmp multi-event
   python3 scripts/ab_multi_summary.py "$E" "${names[@]}" | tee "$OUT/event-summary.txt"
+fi
+if [ -n "${AB_PASSES:-}" ]; then
+  IFS=';' read -ra passes <<< "$AB_PASSES"
+  for ps in "${passes[@]}"; do
+    pname=${ps%%:*}
+    read -ra words <<< "${ps#*:}"
+    PASS_ENV=()
+    while [ ${#words[@]} -gt 0 ] && [[ ${words[0]} =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do
+      PASS_ENV+=("${words[0]}")
+      words=("${words[@]:1}")
+    done
+    E=/tmp/multi-pass-$pname; rm -rf "$E"; mkdir -p "$E"
+    echo "=== pass $pname: env ${PASS_ENV[*]:-(none)}, flags ${words[*]:-(none)}" | tee "$E/pass.txt"
+    abba "$E" ${words[@]+"${words[@]}"}
+    tar czf "$OUT/pass-$pname.tar.gz" -C /tmp "multi-pass-$pname"
+    python3 scripts/ab_multi_summary.py "$E" "${names[@]}" > "$OUT/pass-$pname-summary.txt"
+  done
+  PASS_ENV=()
+  for ps in "${passes[@]}"; do
+    echo "=== pass ${ps%%:*} ($(head -1 "/tmp/multi-pass-${ps%%:*}/pass.txt" | cut -d: -f2-))"
+    grep " geomean .* M=" "$OUT/pass-${ps%%:*}-summary.txt" | grep -v " smallm_\| sm90_"
+  done
 fi
 echo "total $((SECONDS - T0)) s"
