@@ -25,7 +25,8 @@
 # may begin with VAR=VALUE words, the environment of that pass's bench runs, e.g.
 #   AB_PASSES="one:--graph-batch 1 --iters 40;ev0:MIXGEMM_SMALLM_DEFER=0 --iters 40"
 # (session 60's diagnostics: a one-node graph per sample; the split-K reduction in the kernel). Each pass's runs
-# go to $OUT/pass-NAME.tar.gz and its summary to $OUT/pass-NAME-summary.txt, printed last.
+# go to $OUT/NAME.tar.gz (folder multi-NAME) and its summary to $OUT/NAME-summary.txt, printed last; NAME is not
+# "multi". AB_EVENT_TOO=1 is the pass "event:--iters 40" put first.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: device_sm90_multi.sh PATCH..."; exit 2; }
@@ -107,15 +108,10 @@ PASS_ENV=()  # VAR=VALUE words for the bench runs of an AB_PASSES pass
 abba "$R" ${AB_BENCH_EXTRA:-}
 tar czf "$OUT/multi.tar.gz" -C /tmp multi
 python3 scripts/ab_multi_summary.py "$R" "${names[@]}"
-if [ "${AB_EVENT_TOO:-0}" = 1 ]; then
-  E=/tmp/multi-event; rm -rf "$E"; mkdir -p "$E"
-  echo "=== event-timed (same builds)"
-  abba "$E" --iters 40
-  tar czf "$OUT/event.tar.gz" -C /tmp multi-event
-  python3 scripts/ab_multi_summary.py "$E" "${names[@]}" | tee "$OUT/event-summary.txt"
-fi
-if [ -n "${AB_PASSES:-}" ]; then
-  IFS=';' read -ra passes <<< "$AB_PASSES"
+PASSES=${AB_PASSES:-}
+[ "${AB_EVENT_TOO:-0}" = 1 ] && PASSES="event:--iters 40${PASSES:+;$PASSES}"
+if [ -n "$PASSES" ]; then
+  IFS=';' read -ra passes <<< "$PASSES"
   for ps in "${passes[@]}"; do
     pname=${ps%%:*}
     read -ra words <<< "${ps#*:}"
@@ -124,16 +120,16 @@ if [ -n "${AB_PASSES:-}" ]; then
       PASS_ENV+=("${words[0]}")
       words=("${words[@]:1}")
     done
-    E=/tmp/multi-pass-$pname; rm -rf "$E"; mkdir -p "$E"
+    E=/tmp/multi-$pname; rm -rf "$E"; mkdir -p "$E"
     echo "=== pass $pname: env ${PASS_ENV[*]:-(none)}, flags ${words[*]:-(none)}" | tee "$E/pass.txt"
     abba "$E" ${words[@]+"${words[@]}"}
-    tar czf "$OUT/pass-$pname.tar.gz" -C /tmp "multi-pass-$pname"
-    python3 scripts/ab_multi_summary.py "$E" "${names[@]}" > "$OUT/pass-$pname-summary.txt"
+    tar czf "$OUT/$pname.tar.gz" -C /tmp "multi-$pname"
+    python3 scripts/ab_multi_summary.py "$E" "${names[@]}" > "$OUT/$pname-summary.txt"
   done
   PASS_ENV=()
   for ps in "${passes[@]}"; do
-    echo "=== pass ${ps%%:*} ($(head -1 "/tmp/multi-pass-${ps%%:*}/pass.txt" | cut -d: -f2-))"
-    grep " geomean .* M=" "$OUT/pass-${ps%%:*}-summary.txt" | grep -v " smallm_\| sm90_"
+    echo "=== pass ${ps%%:*} ($(head -1 "/tmp/multi-${ps%%:*}/pass.txt" | cut -d: -f2-))"
+    grep " geomean .* M=" "$OUT/${ps%%:*}-summary.txt" | grep -v " smallm_\| sm90_"
   done
 fi
 echo "total $((SECONDS - T0)) s"
