@@ -2,12 +2,13 @@
 """Summary of a symmetric multi-variant bench run (device_sm90_multi.sh, device_smallm_sched.sh).
 
 usage: ab_multi_summary.py DIR BASE VARIANT...
-DIR holds NAME-1.csv and NAME-2.csv (mixgemm-bench --csv) for the base and every variant, run in the
+DIR holds NAME-1.csv and NAME-2.csv (mixgemm-bench --csv; or .csv.gz) for the base and every variant, run in the
 order base v1 .. vN vN .. v1 base. Prints each variant's time / base per type and M (geomean over the
 shapes of both runs), per M and the base's schedule (geomean over shapes and types: where a change is in one
 tile's code), and, per point, the base's mean time and each variant's ratio.
 """
 import csv
+import gzip
 import math
 import os
 import signal
@@ -15,11 +16,15 @@ import sys
 
 
 def load(path, field="us_median"):
-    """Per point (shape, type, M) of a mixgemm-bench CSV: its median time, or another column's text."""
+    """Per point (shape, type, M) of a mixgemm-bench CSV (or its committed .csv.gz): its median time, or another
+    column's text."""
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        path += ".gz"
     if not os.path.exists(path):
         return {}
-    return {(r["shape"], r["type_spec"], int(r["M"])): float(r[field]) if field == "us_median" else r[field]
-            for r in csv.DictReader(open(path)) if r["kernel"] == "mixgemm" and r["us_median"]}
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        return {(r["shape"], r["type_spec"], int(r["M"])): float(r[field]) if field == "us_median" else r[field]
+                for r in csv.DictReader(f) if r["kernel"] == "mixgemm" and r["us_median"]}
 
 
 def main(argv):

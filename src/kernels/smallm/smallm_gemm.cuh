@@ -1099,7 +1099,9 @@ struct SmallmCta {
     __shared__ int s_flag;
 
     // A deferred split-K's reduction grid may take the SM resources our CTAs free as they exit
-    // (it waits for this grid's completion before it reads anything).
+    // (it waits for this grid's completion before it reads anything). At entry: in CUDA graphs
+    // every later point measured slower (0.5-6%), and stream-launched, a trigger right after the
+    // prologue cost the rows 6-10% (docs/design-smallm.md, "Session 61").
     if (p.deferred) ptx::griddep_launch_dependents();
     smallm_trace(kTraceEntry);
     Ctx x;
