@@ -20,6 +20,10 @@
 // with the activation sums given, and with session 25's extra a * O MMA), and the issue rate of
 // single instructions (8 independent chains per warp: f16x2 add / mul / fma, f32 fma, lop3,
 // mad.lo, prmt, shf, add), which says which pipe each conversion step uses and at what rate.
+// Since session 61: the grouped e4m3 x u4b8 row as the smallm kernel runs it (f16 mma.sync, each
+// e4m3 weight converted back to f16) against the same row on the fp8 register-A wgmma m64n8k32,
+// with and without promotion every 64 k: what an e4m3 decode kernel on wgmma would gain per row;
+// and TM 16's row (two mma.sync per converted fragment) against wgmma m64n16k16.
 //
 //   mixgemm-mma-rate [--iters N] [--device D]
 //
@@ -75,6 +79,28 @@ __device__ __forceinline__ void wgmma_n8(int32_t (&d)[4], const uint32_t (&a)[4]
       "{%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, p;\n}\n"
       : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+
+// N = 16 (a 16-token tile): 8 accumulators per thread, d0..d3 tokens 0..7 and d4..d7 tokens 8..15
+// (two m16n8 C fragments).
+__device__ __forceinline__ void wgmma_n16(float (&d0)[4], float (&d1)[4], const uint32_t (&a)[4], uint64_t desc) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 "
+      "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, p, 1, 1, 0;\n}\n"
+      : "+f"(d0[0]), "+f"(d0[1]), "+f"(d0[2]), "+f"(d0[3]), "+f"(d1[0]), "+f"(d1[1]), "+f"(d1[2]), "+f"(d1[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+
+// fp8: m64n8k32 with e4m3 A (registers) and B (descriptor); scale_d = 0 starts a new chain (the
+// accumulator's old value ignored), which is how a kernel promotes: one chain per row, added in f32.
+__device__ __forceinline__ void wgmma_n8_e4m3(float (&d)[4], const uint32_t (&a)[4], uint64_t desc, int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %9, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 "
+      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(scale_d));
 }
 
 // ---- shared by the loops ----------------------------------------------------------------
@@ -479,6 +505,184 @@ __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
   finish(acc, sink, cycles, t1 - t0);
 }
 
+// ---- grouped e4m3 x u4b8 (session 61): today's row against a row on the fp8 wgmma ------------
+// Both convert a word exactly as docs/semantics.md defines grouped e4m3 weights,
+// RN_e4m3sat(RN_f16((q - 8) s)): the f16 conversion and scale multiply above, then
+// cvt.rn.satfinite.e4m3x2.f16x2 per register. The smallm kernel today (smallm_gemm.cuh, e4m3) runs
+// on f16 mma.sync, so it converts every e4m3 pair back to f16 (one more cvt per register) and its
+// B fragments are f16 (the activations converted once per chunk, not counted here). On the
+// register-A wgmma m64n8k32 e4m3 the bytes stay e4m3: two words (32 k) make one A fragment, packed
+// by cvt_e4m3x4_f16x2x2 (two cvt and no extra instruction), and B (8 tokens x 64 k e4m3) comes
+// from shared memory through the descriptor. Word order inside a fragment is not modelled (the
+// operands are constants): the instruction mix per weight is.
+__device__ __forceinline__ void convert_word_e4m3_f16(const uint4& v, int st, __half s0, __half s1,
+                                                      uint32_t (&f)[4]) {
+  convert_word(v, st, s0, s1, f);
+#pragma unroll
+  for (int r = 0; r < 4; ++r) f[r] = ptx::cvt_f16x2_e4m3x2(ptx::cvt_e4m3x2_f16x2(f[r]));
+}
+// Words 2t and 2t+1 of a block -> the e4m3 A fragment of k32 step t (4 registers of 4 e4m3).
+__device__ __forceinline__ void convert_step_e4m3(const uint4& v, int t, __half s0, __half s1, uint32_t (&a)[4]) {
+  uint32_t lo[4], hi[4];
+  convert_word(v, 2 * t, s0, s1, lo);
+  convert_word(v, 2 * t + 1, s0, s1, hi);
+#pragma unroll
+  for (int r = 0; r < 4; ++r) a[r] = ptx::cvt_e4m3x4_f16x2x2(lo[r], hi[r]);
+}
+
+// Today's e4m3 row: row_loop's kRowExact with the e4m3 round trip per register (B in registers).
+template <int kBlocks>
+__global__ void row_loop_e4m3_f16(int iters, float* sink, long long* cycles) {
+  extern __shared__ uint4 ring[];  // [warp][trip % 4][block][lane]
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
+  __syncwarp();
+  const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
+  const uint32_t b0 = 0x3C003C00u, b1 = 0x38003800u ^ (lane & 1);
+  float acc[kBlocks][4] = {};
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+    uint4 wv[kBlocks];
+    load_trip(mine, i, lane, wv);
+#pragma unroll
+    for (int st = 0; st < 4; ++st)
+#pragma unroll
+      for (int b = 0; b < kBlocks; ++b) {
+        uint32_t f[4];
+        convert_word_e4m3_f16(wv[b], st, s0, s1, f);
+        mma_sync(acc[b], f, b0, b1);
+      }
+  }
+  const long long t1 = clock64();
+  finish(acc, sink, cycles, t1 - t0);
+}
+
+// The same row on wgmma m64n8k32 e4m3, pipelined as row_loop_wgmma (the next k32 step converted
+// while this one runs, two fragment sets). kPromote: each trip (one 64-k row) is a new chain
+// (scale_d = 0 at its first step) in one of two accumulator sets, added into an f32 total once its
+// wgmma are done: promotion every 64 k (docs/semantics.md 8.1, P = 64), 4 FADD per block and row.
+template <int kBlocks, bool kPromote>
+__global__ void row_loop_wgmma_e4m3(int iters, float* sink, long long* cycles) {
+  extern __shared__ __align__(1024) uint8_t smem_raw[];
+  // [512 B B tile (8 tokens x 64 k e4m3, 64-byte swizzle), 512-aligned][ring: warp][trip % 4][block][lane]
+  uint8_t* b_tile = smem_raw + ((1024u - (ptx::smem_u32(smem_raw) & 1023u)) & 1023u);
+  uint4* ring = reinterpret_cast<uint4*>(b_tile + 1024);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int i = threadIdx.x; i < 512 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = 0x38303838u;
+  const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
+  ptx::fence_proxy_async_shared();
+  __syncthreads();
+  const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
+  const uint64_t desc = ptx::smem_desc_swizzled<64>(ptx::smem_u32(b_tile));
+  float acc[2][kBlocks][4] = {};
+  float tot[kBlocks][4] = {};
+  uint32_t f[2][kBlocks][4];
+  uint4 wv[kBlocks];
+  load_trip(mine, 0, lane, wv);
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b) convert_step_e4m3(wv[b], 0, s0, s1, f[0][b]);
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; i += 2) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // trip i + h uses accumulator set h (compile-time)
+#pragma unroll
+      for (int t = 0; t < 2; ++t) {
+        ptx::wgmma_fence();
+#pragma unroll
+        for (int b = 0; b < kBlocks; ++b)
+          wgmma_n8_e4m3(acc[kPromote ? h : 0][b], f[t][b], desc + 2 * t, kPromote && t == 0 ? 0 : 1);
+        ptx::wgmma_commit();
+        ptx::wgmma_wait<1>();  // the batch before this one is done: set t ^ 1 is free
+        if (kPromote && t == 0) {  // ... which was the previous trip's last: its chain is complete
+#pragma unroll
+          for (int b = 0; b < kBlocks; ++b)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) tot[b][e] += acc[h ^ 1][b][e];
+        }
+        if (t == 1) load_trip(mine, i + h + 1, lane, wv);  // the next trip's blocks (the ring wraps)
+#pragma unroll
+        for (int b = 0; b < kBlocks; ++b) convert_step_e4m3(wv[b], t ^ 1, s0, s1, f[t ^ 1][b]);
+      }
+    }
+  }
+  ptx::wgmma_wait<0>();
+  const long long t1 = clock64();
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) acc[0][b][e] += tot[b][e] + acc[1][b][e];
+  finish(acc[0], sink, cycles, t1 - t0);
+}
+
+// ---- the 16-token tile (session 61): TM 16's row against a row on wgmma m64n16k16 ---------------
+// TM 16 (smallm, M = 9..16) gives each converted fragment to two mma.sync m16n8k16 (the two 8-token
+// n-tiles) and its rows take 1.35-1.4x TM 8's (docs/design-smallm.md, "Session 51"); the
+// register-A wgmma takes 16 tokens as N in one instruction. B in registers (sync) and from a
+// constant swizzled 16-token tile (wgmma), as the 8-token row cases.
+template <int kBlocks>
+__global__ void row_loop_tm16(int iters, float* sink, long long* cycles) {
+  extern __shared__ uint4 ring[];  // [warp][trip % 4][block][lane]
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
+  __syncwarp();
+  const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
+  const uint32_t b[2][2] = {{0x3C003C00u, 0x38003800u ^ (lane & 1)}, {0x38003C00u, 0x3C003800u ^ (lane & 2)}};
+  float acc[2 * kBlocks][4] = {};
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+    uint4 wv[kBlocks];
+    load_trip(mine, i, lane, wv);
+#pragma unroll
+    for (int st = 0; st < 4; ++st)
+#pragma unroll
+      for (int bl = 0; bl < kBlocks; ++bl) {
+        uint32_t f[4];
+        convert_word(wv[bl], st, s0, s1, f);
+#pragma unroll
+        for (int nt = 0; nt < 2; ++nt) mma_sync(acc[2 * bl + nt], f, b[nt][0], b[nt][1]);
+      }
+  }
+  const long long t1 = clock64();
+  finish(acc, sink, cycles, t1 - t0);
+}
+// row_loop_wgmma with N = 16: B = 16 tokens x 64 k f16 (2 KB, 128-byte swizzle, 8-row groups 1 KB apart).
+template <int kBlocks>
+__global__ void row_loop_wgmma_n16(int iters, float* sink, long long* cycles) {
+  extern __shared__ __align__(1024) uint8_t smem_raw[];
+  uint8_t* b_tile = smem_raw + ((1024u - (ptx::smem_u32(smem_raw) & 1023u)) & 1023u);
+  uint4* ring = reinterpret_cast<uint4*>(b_tile + 2048);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int i = threadIdx.x; i < 2048 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = 0x3C003C00u;
+  const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
+  ptx::fence_proxy_async_shared();
+  __syncthreads();
+  const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
+  const uint64_t desc = ptx::smem_desc_swizzled<128>(ptx::smem_u32(b_tile));
+  float acc[2 * kBlocks][4] = {};
+  uint32_t f[2][kBlocks][4];
+  uint4 wv[kBlocks];
+  load_trip(mine, 0, lane, wv);
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b) convert_word(wv[b], 0, s0, s1, f[0][b]);
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+#pragma unroll
+    for (int st = 0; st < 4; ++st) {
+      ptx::wgmma_fence();
+#pragma unroll
+      for (int b = 0; b < kBlocks; ++b) wgmma_n16(acc[2 * b], acc[2 * b + 1], f[st & 1][b], desc + 2 * st);
+      ptx::wgmma_commit();
+      ptx::wgmma_wait<1>();
+      if (st == 3) load_trip(mine, i + 1, lane, wv);
+#pragma unroll
+      for (int b = 0; b < kBlocks; ++b) convert_word(wv[b], (st + 1) & 3, s0, s1, f[(st + 1) & 1][b]);
+    }
+  }
+  ptx::wgmma_wait<0>();
+  const long long t1 = clock64();
+  finish(acc, sink, cycles, t1 - t0);
+}
+
 struct Case {
   std::string name;  // instruction
   int weights;       // weights (A elements) per instruction and warp(group)
@@ -517,6 +721,30 @@ template <int kBlocks>
 Case row_wgmma_case(int warps_per_sm) {
   return {"row wgmma f16.u4b8.g (blocks)", 1024, false, warps_per_sm, kBlocks, &row_loop_wgmma<kBlocks>,
           4 * kBlocks * 32 * 16 + 512};
+}
+
+// Grouped e4m3 rows (blocks, as the other row cases): today's f16 mma.sync form, and the fp8 wgmma
+// form with and without promotion every 64 k.
+template <int kBlocks>
+Case row_e4m3_case(int warps_per_sm) {
+  return {"row e4m3.u4b8.g via f16", 1024, false, warps_per_sm, kBlocks, &row_loop_e4m3_f16<kBlocks>,
+          4 * kBlocks * 32 * 16};
+}
+template <int kBlocks, bool kPromote>
+Case row_wgmma_e4m3_case(int warps_per_sm) {
+  return {kPromote ? "row wgmma e4m3.u4b8.g P64" : "row wgmma e4m3.u4b8.g", 1024, false, warps_per_sm, kBlocks,
+          &row_loop_wgmma_e4m3<kBlocks, kPromote>, 4 * kBlocks * 32 * 16 + 512};
+}
+
+template <int kBlocks>
+Case row_tm16_case(int warps_per_sm) {
+  return {"row f16.u4b8.g TM16 (2x n8)", 1024, false, warps_per_sm, kBlocks, &row_loop_tm16<kBlocks>,
+          4 * kBlocks * 32 * 16};
+}
+template <int kBlocks>
+Case row_wgmma_n16_case(int warps_per_sm) {
+  return {"row wgmma n16 f16.u4b8.g", 1024, false, warps_per_sm, kBlocks, &row_loop_wgmma_n16<kBlocks>,
+          4 * kBlocks * 32 * 16 + 768};
 }
 
 // The narrow sm90 block loop (wgmma_block_loop): "chains" = kWork rounds of stand-in conversion;
@@ -588,6 +816,11 @@ int main(int argc, char** argv) {
       pipe_case<kOpLop3>("pipe lop3 (instr)", 32),
       row_wgmma_case<2>(4), row_wgmma_case<2>(8), row_wgmma_case<2>(16), row_wgmma_case<2>(32),
       row_wgmma_case<4>(16),
+      // session 61: grouped e4m3 on f16 mma.sync (today's decode row) against the fp8 wgmma row
+      row_e4m3_case<2>(8), row_e4m3_case<2>(16), row_wgmma_e4m3_case<2, true>(8),
+      row_wgmma_e4m3_case<2, true>(16), row_wgmma_e4m3_case<2, false>(16), row_wgmma_e4m3_case<4, true>(16),
+      // session 61: the 16-token row, two mma.sync per fragment against one wgmma m64n16k16
+      row_tm16_case<2>(8), row_tm16_case<2>(16), row_wgmma_n16_case<2>(8), row_wgmma_n16_case<2>(16),
       block_case<0, false>(4), block_case<0, true>(4), block_case<0, false>(8), block_case<0, true>(8),
       block_case<1, false>(4), block_case<1, true>(4), block_case<1, false>(8), block_case<1, true>(8),
       block_case<2, false>(8), block_case<2, true>(8),
