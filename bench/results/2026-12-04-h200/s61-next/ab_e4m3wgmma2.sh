@@ -5,7 +5,7 @@
 # f16 buffer follow the kernel-uniform scale mode; session 61's measured version is ../s61-e4m3wgmma/e4m3wgmma.patch).
 # Compiled locally only: this call runs the variant's Smallm suites, SmallmSanitize (memcheck /
 # racecheck: the new E4M3Small has a grouped and a per-channel spec in one kernel) and every bench row verified.
-# Questions: grouped as e4m3wgmma1 (0.94-0.98)? per-channel back at 1.00? controls f16 / s8 at 1.00?
+# Questions: grouped as the measured version (0.94-0.98)? per-channel back at 1.00? controls f16 / s8 at 1.00?
 # Copy this folder to the session's .sN/ (carried), set .sN/commit.txt to HEAD, check the patches apply, then:
 #   bash .sN/ab_e4m3wgmma2.sh        (~7.5 min; multi.tar.gz = graphs with --verify, event.tar.gz = event-timed)
 D=$(dirname "$0")
