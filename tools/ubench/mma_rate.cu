@@ -320,10 +320,15 @@ enum RowVar : int {
   // tot += s * acc - s * O * (sum a), 8 FFMA per block, and the group accumulator restarts.
   kRowFold = 5,       // the activation sums given (constants here: the kernel would stage them)
   kRowFoldMma = 6,    // + one more MMA per k-step that sums a * O (session 25's kernel)
+  // Session 61:
+  kRowE4m3 = 7,       // grouped e4m3 as the smallm kernel runs it on f16 mma.sync: each register of the
+                      // exact conversion to e4m3 (cvt.rn.satfinite) and back to f16
+  kRowTm16 = 8,       // exact, 16 tokens: each converted fragment into two mma.sync (two 8-token n-tiles)
 };
 constexpr int kRowBTileBytes = 8 * 144;  // 8 token rows of 64 k (128 B) padded to 144 B (stride % 128 == 16)
 template <int kBlocks, int kVar = kRowExact>
 __global__ void row_loop(int iters, float* sink, long long* cycles) {
+  constexpr bool kFolded = kVar == kRowFold || kVar == kRowFoldMma;
   extern __shared__ uint4 ring[];  // [warp][trip % 4][block][lane], then per warp a B tile and scales
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
   const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
@@ -337,7 +342,9 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
   const __half* sc = reinterpret_cast<const __half*>(extra + kRowBTileBytes) + (lane >> 2);
   __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
   uint32_t b0 = 0x3C003C00u, b1 = 0x38003800u ^ (lane & 1);
-  float acc[kBlocks][4] = {};
+  constexpr int kNT = kVar == kRowTm16 ? 2 : 1;  // 8-token n-tiles
+  const uint32_t b2 = 0x38003C00u, b3 = 0x3C003800u ^ (lane & 2);  // kRowTm16: tokens 8..15
+  float acc[kBlocks * kNT][4] = {};
   float tot[kBlocks][4] = {}, acc_o[4] = {};  // folded forms: totals, the a * O sums
   const float sf0 = 0.01f + 0.0001f * lane, sf1 = 0.02f - 0.0001f * lane, asum0 = 3.0f, asum1 = 5.0f;
   const uint32_t magic_a[4] = {0x64006400u, 0x64006400u, 0x64006400u, 0x64006400u};
@@ -345,7 +352,7 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
   for (int i = 0; i < iters; ++i) {
     uint4 wv[kBlocks];
     load_trip(mine, i, lane, wv);
-    if constexpr (kVar >= kRowFold) {
+    if constexpr (kFolded) {
 #pragma unroll
       for (int st = 0; st < 4; ++st) {
         if constexpr (kVar == kRowFoldMma) mma_sync(acc_o, magic_a, b0, b1);
@@ -410,13 +417,18 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
           } else {
             convert_word(wv[b], st, sb[b][0], sb[b][1], f);
           }
-          mma_sync(acc[b], f, b0, b1);
+          if constexpr (kVar == kRowE4m3) {
+#pragma unroll
+            for (int r = 0; r < 4; ++r) f[r] = ptx::cvt_f16x2_e4m3x2(ptx::cvt_e4m3x2_f16x2(f[r]));
+          }
+          mma_sync(acc[kNT * b], f, b0, b1);
+          if constexpr (kVar == kRowTm16) mma_sync(acc[kNT * b + 1], f, b2, b3);
         }
       }
     }
   }
   const long long t1 = clock64();
-  if constexpr (kVar >= kRowFold) {
+  if constexpr (kFolded) {
 #pragma unroll
     for (int b = 0; b < kBlocks; ++b)
 #pragma unroll
@@ -460,25 +472,27 @@ __global__ void pipe_loop(int iters, float* sink, long long* cycles) {
   finish(acc, sink, cycles, t1 - t0);
 }
 
-// The same row with the register-A wgmma m64n8k16 instead of mma.sync: per trip the warpgroup's
+// The same row with the register-A wgmma m64nNk16 instead of mma.sync: per trip the warpgroup's
 // four warps each load their kBlocks blocks, and per k-step each converts its blocks' words into
 // fragments (two sets: step s + 1 is converted while step s's wgmma run) and the warpgroup issues
-// one wgmma per block index (the four warps' blocks b as the m64 rows), B (8 tokens x 64 k) from a
-// constant swizzled shared tile. What a decode kernel on wgmma would run per row, in isolation.
-template <int kBlocks>
+// one wgmma per block index (the four warps' blocks b as the m64 rows), B (kN = 8 or 16 tokens x
+// 64 k) from a constant swizzled shared tile. What a decode kernel on wgmma would run per row, in
+// isolation; kN = 16 (session 61) against TM 16's two mma.sync per fragment (kRowTm16).
+template <int kBlocks, int kN = 8>
 __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
+  static_assert(kN == 8 || kN == 16, "8 or 16 tokens");
   extern __shared__ __align__(1024) uint8_t smem_raw[];
-  // [1 KB B tile, 1024-byte aligned for the 128-byte swizzle][ring: warp][trip % 4][block][lane]
+  // [kN x 128 B B tile, 1024-byte aligned for the 128-byte swizzle][ring: warp][trip % 4][block][lane]
   uint8_t* b_tile = smem_raw + ((1024u - (ptx::smem_u32(smem_raw) & 1023u)) & 1023u);
-  uint4* ring = reinterpret_cast<uint4*>(b_tile + 1024);
+  uint4* ring = reinterpret_cast<uint4*>(b_tile + kN * 128);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  for (int i = threadIdx.x; i < 1024 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = 0x3C003C00u;
+  for (int i = threadIdx.x; i < kN * 128 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = 0x3C003C00u;
   const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
   ptx::fence_proxy_async_shared();
   __syncthreads();
   const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
   const uint64_t desc = ptx::smem_desc_swizzled<128>(ptx::smem_u32(b_tile));
-  float acc[kBlocks][4] = {};
+  float acc[kBlocks * kN / 8][4] = {};
   uint32_t f[2][kBlocks][4];
   const long long t0 = clock64();
   // As the sm90 mainloop: step s's batch is issued, then (once batch s - 1 is done) step s + 1
@@ -492,7 +506,10 @@ __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
     for (int st = 0; st < 4; ++st) {
       ptx::wgmma_fence();
 #pragma unroll
-      for (int b = 0; b < kBlocks; ++b) wgmma_n8(acc[b], f[st & 1][b], desc + 2 * st);
+      for (int b = 0; b < kBlocks; ++b) {
+        if constexpr (kN == 8) wgmma_n8(acc[b], f[st & 1][b], desc + 2 * st);
+        else wgmma_n16(acc[2 * b], acc[2 * b + 1], f[st & 1][b], desc + 2 * st);
+      }
       ptx::wgmma_commit();
       ptx::wgmma_wait<1>();  // batch st - 1 done: set (st + 1) & 1 is free
       if (st == 3) load_trip(mine, i + 1, lane, wv);  // the next trip's blocks (the ring wraps)
@@ -515,12 +532,6 @@ __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
 // by cvt_e4m3x4_f16x2x2 (two cvt and no extra instruction), and B (8 tokens x 64 k e4m3) comes
 // from shared memory through the descriptor. Word order inside a fragment is not modelled (the
 // operands are constants): the instruction mix per weight is.
-__device__ __forceinline__ void convert_word_e4m3_f16(const uint4& v, int st, __half s0, __half s1,
-                                                      uint32_t (&f)[4]) {
-  convert_word(v, st, s0, s1, f);
-#pragma unroll
-  for (int r = 0; r < 4; ++r) f[r] = ptx::cvt_f16x2_e4m3x2(ptx::cvt_e4m3x2_f16x2(f[r]));
-}
 // Words 2t and 2t+1 of a block -> the e4m3 A fragment of k32 step t (4 registers of 4 e4m3).
 __device__ __forceinline__ void convert_step_e4m3(const uint4& v, int t, __half s0, __half s1, uint32_t (&a)[4]) {
   uint32_t lo[4], hi[4];
@@ -528,33 +539,6 @@ __device__ __forceinline__ void convert_step_e4m3(const uint4& v, int t, __half 
   convert_word(v, 2 * t + 1, s0, s1, hi);
 #pragma unroll
   for (int r = 0; r < 4; ++r) a[r] = ptx::cvt_e4m3x4_f16x2x2(lo[r], hi[r]);
-}
-
-// Today's e4m3 row: row_loop's kRowExact with the e4m3 round trip per register (B in registers).
-template <int kBlocks>
-__global__ void row_loop_e4m3_f16(int iters, float* sink, long long* cycles) {
-  extern __shared__ uint4 ring[];  // [warp][trip % 4][block][lane]
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
-  __syncwarp();
-  const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
-  const uint32_t b0 = 0x3C003C00u, b1 = 0x38003800u ^ (lane & 1);
-  float acc[kBlocks][4] = {};
-  const long long t0 = clock64();
-  for (int i = 0; i < iters; ++i) {
-    uint4 wv[kBlocks];
-    load_trip(mine, i, lane, wv);
-#pragma unroll
-    for (int st = 0; st < 4; ++st)
-#pragma unroll
-      for (int b = 0; b < kBlocks; ++b) {
-        uint32_t f[4];
-        convert_word_e4m3_f16(wv[b], st, s0, s1, f);
-        mma_sync(acc[b], f, b0, b1);
-      }
-  }
-  const long long t1 = clock64();
-  finish(acc, sink, cycles, t1 - t0);
 }
 
 // The same row on wgmma m64n8k32 e4m3, pipelined as row_loop_wgmma (the next k32 step converted
@@ -614,75 +598,6 @@ __global__ void row_loop_wgmma_e4m3(int iters, float* sink, long long* cycles) {
   finish(acc[0], sink, cycles, t1 - t0);
 }
 
-// ---- the 16-token tile (session 61): TM 16's row against a row on wgmma m64n16k16 ---------------
-// TM 16 (smallm, M = 9..16) gives each converted fragment to two mma.sync m16n8k16 (the two 8-token
-// n-tiles) and its rows take 1.35-1.4x TM 8's (docs/design-smallm.md, "Session 51"); the
-// register-A wgmma takes 16 tokens as N in one instruction. B in registers (sync) and from a
-// constant swizzled 16-token tile (wgmma), as the 8-token row cases.
-template <int kBlocks>
-__global__ void row_loop_tm16(int iters, float* sink, long long* cycles) {
-  extern __shared__ uint4 ring[];  // [warp][trip % 4][block][lane]
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
-  __syncwarp();
-  const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
-  const uint32_t b[2][2] = {{0x3C003C00u, 0x38003800u ^ (lane & 1)}, {0x38003C00u, 0x3C003800u ^ (lane & 2)}};
-  float acc[2 * kBlocks][4] = {};
-  const long long t0 = clock64();
-  for (int i = 0; i < iters; ++i) {
-    uint4 wv[kBlocks];
-    load_trip(mine, i, lane, wv);
-#pragma unroll
-    for (int st = 0; st < 4; ++st)
-#pragma unroll
-      for (int bl = 0; bl < kBlocks; ++bl) {
-        uint32_t f[4];
-        convert_word(wv[bl], st, s0, s1, f);
-#pragma unroll
-        for (int nt = 0; nt < 2; ++nt) mma_sync(acc[2 * bl + nt], f, b[nt][0], b[nt][1]);
-      }
-  }
-  const long long t1 = clock64();
-  finish(acc, sink, cycles, t1 - t0);
-}
-// row_loop_wgmma with N = 16: B = 16 tokens x 64 k f16 (2 KB, 128-byte swizzle, 8-row groups 1 KB apart).
-template <int kBlocks>
-__global__ void row_loop_wgmma_n16(int iters, float* sink, long long* cycles) {
-  extern __shared__ __align__(1024) uint8_t smem_raw[];
-  uint8_t* b_tile = smem_raw + ((1024u - (ptx::smem_u32(smem_raw) & 1023u)) & 1023u);
-  uint4* ring = reinterpret_cast<uint4*>(b_tile + 2048);
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  for (int i = threadIdx.x; i < 2048 / 4; i += blockDim.x) reinterpret_cast<uint32_t*>(b_tile)[i] = 0x3C003C00u;
-  const uint4* mine = fill_ring<kBlocks>(ring, warp, lane);
-  ptx::fence_proxy_async_shared();
-  __syncthreads();
-  const __half s0 = __float2half(0.5f + 0.001f * lane), s1 = __float2half(0.25f + 0.002f * lane);
-  const uint64_t desc = ptx::smem_desc_swizzled<128>(ptx::smem_u32(b_tile));
-  float acc[2 * kBlocks][4] = {};
-  uint32_t f[2][kBlocks][4];
-  uint4 wv[kBlocks];
-  load_trip(mine, 0, lane, wv);
-#pragma unroll
-  for (int b = 0; b < kBlocks; ++b) convert_word(wv[b], 0, s0, s1, f[0][b]);
-  const long long t0 = clock64();
-  for (int i = 0; i < iters; ++i) {
-#pragma unroll
-    for (int st = 0; st < 4; ++st) {
-      ptx::wgmma_fence();
-#pragma unroll
-      for (int b = 0; b < kBlocks; ++b) wgmma_n16(acc[2 * b], acc[2 * b + 1], f[st & 1][b], desc + 2 * st);
-      ptx::wgmma_commit();
-      ptx::wgmma_wait<1>();
-      if (st == 3) load_trip(mine, i + 1, lane, wv);
-#pragma unroll
-      for (int b = 0; b < kBlocks; ++b) convert_word(wv[b], (st + 1) & 3, s0, s1, f[(st + 1) & 1][b]);
-    }
-  }
-  ptx::wgmma_wait<0>();
-  const long long t1 = clock64();
-  finish(acc, sink, cycles, t1 - t0);
-}
-
 struct Case {
   std::string name;  // instruction
   int weights;       // weights (A elements) per instruction and warp(group)
@@ -706,7 +621,7 @@ template <int kBlocks, int kVar = kRowExact>
 Case row_case(int warps_per_sm) {
   static const char* names[] = {"row f16.u4b8.g (blocks)", "row f16.u4b8 no scale", "row raw words (no cvt)",
                                 "row + ldmatrix B", "row + ldmatrix B + scale lds", "row folded (sums given)",
-                                "row folded + a*O MMA"};
+                                "row folded + a*O MMA", "row e4m3.u4b8.g via f16", "row f16.u4b8.g TM16 (2x n8)"};
   return {names[kVar], 1024, false, warps_per_sm, kBlocks, &row_loop<kBlocks, kVar>,
           4 * kBlocks * 32 * 16 + kRowBTileBytes + 64 * kBlocks};
 }
@@ -717,34 +632,18 @@ Case pipe_case(const char* name, int warps_per_sm) {
 }
 // kBlocks blocks per warp and trip as above; per CTA of 4 warps 1 KB of B tile and up to 1 KB of
 // alignment on top.
-template <int kBlocks>
+template <int kBlocks, int kN = 8>
 Case row_wgmma_case(int warps_per_sm) {
-  return {"row wgmma f16.u4b8.g (blocks)", 1024, false, warps_per_sm, kBlocks, &row_loop_wgmma<kBlocks>,
-          4 * kBlocks * 32 * 16 + 512};
+  return {kN == 8 ? "row wgmma f16.u4b8.g (blocks)" : "row wgmma n16 f16.u4b8.g", 1024, false, warps_per_sm, kBlocks,
+          &row_loop_wgmma<kBlocks, kN>, 4 * kBlocks * 32 * 16 + 512 + (kN - 8) * 32};
 }
 
-// Grouped e4m3 rows (blocks, as the other row cases): today's f16 mma.sync form, and the fp8 wgmma
-// form with and without promotion every 64 k.
-template <int kBlocks>
-Case row_e4m3_case(int warps_per_sm) {
-  return {"row e4m3.u4b8.g via f16", 1024, false, warps_per_sm, kBlocks, &row_loop_e4m3_f16<kBlocks>,
-          4 * kBlocks * 32 * 16};
-}
+// Grouped e4m3 on the fp8 wgmma (blocks, as the other row cases), with and without promotion every
+// 64 k; today's form is row_case<2, kRowE4m3>.
 template <int kBlocks, bool kPromote>
 Case row_wgmma_e4m3_case(int warps_per_sm) {
   return {kPromote ? "row wgmma e4m3.u4b8.g P64" : "row wgmma e4m3.u4b8.g", 1024, false, warps_per_sm, kBlocks,
           &row_loop_wgmma_e4m3<kBlocks, kPromote>, 4 * kBlocks * 32 * 16 + 512};
-}
-
-template <int kBlocks>
-Case row_tm16_case(int warps_per_sm) {
-  return {"row f16.u4b8.g TM16 (2x n8)", 1024, false, warps_per_sm, kBlocks, &row_loop_tm16<kBlocks>,
-          4 * kBlocks * 32 * 16};
-}
-template <int kBlocks>
-Case row_wgmma_n16_case(int warps_per_sm) {
-  return {"row wgmma n16 f16.u4b8.g", 1024, false, warps_per_sm, kBlocks, &row_loop_wgmma_n16<kBlocks>,
-          4 * kBlocks * 32 * 16 + 768};
 }
 
 // The narrow sm90 block loop (wgmma_block_loop): "chains" = kWork rounds of stand-in conversion;
@@ -817,10 +716,10 @@ int main(int argc, char** argv) {
       row_wgmma_case<2>(4), row_wgmma_case<2>(8), row_wgmma_case<2>(16), row_wgmma_case<2>(32),
       row_wgmma_case<4>(16),
       // session 61: grouped e4m3 on f16 mma.sync (today's decode row) against the fp8 wgmma row
-      row_e4m3_case<2>(8), row_e4m3_case<2>(16), row_wgmma_e4m3_case<2, true>(8),
+      row_case<2, kRowE4m3>(8), row_case<2, kRowE4m3>(16), row_wgmma_e4m3_case<2, true>(8),
       row_wgmma_e4m3_case<2, true>(16), row_wgmma_e4m3_case<2, false>(16), row_wgmma_e4m3_case<4, true>(16),
       // session 61: the 16-token row, two mma.sync per fragment against one wgmma m64n16k16
-      row_tm16_case<2>(8), row_tm16_case<2>(16), row_wgmma_n16_case<2>(8), row_wgmma_n16_case<2>(16),
+      row_case<2, kRowTm16>(8), row_case<2, kRowTm16>(16), row_wgmma_case<2, 16>(8), row_wgmma_case<2, 16>(16),
       block_case<0, false>(4), block_case<0, true>(4), block_case<0, false>(8), block_case<0, true>(8),
       block_case<1, false>(4), block_case<1, true>(4), block_case<1, false>(8), block_case<1, true>(8),
       block_case<2, false>(8), block_case<2, true>(8),
