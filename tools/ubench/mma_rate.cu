@@ -531,7 +531,9 @@ __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
 // register-A wgmma m64n8k32 e4m3 the bytes stay e4m3: two words (32 k) make one A fragment, packed
 // by cvt_e4m3x4_f16x2x2 (two cvt and no extra instruction), and B (8 tokens x 64 k e4m3) comes
 // from shared memory through the descriptor. Word order inside a fragment is not modelled (the
-// operands are constants): the instruction mix per weight is.
+// operands are constants): the instruction mix per weight is, less the kernel's k-order pairs (the
+// 8-bit weight layout needs 4 prmt per word where this 16-bit-layout conversion has 2; the kernel
+// built on this, bench/results/2026-12-04-h200/s61-e4m3wgmma/, gained 2-6%, not this row's 1.33x).
 // Words 2t and 2t+1 of a block -> the e4m3 A fragment of k32 step t (4 registers of 4 e4m3).
 __device__ __forceinline__ void convert_step_e4m3(const uint4& v, int t, __half s0, __half s1, uint32_t (&a)[4]) {
   uint32_t lo[4], hi[4];
@@ -548,7 +550,8 @@ __device__ __forceinline__ void convert_step_e4m3(const uint4& v, int t, __half 
 template <int kBlocks, bool kPromote>
 __global__ void row_loop_wgmma_e4m3(int iters, float* sink, long long* cycles) {
   extern __shared__ __align__(1024) uint8_t smem_raw[];
-  // [512 B B tile (8 tokens x 64 k e4m3, 64-byte swizzle), 512-aligned][ring: warp][trip % 4][block][lane]
+  // [512 B B tile (8 tokens x 64 k e4m3, 64-byte swizzle), 1024-aligned][1 KB from its start: ring: warp][trip % 4]
+  // [block][lane]
   uint8_t* b_tile = smem_raw + ((1024u - (ptx::smem_u32(smem_raw) & 1023u)) & 1023u);
   uint4* ring = reinterpret_cast<uint4*>(b_tile + 1024);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
