@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 61 for the next session. e4m3wgmma2.patch (= branch wip/smallm-e4m3-wgmma, 569ffb9, against
+# Prepared in session 61 for the next session. e4m3wgmma2.patch (= branch wip/smallm-e4m3-wgmma, 6c0cb5c, against
 # main): TM 8 grouped e4m3 rows on the fp8 wgmma (as ../s61-e4m3wgmma/, which measured 0.94-0.98x main's time on
 # grouped e4m3 and 1.08-1.18x on per-channel), with per-channel e4m3 back on the f16 path (the stage layout and the
 # f16 buffer follow the kernel-uniform scale mode; session 61's measured version is ../s61-e4m3wgmma/e4m3wgmma.patch).
