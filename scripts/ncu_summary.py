@@ -3,7 +3,7 @@
 --print-source sass``): total warp instructions, the opcodes that dominate them, and
 the instructions with the most stall samples. Used by scripts/profile_*.sh.
 
-    python3 scripts/ncu_summary.py [--reasons] [--by-op] OUT/source_*.csv[.gz]
+    python3 scripts/ncu_summary.py [--reasons] [--by-op] [--regions] [--by-exec] OUT/source_*.csv[.gz]
 
 --reasons also sums the per-reason stall samples (stall_barrier, stall_wait, ...) over
 every instruction: where the warps' time goes. --by-op sums the stall samples per opcode
@@ -11,6 +11,10 @@ every instruction: where the warps' time goes. --by-op sums the stall samples pe
 between the MMA loops (each backward branch whose body holds an MMA instruction; the
 innermost such bodies, as scripts/sass_loops.py finds them in a cuobjdump listing) and the
 rest of the kernel, with each part's leading reasons: is the time in the row loop or around it.
+--by-exec groups the instructions by how many times each was executed (the instructions of one loop body, or of
+code run once per warp, share a count): per group its static size, executed instructions, stall samples and
+instruction-fetch (no_inst) samples, and its leading opcodes per execution; the largest groups first. How big the
+hot code is and where the fetch stalls sit (session 62, bench/results/2026-12-04-h200/s62-ncu-marlin/).
 (Loops longer than 1200 instructions are not counted as MMA loops: the chunk or persistent loop
 around them; a kernel whose MMAs are not inside such a short loop shows "0 MMA loop(s)".)
 """
@@ -59,7 +63,34 @@ def mma_loop_ranges(data, max_len=1200):
     return [l for l in loops if not any(o != l and l[0] <= o[0] and o[1] <= l[1] for o in loops)]
 
 
-def summarize(path: str, reasons: bool = False, by_op: bool = False, regions: bool = False) -> None:
+def by_exec_groups(hdr, data, groups=6):
+    """Lines describing the instruction groups that share an execution count, largest executed total first."""
+    i_exec = hdr.index("Instructions Executed")
+    i_stall = hdr.index("Warp Stall Sampling (All Samples)")
+    i_fetch = hdr.index("stall_no_inst") if "stall_no_inst" in hdr else None
+    g = {}
+    for r in data:
+        if not r[i_exec].isdigit() or int(r[i_exec]) == 0:
+            continue
+        e = int(r[i_exec])
+        c = g.setdefault(e, {"static": 0, "samples": 0, "fetch": 0, "ops": Counter()})
+        c["static"] += 1
+        c["samples"] += int(r[i_stall]) if r[i_stall].isdigit() else 0
+        if i_fetch is not None and r[i_fetch].isdigit():
+            c["fetch"] += int(r[i_fetch])
+        c["ops"][opcode(r)] += 1
+    total = sum(c["samples"] for c in g.values()) or 1
+    out = []
+    for e in sorted(g, key=lambda e: -e * g[e]["static"])[:groups]:
+        c = g[e]
+        ops = ", ".join(f"{k} {v}" for k, v in c["ops"].most_common(8))
+        out.append(f"   exec {e:>8}: {c['static']:5d} instructions, {e * c['static']:>9} executed, "
+                   f"{100 * c['samples'] / total:5.1f}% of samples ({c['fetch']} no_inst); {ops}")
+    return out
+
+
+def summarize(path: str, reasons: bool = False, by_op: bool = False, regions: bool = False,
+              by_exec: bool = False) -> None:
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as fh:
         rows = list(csv.reader(fh))
@@ -115,6 +146,8 @@ def summarize(path: str, reasons: bool = False, by_op: bool = False, regions: bo
         for name, c in parts.items():
             top = ", ".join(f"{k} {v}" for k, v in c.most_common(6) if k != "all")
             print(f"   region {name:9s}: {100 * c['all'] / total:5.1f}% of samples ({top})")
+    if by_exec:
+        print("\n".join(by_exec_groups(hdr, data)))
     if reasons:
         tot = Counter()
         for r in data:
@@ -130,6 +163,7 @@ if __name__ == "__main__":
     want_reasons = "--reasons" in args
     want_ops = "--by-op" in args
     want_regions = "--regions" in args
+    want_exec = "--by-exec" in args
     for p in args:
-        if p not in ("--reasons", "--by-op", "--regions"):
-            summarize(p, want_reasons, want_ops, want_regions)
+        if p not in ("--reasons", "--by-op", "--regions", "--by-exec"):
+            summarize(p, want_reasons, want_ops, want_regions, want_exec)
