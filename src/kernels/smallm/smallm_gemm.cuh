@@ -497,9 +497,13 @@ struct SmallmCta {
     // TM 8 keeps rows a loop (not unrolled): the unrolled chunk was ~4x the code, and the
     // instruction fetch of that code was the largest stall under ncu (whose launches start
     // with cold instruction caches); in the bench it measured the same, with 23% less code.
-    // Larger tiles unroll the chunk (2-4% faster at M = 16: more independent MMA work per
-    // trip). docs/design-smallm.md, "Session 5".
-    constexpr int kUnroll = kTM == 8 ? 1 : kCK;
+    // TM 16 unrolls by 2 (two rows per trip, ~310 SASS instructions for f16 g128): fully
+    // unrolled, its 8-row chunk was 1231 instructions (154 per row, as many per weight as
+    // unrolled by 2), and in CUDA graphs by 2 takes 0.94-0.95x the time at M = 12 / 16 (f16 / s8
+    // g128; 0.87-0.94x on the small layers, whose launches pay the most for fetching the code),
+    // 0.99x event-timed. Larger tiles unroll the chunk. docs/design-smallm.md, "Session 5",
+    // "Session 62".
+    constexpr int kUnroll = kTM == 8 ? 1 : (kTM == 16 ? 2 : kCK);
     long long row_wait = 0;
 #pragma unroll kUnroll
     for (int j = 0; j < kCK; ++j) {
