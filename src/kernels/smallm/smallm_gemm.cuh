@@ -500,7 +500,7 @@ struct SmallmCta {
     // TM 16 unrolls by 2 (two rows per trip, ~310 SASS instructions for f16 g128): fully
     // unrolled, its 8-row chunk was 1231 instructions (154 per row, as many per weight as
     // unrolled by 2), and in CUDA graphs by 2 takes 0.94-0.95x the time at M = 12 / 16 (f16 / s8
-    // g128; 0.87-0.94x on the small layers, whose launches pay the most for fetching the code),
+    // g128; 0.87-0.95x on the small layers, whose launches pay the most for fetching the code),
     // 0.99x event-timed. Larger tiles unroll the chunk. docs/design-smallm.md, "Session 5",
     // "Session 62".
     constexpr int kUnroll = kTM == 8 ? 1 : (kTM == 16 ? 2 : kCK);
