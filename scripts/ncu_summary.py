@@ -160,10 +160,8 @@ def summarize(path: str, reasons: bool = False, by_op: bool = False, regions: bo
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    want_reasons = "--reasons" in args
-    want_ops = "--by-op" in args
-    want_regions = "--regions" in args
-    want_exec = "--by-exec" in args
+    flags = ("--reasons", "--by-op", "--regions", "--by-exec")
+    on = [f in args for f in flags]
     for p in args:
-        if p not in ("--reasons", "--by-op", "--regions", "--by-exec"):
-            summarize(p, want_reasons, want_ops, want_regions, want_exec)
+        if p not in flags:
+            summarize(p, *on)
