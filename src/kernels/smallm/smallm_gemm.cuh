@@ -938,8 +938,6 @@ struct SmallmCta {
   }
 
   // ---- the chunk loop of one variant (kMode, kUns), from the CTA's first chunk to its end --
-  // kMode < 0: one loop for every variant, switching per chunk (the TM >= 16 tiles: six
-  // copies of the loop need more registers than they have, 48 bytes spilled).
   template <int kMode, bool kUns>
   static __device__ __forceinline__ void chunk_loop(const SmallmKernelParams& p, const Ctx& x, Chunk cur,
                                                     Producer& pr, RingPos& rp, Acc (&acc)[kNBW][kNT][4],
@@ -975,19 +973,7 @@ struct SmallmCta {
       // follows the previous chunk's last reads): their slots may be refilled.
       if (x.warp == 0) produce(p, x, pr, min(nrows - cur.left + p.ring_rows, nrows), nrows, u0);
       ct.lap(kCycProduce);
-      long long row_wait = 0;
-      if constexpr (kMode >= 0) {
-        row_wait = compute_chunk<kMode, kUns>(p, x, acc, rp, stage, cur);
-      } else {
-        switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
-          case 0: row_wait = compute_chunk<kScaleNone, false>(p, x, acc, rp, stage, cur); break;
-          case 1: row_wait = compute_chunk<kScaleNone, true>(p, x, acc, rp, stage, cur); break;
-          case 2: row_wait = compute_chunk<kScaleBlock, false>(p, x, acc, rp, stage, cur); break;
-          case 3: row_wait = compute_chunk<kScaleBlock, true>(p, x, acc, rp, stage, cur); break;
-          case 4: row_wait = compute_chunk<kScaleStep, false>(p, x, acc, rp, stage, cur); break;
-          default: row_wait = compute_chunk<kScaleStep, true>(p, x, acc, rp, stage, cur); break;
-        }
-      }
+      const long long row_wait = compute_chunk<kMode, kUns>(p, x, acc, rp, stage, cur);
       ct.lap(kCycRows);
       ct.move(kCycRows, kCycRowWait, row_wait);
 
@@ -1098,6 +1084,14 @@ struct SmallmCta {
   }
 
   // ---- the kernel body ------------------------------------------------------------------
+  // kVariant = smallm_variant_of(mode, b_unsigned): the kernel holds that variant's chunk loop
+  // only (TM >= 16; until session 63 those tiles switched per chunk inside one loop).
+  // kVariant = kSmallmAnyVariant (TM 8): one kernel holds all six chunk loops and switches once,
+  // on p. A TM 8 kernel per variant measured 1.04-1.06x slower on the large f16 g128 layers:
+  // ptxas wraps its row wait in a convergence region (BSSY / BSYNC, YIELD, WARPSYNC: 160 SASS
+  // instructions per row against 153), though 2-4% faster on the small ones (smaller code).
+  // docs/design-smallm.md, "Session 63".
+  template <int kVariant>
   static __device__ __forceinline__ void run(const SmallmKernelParams& p) {
     extern __shared__ __align__(128) uint8_t smem[];
     __shared__ int s_flag;
@@ -1182,14 +1176,14 @@ struct SmallmCta {
     Acc acc[kNBW][kNT][4];
     zero_acc(acc);
 
-    // The variant (scale mode x weight bias) is kernel-uniform. TM 8 (the decode tile)
-    // switches once, so that each variant's chunk loop keeps its accumulators in place (a
-    // switch per chunk moved them between the variants' register assignments and paid the
-    // dispatch every chunk); larger tiles switch per chunk (registers).
+    // The variant (scale mode x weight bias) is kernel-uniform: each chunk loop keeps its
+    // accumulators in place, with no dispatch per chunk.
     smallm_trace(kTraceChunkLoop);
-    if constexpr (kTM > 8) {
-      chunk_loop<-1, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag);
-    } else switch (p.mode * 2 + (p.b_unsigned ? 1 : 0)) {
+    static_assert(kVariant == kSmallmAnyVariant ? kTM == 8 : (kVariant >= 0 && kVariant < kSmallmVariants),
+                  "smallm variant: one per kernel, or all of them at TM 8");
+    if constexpr (kVariant != kSmallmAnyVariant) {
+      chunk_loop<kVariant / 2, (kVariant % 2) != 0>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag);
+    } else switch (smallm_variant_of(p.mode, p.b_unsigned)) {
       case 0: chunk_loop<kScaleNone, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
       case 1: chunk_loop<kScaleNone, true>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
       case 2: chunk_loop<kScaleBlock, false>(p, x, cur, pr, rp, acc, nrows, u0, &s_flag); break;
@@ -1202,10 +1196,10 @@ struct SmallmCta {
   }
 };
 
-template <AType A, int kWBits, int kTM>
+template <AType A, int kWBits, int kTM, int kVariant>
 __global__ void __launch_bounds__(kMaxWarps * 32, kTM <= 16 ? 2 : 1)
     smallm_kernel(const __grid_constant__ SmallmKernelParams p) {
-  SmallmCta<A, kWBits, kTM>::run(p);
+  SmallmCta<A, kWBits, kTM>::template run<kVariant>(p);
 }
 
 // The deferred split-K reduction of the kernels with activation A and token tile kTM (its code
@@ -1226,15 +1220,33 @@ void (*smallm_reduce_instance(int token_tile))(SmallmKernelParams) {
   }
 }
 
-// The instance for (activation A, weight bits, token tile); null for a tile that is not
-// built. Each smallm_inst_*.cu instantiates it for its own (A, bits) family only.
+// The kernel of one variant (smallm_variant_of: scale mode x weight bias) for a token tile.
+template <AType A, int kBits, int kTM>
+void (*smallm_variant_instance(int variant))(SmallmKernelParams) {
+  switch (variant) {
+    case 0: return smallm_kernel<A, kBits, kTM, 0>;
+    case 1: return smallm_kernel<A, kBits, kTM, 1>;
+    case 2: return smallm_kernel<A, kBits, kTM, 2>;
+    case 3: return smallm_kernel<A, kBits, kTM, 3>;
+    case 4: return smallm_kernel<A, kBits, kTM, 4>;
+    case 5: return smallm_kernel<A, kBits, kTM, 5>;
+    default: return nullptr;
+  }
+}
+
+// The instance for (activation A, weight bits, token tile, variant); null for a tile or variant
+// that is not built. Each smallm_inst_*.cu instantiates it for its own (A, bits) family only. One
+// kernel per variant at TM >= 16 (a launch's code is one chunk loop beside the prologue), one
+// kernel for all variants at TM 8 (run's comment says why).
 template <AType A, int kBits>
-void (*smallm_instance(int token_tile))(SmallmKernelParams) {
+void (*smallm_instance(int token_tile, int variant))(SmallmKernelParams) {
   switch (token_tile) {
-    case 8: return smallm_kernel<A, kBits, 8>;
-    case 16: return smallm_kernel<A, kBits, 16>;
-    case 32: return smallm_kernel<A, kBits, 32>;
-    case 64: return smallm_kernel<A, kBits, 64>;
+    case 8:
+      if (variant < 0 || variant >= kSmallmVariants) return nullptr;
+      return smallm_kernel<A, kBits, 8, kSmallmAnyVariant>;
+    case 16: return smallm_variant_instance<A, kBits, 16>(variant);
+    case 32: return smallm_variant_instance<A, kBits, 32>(variant);
+    case 64: return smallm_variant_instance<A, kBits, 64>(variant);
     default: return nullptr;
   }
 }

@@ -9,9 +9,9 @@
 
 namespace mixgemm::kernels::smallm {
 
-SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile) {
-  if (a == AType::kF16) return smallm_instance<AType::kF16, 4>(token_tile);
-  if (a == AType::kBF16) return smallm_instance<AType::kBF16, 4>(token_tile);
+SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile, int variant) {
+  if (a == AType::kF16) return smallm_instance<AType::kF16, 4>(token_tile, variant);
+  if (a == AType::kBF16) return smallm_instance<AType::kBF16, 4>(token_tile, variant);
   return nullptr;
 }
 

@@ -5,9 +5,9 @@
 
 namespace mixgemm::kernels::smallm {
 
-SmallmKernelFn smallm_kernel_w4a8(AType a, int token_tile) {
-  if (a == AType::kS8) return smallm_instance<AType::kS8, 4>(token_tile);
-  if (a == AType::kE4M3) return smallm_instance<AType::kE4M3, 4>(token_tile);
+SmallmKernelFn smallm_kernel_w4a8(AType a, int token_tile, int variant) {
+  if (a == AType::kS8) return smallm_instance<AType::kS8, 4>(token_tile, variant);
+  if (a == AType::kE4M3) return smallm_instance<AType::kE4M3, 4>(token_tile, variant);
   return nullptr;
 }
 

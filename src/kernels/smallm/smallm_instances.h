@@ -10,10 +10,11 @@ namespace mixgemm::kernels::smallm {
 
 using SmallmKernelFn = void (*)(SmallmKernelParams);
 
-// The __global__ function for (a, token tile); null when not instantiated.
-SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile);
-SmallmKernelFn smallm_kernel_w8a16(AType a, int token_tile);
-SmallmKernelFn smallm_kernel_w4a8(AType a, int token_tile);
+// The __global__ function for (a, token tile, variant = smallm_variant_of(mode, b_unsigned));
+// null when not instantiated.
+SmallmKernelFn smallm_kernel_w4a16(AType a, int token_tile, int variant);
+SmallmKernelFn smallm_kernel_w8a16(AType a, int token_tile, int variant);
+SmallmKernelFn smallm_kernel_w4a8(AType a, int token_tile, int variant);
 
 // The deferred split-K reduction grid for activation a and a token tile (any weight type):
 // smallm_reduce_a16 in the w4a16 unit (f16, bf16), smallm_reduce_a8 in the w4a8 one (s8, e4m3).

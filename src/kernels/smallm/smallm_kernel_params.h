@@ -59,6 +59,13 @@ enum ScaleMode : int32_t {
   kScaleStep = 2,   // groups smaller than / not aligned to a k-block: one lookup per 16 k
 };
 
+// The kernel variant of a launch: its scale mode and whether the weights are unsigned (u4 / u8
+// with zero points or none, value q) or biased (u4b8 / u8b128, value q - bias). Each variant is
+// its own kernel (smallm_instance) but at TM 8, whose one kernel holds all six (kSmallmAnyVariant).
+inline constexpr int kSmallmVariants = 6;
+inline constexpr int kSmallmAnyVariant = -1;
+inline constexpr int smallm_variant_of(int mode, bool b_unsigned) { return mode * 2 + (b_unsigned ? 1 : 0); }
+
 struct SmallmKernelParams {
   const uint8_t* a;        // activations [M][lda]
   const uint8_t* b;        // prepacked weights

@@ -24,10 +24,13 @@ namespace {
 namespace sh = smallm_host;
 static_assert(sh::kBlockBytes == layout::kBlockBytes, "block size");
 
-smallm::SmallmKernelFn pick_kernel(AType a, BType b, int tm) {
+// The kernel of (activation, weights, token tile) for the launch's scale mode (smallm_variant_of).
+smallm::SmallmKernelFn pick_kernel(AType a, BType b, int tm, int mode) {
   const int wbits = sh::weight_bits(b);
-  if (sh::is_a16(a)) return wbits == 4 ? smallm::smallm_kernel_w4a16(a, tm) : smallm::smallm_kernel_w8a16(a, tm);
-  return wbits == 4 ? smallm::smallm_kernel_w4a8(a, tm) : nullptr;
+  const int v = smallm::smallm_variant_of(mode, sh::is_unsigned(b));
+  if (sh::is_a16(a))
+    return wbits == 4 ? smallm::smallm_kernel_w4a16(a, tm, v) : smallm::smallm_kernel_w8a16(a, tm, v);
+  return wbits == 4 ? smallm::smallm_kernel_w4a8(a, tm, v) : nullptr;
 }
 
 smallm::SmallmKernelFn pick_reduce_kernel(AType a, int tm) {
@@ -120,9 +123,6 @@ int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t
   if (p.M == 0) return 0;
   std::string why;
   if (!smallm_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, why);
-  const smallm::SmallmKernelFn fn = pick_kernel(p.a_type, p.b_type, cfg.token_tile);
-  if (!fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
-
   const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
   // MIXGEMM_SMALLM_CLUSTER=0 (read once): kAuto runs the workspace split everywhere (A/B timing
   // of the two reductions in one build; the heuristic itself stays a pure function).
@@ -136,6 +136,8 @@ int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t
                                                           p.has_zeros, cfg, sm_count)
                          : sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg,
                                              sm_count, cluster);
+  const smallm::SmallmKernelFn fn = pick_kernel(p.a_type, p.b_type, cfg.token_tile, static_cast<int>(g.mode));
+  if (!fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
   const int threads = cfg.warps * 32;
   const int fit = resident_ctas(fn, threads, g.smem_bytes);
   if (fit < 1) throw Error(ErrorCode::kNotSupported, "smallm: " + cfg.name() + " does not fit on an SM");
