@@ -5,7 +5,9 @@
 // (any build's libmixgemm.a: the heuristics are host code). grid.txt: the same with the sm90 model's constants
 // read from the environment (make_grid_variant.py writes that copy of sm90_heuristic.cpp; compile it beside this
 // file, before the library): columns A_TWO A_T128 S_TWO S_T128, then geomean pick / fastest on this folder's and
-// ../s63-allsched32/'s graph tables, on their event tables, and on s31-allsched + s32-a8tiles (M = 160..768).
+// ../s63-allsched32/'s graph tables, on their event tables, and on s31-allsched + s32-a8tiles (M = 160..768);
+// gridA.txt the 16-bit model's block times, unit overhead and partial rate. DETAIL=1 prints each tile's model time,
+// split and measured time at the misses, ALLDETAIL=1 at every point.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -53,6 +55,15 @@ int main(int argc, char** argv) {
     const double r = m[pick] / bt;
     agg[k.substr(k.find('|') + 1, k.find('.') - k.find('|') - 1) + " M=" + std::to_string(v[2])].push_back(r);
     agg["all"].push_back(r);
+    if ((getenv("DETAIL") && r > 1.02) || getenv("ALLDETAIL")) {
+      for (const auto& c : all) {
+        kernels::Sm90Config o; double pu = 0;
+        std::vector<kernels::Sm90Config> one{c};
+        kernels::sm90_pick(p.M, p.N, p.K, 132, core::to_kernel(p.types.a), core::to_kernel_b(p.types.b), 128, one, &o, &pu);
+        const auto sp = kernels::sm90_split(p.M, p.N, p.K, c, 132, kernels::Sm90SplitMode::kSplitK);
+        printf("   %s %-34s model %7.2f split whole %ld s %d  measured %7.2f\n", k.c_str(), c.name().c_str(), pu, (long)sp.whole, sp.splits, m.count(c.name()) ? m[c.name()] : -1.0);
+      }
+    }
     if (getenv("VERBOSE") || r > 1.02) printf("%-40s pick %-32s %7.2f best %-32s %7.2f %.3f%s\n", k.c_str(), pick.c_str(), m[pick], best.c_str(), bt, r, r > 1.02 ? " <==" : "");
   }
   for (auto& [k, v] : agg) {
