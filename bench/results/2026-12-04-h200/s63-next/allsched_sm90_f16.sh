@@ -8,5 +8,6 @@
 # CUDA graphs of 32 launches at M = 24..128; outputs $OUT/f16all-*.gz and f16all-plan.csv. ~6 min.
 #   copy this folder to .sN/, set .sN/commit.txt to HEAD, then: bash .sN/allsched_sm90_f16.sh   (carry .sN)
 ALLSCHED_SM90_TYPES=f16.u4 ALLSCHED_SM90_SCHEDULES=all ALLSCHED_TYPES=f16.u4b8.g128 \
-  ALLSCHED_SHAPES=llama3-8b,llama2-7b,llama2-70b,seed ALLSCHED_EVENT=1 ALLSCHED_EVENT_MS=24,32,48,64,96,128,160,192,256,384,512,768 ALLSCHED_MS=24,32,48,64,96,128 \
+  ALLSCHED_SHAPES=llama3-8b,llama2-7b,llama2-70b,seed ALLSCHED_EVENT=1 \
+  ALLSCHED_EVENT_MS=24,32,48,64,96,128,160,192,256,384,512,768 ALLSCHED_MS=24,32,48,64,96,128 \
   ALLSCHED_TIMEOUT=150 bash "$(dirname "$0")/../scripts/device_allsched.sh" f16all
