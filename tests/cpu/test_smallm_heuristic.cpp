@@ -17,8 +17,10 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "kernels/smallm/smallm.h"
+#include "kernels/smallm/smallm_instances.h"
 
 namespace {
 
@@ -333,3 +335,41 @@ TEST(SmallmHeuristic, PicksCloseToTheBestInCudaGraphs) {
 }
 
 }  // namespace
+
+// The kernel table the launcher picks from (smallm_instances.h; no GPU needed to take a kernel's
+// address): since session 63 every TM 16 / 32 / 64 variant (scale mode x weight bias,
+// smallm_variant_of) is its own kernel, and TM 8 one kernel for all six (kSmallmAnyVariant);
+// anything else is null, which the launcher refuses by name.
+TEST(SmallmInstances, OneKernelPerVariantFromTm16AndOneAtTm8) {
+  namespace sm = mixgemm::kernels::smallm;
+  struct Family {
+    const char* name;
+    sm::SmallmKernelFn (*fn)(AType, int, int);
+    AType a;
+  };
+  const Family families[] = {{"w4a16 f16", sm::smallm_kernel_w4a16, AType::kF16},
+                             {"w4a16 bf16", sm::smallm_kernel_w4a16, AType::kBF16},
+                             {"w8a16 f16", sm::smallm_kernel_w8a16, AType::kF16},
+                             {"w8a16 bf16", sm::smallm_kernel_w8a16, AType::kBF16},
+                             {"w4a8 s8", sm::smallm_kernel_w4a8, AType::kS8},
+                             {"w4a8 e4m3", sm::smallm_kernel_w4a8, AType::kE4M3}};
+  for (const Family& f : families) {
+    SCOPED_TRACE(f.name);
+    for (int tm : {8, 16, 32, 64}) {
+      std::vector<sm::SmallmKernelFn> k;
+      for (int v = 0; v < sm::kSmallmVariants; ++v) {
+        k.push_back(f.fn(f.a, tm, v));
+        EXPECT_NE(k.back(), nullptr) << "TM " << tm << " variant " << v;
+      }
+      for (int v = 0; v < sm::kSmallmVariants; ++v)
+        for (int w = v + 1; w < sm::kSmallmVariants; ++w) {
+          if (tm == 8) EXPECT_EQ(k[v], k[w]) << "TM 8 variants " << v << " / " << w;
+          else EXPECT_NE(k[v], k[w]) << "TM " << tm << " variants " << v << " / " << w;
+        }
+      EXPECT_EQ(f.fn(f.a, tm, -1), nullptr);
+      EXPECT_EQ(f.fn(f.a, tm, sm::kSmallmVariants), nullptr);
+    }
+    EXPECT_EQ(f.fn(f.a, 24, 0), nullptr);
+  }
+  EXPECT_EQ(sm::smallm_variant_of(sm::kScaleStep, true), sm::kSmallmVariants - 1);
+}
