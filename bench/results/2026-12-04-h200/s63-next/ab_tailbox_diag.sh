@@ -11,5 +11,6 @@ export AB_SM90_TYPES=f16.u4,s8.u4 \
   AB_SM90_SCHEDULES=128x64_1x1x1_coop_splitk,256x64_1x1x1_coop_splitk,128x128_1x1x1_coop_splitk \
   AB_SHAPES=seed,llama2-70b,llama3-8b AB_MS=24,48,96,128,256 AB_TYPES=f16.u4b8.g128,s8.u4b8.g128 AB_SETTLE_MS=0 \
   AB_BENCH_EXTRA="--schedule sm90_128x64_1x1x1_coop_splitk --graph-batch 32 --iters 30" \
-  AB_PASSES="t256x64:--schedule sm90_256x64_1x1x1_coop_splitk --graph-batch 32 --iters 30;t128x128:--schedule sm90_128x128_1x1x1_coop_splitk --graph-batch 32 --iters 30"
+  AB_PASSES="t256x64:--schedule sm90_256x64_1x1x1_coop_splitk --graph-batch 32 --iters 30"
+AB_PASSES+=";t128x128:--schedule sm90_128x128_1x1x1_coop_splitk --graph-batch 32 --iters 30"
 bash scripts/device_sm90_multi.sh "$D/tailbox64.patch" "$D/tailbox64_128.patch"
