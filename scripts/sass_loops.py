@@ -9,7 +9,8 @@ Session 15 found the grouped W4A8 tiles' limits by counting SASS instructions pe
     scripts/sass_loops.py /tmp/k.sass
 
 A loop is a backward branch whose body holds at least one MMA instruction (HMMA, IMMA, HGMMA,
-IGMMA, QGMMA); loops longer than --max-len instructions (the persistent loop around a whole
+IGMMA, QGMMA), or with --op one of the opcodes named (`--op UTMALDG`: the sm90 producer's block
+loops, where "mma" counts those); loops longer than --max-len instructions (the persistent loop around a whole
 unit, with its epilogue) are left out. One line per loop: kernel (name tail), body start and
 end address, instruction count, MMA count, local-memory accesses (LDL/STL: a spill inside the
 loop), the body's start within its 128- and 256-byte lines of code, and the --top most frequent
@@ -42,8 +43,9 @@ def kernels(text):
         yield name, ops
 
 
-def loops(ops, max_len):
-    """Backward branches whose body has an MMA, innermost ones first by length."""
+def loops(ops, max_len, want=MMA):
+    """Backward branches whose body has an instruction of `want` (MMA by default), innermost ones
+    first by length."""
     index = {addr: i for i, (addr, _, _) in enumerate(ops)}
     found = []
     for i, (addr, op, args) in enumerate(ops):
@@ -56,7 +58,7 @@ def loops(ops, max_len):
         if target >= addr or target not in index:
             continue
         body = ops[index[target]:i + 1]
-        n_mma = sum(o.split(".")[0] in MMA for _, o, _ in body)
+        n_mma = sum(o.split(".")[0] in want for _, o, _ in body)
         if n_mma and len(body) <= max_len:
             found.append((target, addr, body, n_mma))
     return sorted(found, key=lambda f: len(f[2]))
@@ -67,10 +69,13 @@ def main():
     ap.add_argument("sass", help="cuobjdump -sass output ('-' for stdin)")
     ap.add_argument("--max-len", type=int, default=1000, help="longest loop body listed (instructions)")
     ap.add_argument("--top", type=int, default=10, help="opcodes shown per loop")
+    ap.add_argument("--op", action="append",
+                    help="list the loops holding this opcode instead of an MMA (repeatable; e.g. UTMALDG for "
+                         "the sm90 producer's block loops)")
     a = ap.parse_args()
     text = sys.stdin.read() if a.sass == "-" else open(a.sass).read()
     for name, ops in kernels(text):
-        for start, end, body, n_mma in loops(ops, a.max_len):
+        for start, end, body, n_mma in loops(ops, a.max_len, tuple(a.op) if a.op else MMA):
             mix = collections.Counter(o.split(".")[0] for _, o, _ in body).most_common(a.top)
             local = sum(o.split(".")[0] in ("LDL", "STL") for _, o, _ in body)
             print(f"{name[-60:]} {start:#x}-{end:#x} len {len(body)} mma {n_mma} local {local} "
