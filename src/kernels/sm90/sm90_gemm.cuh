@@ -129,7 +129,6 @@ struct Sm90Traits {
   // they arrive on the stage's `tables` barrier.
   static constexpr int kPair = kBlockIssue ? 2 : 1;
   static constexpr int kStageBytes = kPair * kSubBytes;
-  static_assert(kPair == 1 || !kTailBox, "the tail box counts one block per stage");
   // Epilogue staging: the output tile as kTileN / 64 boxes of [kTileT tokens][64 columns] 16-bit,
   // 128-byte rows with the 128B swizzle (16-byte chunk c of token row r at chunk c ^ (r & 7)): the
   // layout the TMA store of out_map reads, and the 8 rows of a stmatrix store hit 8 bank groups.
@@ -139,6 +138,7 @@ struct Sm90Traits {
   static constexpr int kStagesFit = (kSmemPerBlock - 1024 - kEpiBytes - kBarBytes) / kStageBytes;
   static constexpr int kStages = kStagesFit < kMaxStages ? kStagesFit : kMaxStages;
   static_assert(kStages >= 2, "at least double buffering");
+  static_assert(kStages * kPair <= 32 || !kTailBox, "the tail box tracks each block slot of the stages in 32 bits");
   static constexpr int kOffEpi = kStages * kStageBytes;
   static constexpr int kOffBar = kOffEpi + kEpiBytes;
   static constexpr int kSmemBytes = 1024 + kOffBar + kBarBytes;  // + slack to align to 1024
@@ -254,7 +254,9 @@ struct Sm90Cta {
     const bool cz = kRows >= 0 ? kZeros : static_cast<bool>(p.has_zeros);
     int stage = 0;
     uint32_t phase = 0;
-    [[maybe_unused]] int zero_fills = 0;  // full-box loads of the last token tile so far (kTailBox, below)
+    // The block slots of the stage ring (stage * kPair + sub) whose rows past M a full box of the
+    // last token tile has zero-filled (kTailBox, below): bit s for slot s.
+    [[maybe_unused]] uint32_t zeroed = 0;
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
       const Unit x = unit_of(p, u);
       const int nb0 = x.nt * Tr::kNBlk;
@@ -278,39 +280,17 @@ struct Sm90Cta {
         gk = k0 - g * gs;
         soff = g * gstep + static_cast<int64_t>(n0) * Tr::kSB;
       }
-      // The last token tile of an M that is not a multiple of 256 (kTailBox): its M % 256 rows
-      // only (act_tail_map) from block kb_exact on, once every stage's rows past M are zero. TMA
-      // zero-fills a full box's rows past M at a cost (with the exact box the tile takes
-      // 0.68-0.97x the time at M = 320), and rows left as the stage held them (nonzero) made f16
-      // up to 9% slower than zeros do (s52-tail/call1: power, most likely). So a CTA's first
-      // kStages tail blocks, one per stage, load the full box, and its later ones the exact box,
-      // which keeps those zeros: a CTA's units run in tile order, the last token tile's last
-      // (sm90_partition.h), so no other tile's rows come after them. Only the accumulator columns
-      // of tokens >= M see those rows, and the epilogue never stores them: the box changes no
-      // output.
-      const CUtensorMap* amap = &p.act_map;
-      int kb_exact = x.kb1;
-      if constexpr (Tr::kTailBox) {
-        if (x.tt == p.tail_tt) {
-          kb_exact = min(x.kb1, x.kb0 + max(0, kStages - zero_fills));
-          zero_fills += kb_exact - x.kb0;
-        }
-      }
-      for (int kb = x.kb0; kb < x.kb1; ++kb) {
-        if constexpr (Tr::kTailBox) {
-          if (kb == kb_exact) {
-            amap = &p.act_tail_map;
-            tx = tx - Tr::kActBytes + p.tail_act_bytes;
-          }
-        }
+      // One 64-k block into its stage slot: activations through `map`; tx0 its bytes, tx1 the next
+      // block's when that shares the stage (kPair 2), for the stage's expected-bytes count.
+      auto load_block = [&](int kb, const CUtensorMap* map, uint32_t tx0, uint32_t tx1) {
         const int sub = Tr::kPair == 2 ? (kb - x.kb0) & 1 : 0;  // the block's place in its stage
         const uint32_t full = full0 + stage * 8;
         if (sub == 0) {
           ptx::mbar_wait_parity(empty0 + stage * 8, phase ^ 1u);
-          ptx::mbar_arrive_expect_tx(full, Tr::kPair == 2 && kb + 1 < x.kb1 ? 2 * tx : tx);
+          ptx::mbar_arrive_expect_tx(full, Tr::kPair == 2 && kb + 1 < x.kb1 ? tx0 + tx1 : tx0);
         }
         const uint32_t st = base + stage * Tr::kStageBytes + sub * Tr::kSubBytes;
-        ptx::tma_load_2d(st, amap, kb * kKBlock, x.tt * kTileT, full);
+        ptx::tma_load_2d(st, map, kb * kKBlock, x.tt * kTileT, full);
 #pragma unroll
         for (int l = 0; l < Tr::kLayoutKb; ++l)
           ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, wsrc + l * p.b_kstride, wbytes,
@@ -344,7 +324,42 @@ struct Sm90Cta {
             phase ^= 1u;
           }
         }
+      };
+      // The last token tile of an M that is not a multiple of kTileT (kTailBox): its M % kTileT rows
+      // only (act_tail_map) into a block slot whose rows past M a full box has zero-filled before.
+      // TMA zero-fills a full box's rows past M at a cost that grows with those rows (with the exact
+      // box the 256-token tile takes 0.68-0.97x the time at M = 320, s52-tail/; 128 x 128 0.58-0.87x
+      // at M = 24 / 48, s64-tailbox/), and rows left as a stage held them (nonzero) made f16 up to 9%
+      // slower than zeros do (s52-tail/call1: power, most likely). So a CTA's first tail block in
+      // each slot loads the full box, and its later ones the exact box, which keeps those zeros: a
+      // CTA's units run in tile order, the last token tile's last (sm90_partition.h), so no other
+      // tile's rows come after them. Only the accumulator columns of tokens >= M see those rows, and
+      // the epilogue never stores them: the box changes no output.
+      // This single thread sets the narrow tiles' pace (above): with the slot test in every block's
+      // path, 128 x 64 s8 took 1.05-1.12x the time even at M = 128 / 256, where no tile has a tail
+      // (s64-tailbox/, as 128 x 128 in session 52), so the test runs in a loop of its own, only over
+      // a tail unit's blocks until every slot is zeroed, and the other blocks take the loop below,
+      // the one without a tail box.
+      int kb = x.kb0;
+      if constexpr (Tr::kTailBox) {
+        if (x.tt == p.tail_tt) {
+          constexpr uint32_t kAllSlots = Tr::kStages * Tr::kPair == 32 ? ~0u : (1u << (Tr::kStages * Tr::kPair)) - 1u;
+          const uint32_t exact_tx = tx - Tr::kActBytes + p.tail_act_bytes;
+          for (; kb < x.kb1 && zeroed != kAllSlots; ++kb) {
+            const int slot = stage * Tr::kPair + (Tr::kPair == 2 ? (kb - x.kb0) & 1 : 0);
+            const bool exact = ((zeroed >> slot) & 1u) != 0;
+            // The next block's slot, read only for the first block of a pair (& 31: the second
+            // block's slot + 1 may be 32).
+            const bool next_exact = Tr::kPair == 2 && ((zeroed >> ((slot + 1) & 31)) & 1u) != 0;
+            load_block(kb, exact ? &p.act_tail_map : &p.act_map, exact ? exact_tx : tx, next_exact ? exact_tx : tx);
+            zeroed |= 1u << slot;
+          }
+          // Every slot is zeroed (or the unit has no blocks left): the exact box from here on, in
+          // a loop of its own, so that the one below keeps its map and byte count constant.
+          for (; kb < x.kb1; ++kb) load_block(kb, &p.act_tail_map, exact_tx, exact_tx);
+        }
       }
+      for (; kb < x.kb1; ++kb) load_block(kb, &p.act_map, tx, tx);
     }
   }
   static __device__ __forceinline__ void produce(const Sm90KernelParams& p, uint32_t base,

@@ -33,12 +33,12 @@ enum Sm90ScaleMode : int32_t {
 constexpr int sm90_out_box_tokens(int tile_t) { return tile_t >= 128 ? tile_t / 2 : tile_t; }
 
 // Whether a tile of tile_t tokens loads a partial last token tile through act_tail_map (the exact
-// box, below; the host encodes it, Sm90Traits::kTailBox compiles its use). Only the 256-token tile:
-// on 128 x 128 the same producer took 0.86-0.87x the time where the second token tile has 32
-// rows, but 1.02-1.13x at M = 256, where no tile has a tail, for a reason not known (the placement
-// of its block loops is a candidate; s52-tail/README.md); without it those kernels compile to
-// the SASS they had before. On the 64-token tiles it changed nothing.
-constexpr bool sm90_tail_box(int tile_t) { return tile_t == 256; }
+// box, below; the host encodes it, Sm90Traits::kTailBox compiles its use). Every tile since session
+// 64: TMA's zero fill of a full box's rows past M took 128 x 128 1.15-1.7x the time of the exact
+// box at M = 24 / 48 (s64-tailbox/). Sessions 52 and 63 had tried it on 128 x 128 and the 64-token
+// tiles with the slot test in every block's path, and lost 2-12% where no tile has a tail: the
+// producer keeps it out of that path now (sm90_gemm.cuh, produce_v).
+constexpr bool sm90_tail_box(int tile_t) { return tile_t == 64 || tile_t == 128 || tile_t == 256; }
 
 // Which variant a kernel is compiled for: Any reads the weight bias and the scale mode from
 // the parameters; the wide tile (128 x 256) has extra kernels with them fixed (sm90_info).
@@ -83,14 +83,14 @@ struct Sm90KernelParams {
   // last arriver reduces the whole tile; 1 the two parts exchange token halves when both have arrived;
   // 2 (tests) as 1, but the first arriver decides at once, so it almost always leaves.
   uint8_t split_exchange;
-  // The 256-token tile's last token tile when M is not a multiple of 256 (sm90_tail_box):
-  // the same activations with a box of 64 k x (M % 256) tokens, which the producer loads once a
+  // The last token tile when M is not a multiple of the token tile (sm90_tail_box):
+  // the same activations with a box of 64 k x (M % tile_t) tokens, which the producer loads once a
   // CTA's stages hold zeros past M (sm90_gemm.cuh). TMA zero-fills a full box's rows past M at a
   // cost: at M = 320 (192 such rows in the second token tile) s8 took up to 1.46x, f16 up to
   // 1.31x the time of the exact box (bench/results/2026-12-03-h200/s52-tail/). Last in the
   // struct, so that the other tiles' kernels read every other field where they did before.
   int32_t tail_tt;          // the token tile loaded through act_tail_map (t_tiles - 1), or -1: none
-  uint32_t tail_act_bytes;  // its activation bytes per stage: (M % 256) rows
+  uint32_t tail_act_bytes;  // its activation bytes per 64-k block: (M % tile_t) rows
   CUtensorMap act_tail_map;
 #ifdef MIXGEMM_SM90_TRACE
   unsigned long long* trace;  // diagnostic build: [grid][16] %globaltimer marks, or null (sm90_gemm.cuh)

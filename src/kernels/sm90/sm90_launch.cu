@@ -122,8 +122,8 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     // Activations [M][lda]: dims (K, M) innermost first, row stride lda * element bytes;
     // box 64 k x tile_t tokens; 128-byte (16-bit) or 64-byte (8-bit) swizzle, wgmma's B
     // layout. 8-bit activations (s8, e4m3): 64-byte rows, the 64-byte swizzle.
-    // The 256-token tile's last token tile, when M is not a multiple of 256, also gets a map whose
-    // box holds the M % 256 rows that exist (act_tail_map, sm90_kernel_params.h): TMA's zero
+    // The last token tile, when M is not a multiple of the token tile, also gets a map whose
+    // box holds the M % tile_t rows that exist (act_tail_map, sm90_kernel_params.h): TMA's zero
     // fill of a full box's rows past M costs time (bench/results/2026-12-03-h200/s52-tail/).
     const bool a8 = p.a_type == AType::kS8 || p.a_type == AType::kE4M3;
     auto encode_act = [&](CUtensorMap* map, int rows, const char* which) {
