@@ -109,7 +109,7 @@ struct Sm90Traits {
   static constexpr int kSRowBytes = kTileN * kSB;
   static constexpr int kSBytes = 4 * kSRowBytes;
   // A partial last token tile loads its rows through act_tail_map (produce_v; sm90_tail_box).
-  static constexpr bool kTailBox = sm90_tail_box(kTileT);
+  static constexpr bool kTailBox = sm90_tail_box(kTileT, kEB);
   // e4m3 with one group row per 64-k block (kSm90ScaleBlock): per weight row, the 16 possible
   // e4m3 weights of the stage's group (16 bytes, built by the table warps: Sm90Cta::build_tables;
   // unused by the wide tile's GPTQ kernel, whose consumers build their tables in registers).
@@ -280,51 +280,6 @@ struct Sm90Cta {
         gk = k0 - g * gs;
         soff = g * gstep + static_cast<int64_t>(n0) * Tr::kSB;
       }
-      // One 64-k block into its stage slot: activations through `map`; tx0 its bytes, tx1 the next
-      // block's when that shares the stage (kPair 2), for the stage's expected-bytes count.
-      auto load_block = [&](int kb, const CUtensorMap* map, uint32_t tx0, uint32_t tx1) {
-        const int sub = Tr::kPair == 2 ? (kb - x.kb0) & 1 : 0;  // the block's place in its stage
-        const uint32_t full = full0 + stage * 8;
-        if (sub == 0) {
-          ptx::mbar_wait_parity(empty0 + stage * 8, phase ^ 1u);
-          ptx::mbar_arrive_expect_tx(full, Tr::kPair == 2 && kb + 1 < x.kb1 ? tx0 + tx1 : tx0);
-        }
-        const uint32_t st = base + stage * Tr::kStageBytes + sub * Tr::kSubBytes;
-        ptx::tma_load_2d(st, map, kb * kKBlock, x.tt * kTileT, full);
-#pragma unroll
-        for (int l = 0; l < Tr::kLayoutKb; ++l)
-          ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, wsrc + l * p.b_kstride, wbytes,
-                        full, policy);
-        if (kb == x.kb0) sm90_mark(p, 12);  // producer: first stage's loads issued (a unit's first block)
-        wsrc += wstep;
-        if constexpr (kGrouped) {
-          for (int r = 0; r < srows; ++r) {
-            const int64_t off = soff + r * gstep;
-            if (cs) ptx::bulk_g2s(st + Tr::kOffS + r * Tr::kSRowBytes, p.scales + off, sbytes, full, policy);
-            if (cz) ptx::bulk_g2s(st + Tr::kOffZ + r * Tr::kSRowBytes, p.zeros + off, sbytes, full, policy);
-          }
-          if constexpr (kRows == 1) {
-            // One group row per block (gs a multiple of 64): the row moves on every gs / 64 blocks.
-            gk += kKBlock;
-            if (gk == gs) {
-              gk = 0;
-              soff += gstep;
-            }
-          } else {
-            gk += kKBlock;
-            while (gk >= gs) {  // 64 / gs times for groups of 16 / 32
-              gk -= gs;
-              soff += gstep;
-            }
-          }
-        }
-        if (sub == Tr::kPair - 1 || kb + 1 == x.kb1) {
-          if (++stage == kStages) {
-            stage = 0;
-            phase ^= 1u;
-          }
-        }
-      };
       // The last token tile of an M that is not a multiple of kTileT (kTailBox): its M % kTileT rows
       // only (act_tail_map) into a block slot whose rows past M a full box has zero-filled before.
       // TMA zero-fills a full box's rows past M at a cost that grows with those rows (with the exact
@@ -337,29 +292,84 @@ struct Sm90Cta {
       // the epilogue never stores them: the box changes no output.
       // This single thread sets the narrow tiles' pace (above): with the slot test in every block's
       // path, 128 x 64 s8 took 1.05-1.12x the time even at M = 128 / 256, where no tile has a tail
-      // (s64-tailbox/, as 128 x 128 in session 52), so the test runs in a loop of its own, only over
-      // a tail unit's blocks until every slot is zeroed, and the other blocks take the loop below,
-      // the one without a tail box.
-      int kb = x.kb0;
-      if constexpr (Tr::kTailBox) {
-        if (x.tt == p.tail_tt) {
-          constexpr uint32_t kAllSlots = Tr::kStages * Tr::kPair == 32 ? ~0u : (1u << (Tr::kStages * Tr::kPair)) - 1u;
-          const uint32_t exact_tx = tx - Tr::kActBytes + p.tail_act_bytes;
-          for (; kb < x.kb1 && zeroed != kAllSlots; ++kb) {
-            const int slot = stage * Tr::kPair + (Tr::kPair == 2 ? (kb - x.kb0) & 1 : 0);
-            const bool exact = ((zeroed >> slot) & 1u) != 0;
-            // The next block's slot, read only for the first block of a pair (& 31: the second
-            // block's slot + 1 may be 32).
-            const bool next_exact = Tr::kPair == 2 && ((zeroed >> ((slot + 1) & 31)) & 1u) != 0;
-            load_block(kb, exact ? &p.act_tail_map : &p.act_map, exact ? exact_tx : tx, next_exact ? exact_tx : tx);
-            zeroed |= 1u << slot;
+      // (s64-tailbox/, as 128 x 128 in session 52). So the blocks run in segments of one map and
+      // byte count: a unit without a tail is one segment, through the block loop a tile without
+      // the tail box has (the same SASS: checked with scripts/local_sass.sh); a tail unit's blocks
+      // are one-block segments until every slot is zeroed, then one segment through the exact box.
+      // (The block's code as a lambda called from three loops changed the SASS of every producer,
+      // tail box or not, by 5-15 instructions per loop.)
+      for (int kb = x.kb0; kb < x.kb1;) {
+        const CUtensorMap* amap = &p.act_map;
+        uint32_t tx0 = tx;    // a block's bytes
+        uint32_t tx1 = tx;    // the next block's, when it shares the stage (kPair 2)
+        int kb_end = x.kb1;  // the segment's end
+        if constexpr (Tr::kTailBox) {
+          if (x.tt == p.tail_tt) {
+            constexpr uint32_t kAllSlots =
+                Tr::kStages * Tr::kPair == 32 ? ~0u : (1u << (Tr::kStages * Tr::kPair)) - 1u;
+            const uint32_t exact_tx = tx - Tr::kActBytes + p.tail_act_bytes;
+            if (zeroed == kAllSlots) {
+              amap = &p.act_tail_map;
+              tx0 = tx1 = exact_tx;
+            } else {
+              const int slot = stage * Tr::kPair + (Tr::kPair == 2 ? (kb - x.kb0) & 1 : 0);
+              const bool exact = ((zeroed >> slot) & 1u) != 0;
+              // The next block's slot, read only for the first block of a pair (& 31: the second
+              // block's slot + 1 may be 32).
+              const bool next_exact = Tr::kPair == 2 && ((zeroed >> ((slot + 1) & 31)) & 1u) != 0;
+              if (exact) amap = &p.act_tail_map;
+              tx0 = exact ? exact_tx : tx;
+              tx1 = next_exact ? exact_tx : tx;
+              kb_end = kb + 1;
+              zeroed |= 1u << slot;  // a full box zero-fills it; an exact box keeps its zeros
+            }
           }
-          // Every slot is zeroed (or the unit has no blocks left): the exact box from here on, in
-          // a loop of its own, so that the one below keeps its map and byte count constant.
-          for (; kb < x.kb1; ++kb) load_block(kb, &p.act_tail_map, exact_tx, exact_tx);
         }
+        for (; kb < kb_end; ++kb) {
+          const int sub = Tr::kPair == 2 ? (kb - x.kb0) & 1 : 0;  // the block's place in its stage
+          const uint32_t full = full0 + stage * 8;
+          if (sub == 0) {
+            ptx::mbar_wait_parity(empty0 + stage * 8, phase ^ 1u);
+            ptx::mbar_arrive_expect_tx(full, Tr::kPair == 2 && kb + 1 < x.kb1 ? tx0 + tx1 : tx0);
+          }
+          const uint32_t st = base + stage * Tr::kStageBytes + sub * Tr::kSubBytes;
+          ptx::tma_load_2d(st, amap, kb * kKBlock, x.tt * kTileT, full);
+#pragma unroll
+          for (int l = 0; l < Tr::kLayoutKb; ++l)
+            ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, wsrc + l * p.b_kstride, wbytes,
+                          full, policy);
+          if (kb == x.kb0) sm90_mark(p, 12);  // producer: first stage's loads issued (a unit's first block)
+          wsrc += wstep;
+          if constexpr (kGrouped) {
+            for (int r = 0; r < srows; ++r) {
+              const int64_t off = soff + r * gstep;
+              if (cs) ptx::bulk_g2s(st + Tr::kOffS + r * Tr::kSRowBytes, p.scales + off, sbytes, full, policy);
+              if (cz) ptx::bulk_g2s(st + Tr::kOffZ + r * Tr::kSRowBytes, p.zeros + off, sbytes, full, policy);
+            }
+            if constexpr (kRows == 1) {
+              // One group row per block (gs a multiple of 64): the row moves on every gs / 64 blocks.
+              gk += kKBlock;
+              if (gk == gs) {
+                gk = 0;
+                soff += gstep;
+              }
+            } else {
+              gk += kKBlock;
+              while (gk >= gs) {  // 64 / gs times for groups of 16 / 32
+                gk -= gs;
+                soff += gstep;
+              }
+            }
+          }
+          if (sub == Tr::kPair - 1 || kb + 1 == x.kb1) {
+            if (++stage == kStages) {
+              stage = 0;
+              phase ^= 1u;
+            }
+          }
+        }
+        if constexpr (!Tr::kTailBox) break;  // one segment: the compiler keeps the plain block loop
       }
-      for (; kb < x.kb1; ++kb) load_block(kb, &p.act_map, tx, tx);
     }
   }
   static __device__ __forceinline__ void produce(const Sm90KernelParams& p, uint32_t base,

@@ -32,13 +32,17 @@ enum Sm90ScaleMode : int32_t {
 // copy out one half alone (the two-part exchange, Sm90KernelParams::split_exchange).
 constexpr int sm90_out_box_tokens(int tile_t) { return tile_t >= 128 ? tile_t / 2 : tile_t; }
 
-// Whether a tile of tile_t tokens loads a partial last token tile through act_tail_map (the exact
-// box, below; the host encodes it, Sm90Traits::kTailBox compiles its use). Every tile since session
-// 64: TMA's zero fill of a full box's rows past M took 128 x 128 1.15-1.7x the time of the exact
-// box at M = 24 / 48 (s64-tailbox/). Sessions 52 and 63 had tried it on 128 x 128 and the 64-token
-// tiles with the slot test in every block's path, and lost 2-12% where no tile has a tail: the
+// Whether a tile of tile_t tokens and act_bytes-byte activations loads a partial last token tile
+// through act_tail_map (the exact box, below; the host encodes it, Sm90Traits::kTailBox compiles its
+// use). TMA's zero fill of a full box's rows past M costs time that grows with the bytes it fills:
+// with the exact box 128 x 128 took 0.67 / 0.73 / 0.80x the time (f16) and 0.89 / 0.88 / 0.88x (s8)
+// at M = 24 / 48 / 160, 128 x 64 f16 0.93x at M = 24, and main's time where no tile has a tail
+// (s64-tailbox/; the 256-token tile since session 52, s52-tail/). Not on the 64-token tile with
+// 8-bit activations, where a block's fill is at most 63 rows x 64 bytes: 128 x 64 s8 gained nothing
+// at M = 24 (0.998x) and took 1.01-1.02x elsewhere, the cost of the producer's larger code. Sessions
+// 52 and 63 had the slot test in every block's path and lost 2-12% where no tile has a tail: the
 // producer keeps it out of that path now (sm90_gemm.cuh, produce_v).
-constexpr bool sm90_tail_box(int tile_t) { return tile_t == 64 || tile_t == 128 || tile_t == 256; }
+constexpr bool sm90_tail_box(int tile_t, int act_bytes) { return tile_t >= 128 || act_bytes == 2; }
 
 // Which variant a kernel is compiled for: Any reads the weight bias and the scale mode from
 // the parameters; the wide tile (128 x 256) has extra kernels with them fixed (sm90_info).

@@ -147,7 +147,7 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     const int tail_rows = static_cast<int>(p.M % cfg.tile_t);
     k.tail_tt = -1;
     k.tail_act_bytes = 0;
-    if (tail_rows != 0 && sm90::sm90_tail_box(cfg.tile_t)) {
+    if (tail_rows != 0 && sm90::sm90_tail_box(cfg.tile_t, a8 ? 1 : 2)) {
       encode_act(&k.act_tail_map, tail_rows, "activations, last token tile");
       k.tail_tt = static_cast<int32_t>((p.M + cfg.tile_t - 1) / cfg.tile_t - 1);
       k.tail_act_bytes = static_cast<uint32_t>(tail_rows) * sm90::kKBlock * (a8 ? 1u : 2u);
