@@ -32,17 +32,27 @@ enum Sm90ScaleMode : int32_t {
 // copy out one half alone (the two-part exchange, Sm90KernelParams::split_exchange).
 constexpr int sm90_out_box_tokens(int tile_t) { return tile_t >= 128 ? tile_t / 2 : tile_t; }
 
-// Whether a tile of tile_t tokens and act_bytes-byte activations loads a partial last token tile
-// through act_tail_map (the exact box, below; the host encodes it, Sm90Traits::kTailBox compiles its
-// use). TMA's zero fill of a full box's rows past M costs time that grows with the bytes it fills:
-// with the exact box 128 x 128 took 0.67 / 0.73 / 0.80x the time (f16) and 0.89 / 0.88 / 0.88x (s8)
-// at M = 24 / 48 / 160, 128 x 64 f16 0.93x at M = 24, and main's time where no tile has a tail
-// (s64-tailbox/; the 256-token tile since session 52, s52-tail/). Not on the 64-token tile with
-// 8-bit activations, where a block's fill is at most 63 rows x 64 bytes: 128 x 64 s8 gained nothing
-// at M = 24 (0.998x) and took 1.01-1.02x elsewhere, the cost of the producer's larger code. Sessions
-// 52 and 63 had the slot test in every block's path and lost 2-12% where no tile has a tail: the
-// producer keeps it out of that path now (sm90_gemm.cuh, produce_v).
-constexpr bool sm90_tail_box(int tile_t, int act_bytes) { return tile_t >= 128 || act_bytes == 2; }
+// The exact TMA box for a partial last token tile (act_tail_map, below): the host encodes it when a
+// full box would zero-fill at least kSm90TailFillBytes per 64-k block past M (sm90_tail_box_for), and
+// Sm90Traits::kTailBox compiles its use in the tiles where that can happen (sm90_tail_box). TMA's zero
+// fill costs time that grows with the bytes it fills. Measured with the exact box (s64-tailbox/):
+// 128 x 128 0.68 / 0.74 / 0.79x the time (f16) and 0.85 / 0.90 / 0.87x (s8) at M = 24 / 48 / 160
+// (13-10 KB / 6.5-5 KB filled); 128 x 64 f16 0.96x at M = 24 (5 KB) and 0.99x at M = 160 (4 KB), but
+// 1.06x at M = 48 (2 KB: the producer's slot test, sm90_gemm.cuh, costs more than the fill it saves);
+// the 256-token tile since session 52 (s52-tail/). So the 64-token tile with 8-bit activations (at most
+// 63 rows x 64 bytes) never takes it, and its kernels compile to the SASS they had before.
+constexpr int kSm90TailFillBytes = 4096;
+constexpr bool sm90_tail_box(int tile_t, int act_bytes) {
+  return (tile_t - 1) * act_bytes * 64 >= kSm90TailFillBytes;
+}
+// Whether a launch with M tokens loads its last token tile through the exact box.
+constexpr bool sm90_tail_box_for(int tile_t, int act_bytes, int64_t M) {
+  return M % tile_t != 0 && (tile_t - M % tile_t) * act_bytes * 64 >= kSm90TailFillBytes;
+}
+static_assert(!sm90_tail_box(64, 1) && sm90_tail_box(64, 2) && sm90_tail_box(128, 1), "the tiles with the exact box");
+static_assert(sm90_tail_box_for(64, 2, 24) && sm90_tail_box_for(64, 2, 96) && !sm90_tail_box_for(64, 2, 48) &&
+                  sm90_tail_box_for(128, 1, 160) && !sm90_tail_box_for(128, 1, 96) && !sm90_tail_box_for(256, 2, 512),
+              "the exact box from 4 KB of zero fill per block: f16 32 rows, 8-bit 64 rows");
 
 // Which variant a kernel is compiled for: Any reads the weight bias and the scale mode from
 // the parameters; the wide tile (128 x 256) has extra kernels with them fixed (sm90_info).
