@@ -109,7 +109,7 @@ struct Sm90Traits {
   static constexpr int kSRowBytes = kTileN * kSB;
   static constexpr int kSBytes = 4 * kSRowBytes;
   // A partial last token tile loads its rows through act_tail_map (produce_v; sm90_tail_box).
-  static constexpr bool kTailBox = sm90_tail_box(kTileT);
+  static constexpr bool kTailBox = sm90_tail_box(kTileT, kEB);
   // e4m3 with one group row per 64-k block (kSm90ScaleBlock): per weight row, the 16 possible
   // e4m3 weights of the stage's group (16 bytes, built by the table warps: Sm90Cta::build_tables;
   // unused by the wide tile's GPTQ kernel, whose consumers build their tables in registers).
@@ -129,7 +129,6 @@ struct Sm90Traits {
   // they arrive on the stage's `tables` barrier.
   static constexpr int kPair = kBlockIssue ? 2 : 1;
   static constexpr int kStageBytes = kPair * kSubBytes;
-  static_assert(kPair == 1 || !kTailBox, "the tail box counts one block per stage");
   // Epilogue staging: the output tile as kTileN / 64 boxes of [kTileT tokens][64 columns] 16-bit,
   // 128-byte rows with the 128B swizzle (16-byte chunk c of token row r at chunk c ^ (r & 7)): the
   // layout the TMA store of out_map reads, and the 8 rows of a stmatrix store hit 8 bank groups.
@@ -139,6 +138,7 @@ struct Sm90Traits {
   static constexpr int kStagesFit = (kSmemPerBlock - 1024 - kEpiBytes - kBarBytes) / kStageBytes;
   static constexpr int kStages = kStagesFit < kMaxStages ? kStagesFit : kMaxStages;
   static_assert(kStages >= 2, "at least double buffering");
+  static_assert(kStages * kPair <= 32 || !kTailBox, "the tail box tracks each block slot of the stages in 32 bits");
   static constexpr int kOffEpi = kStages * kStageBytes;
   static constexpr int kOffBar = kOffEpi + kEpiBytes;
   static constexpr int kSmemBytes = 1024 + kOffBar + kBarBytes;  // + slack to align to 1024
@@ -254,7 +254,9 @@ struct Sm90Cta {
     const bool cz = kRows >= 0 ? kZeros : static_cast<bool>(p.has_zeros);
     int stage = 0;
     uint32_t phase = 0;
-    [[maybe_unused]] int zero_fills = 0;  // full-box loads of the last token tile so far (kTailBox, below)
+    // The block slots of the stage ring (stage * kPair + sub) whose rows past M a full box of the
+    // last token tile has zero-filled (kTailBox, below): bit s for slot s.
+    [[maybe_unused]] uint32_t zeroed = 0;
     for (int u = blockIdx.x; u < p.units; u += gridDim.x) {
       const Unit x = unit_of(p, u);
       const int nb0 = x.nt * Tr::kNBlk;
@@ -278,72 +280,95 @@ struct Sm90Cta {
         gk = k0 - g * gs;
         soff = g * gstep + static_cast<int64_t>(n0) * Tr::kSB;
       }
-      // The last token tile of an M that is not a multiple of 256 (kTailBox): its M % 256 rows
-      // only (act_tail_map) from block kb_exact on, once every stage's rows past M are zero. TMA
-      // zero-fills a full box's rows past M at a cost (with the exact box the tile takes
-      // 0.68-0.97x the time at M = 320), and rows left as the stage held them (nonzero) made f16
-      // up to 9% slower than zeros do (s52-tail/call1: power, most likely). So a CTA's first
-      // kStages tail blocks, one per stage, load the full box, and its later ones the exact box,
-      // which keeps those zeros: a CTA's units run in tile order, the last token tile's last
-      // (sm90_partition.h), so no other tile's rows come after them. Only the accumulator columns
-      // of tokens >= M see those rows, and the epilogue never stores them: the box changes no
-      // output.
-      const CUtensorMap* amap = &p.act_map;
-      int kb_exact = x.kb1;
-      if constexpr (Tr::kTailBox) {
-        if (x.tt == p.tail_tt) {
-          kb_exact = min(x.kb1, x.kb0 + max(0, kStages - zero_fills));
-          zero_fills += kb_exact - x.kb0;
-        }
-      }
-      for (int kb = x.kb0; kb < x.kb1; ++kb) {
+      // The last token tile of an M that is not a multiple of kTileT (kTailBox): its M % kTileT rows
+      // only (act_tail_map) into a block slot whose rows past M a full box has zero-filled before.
+      // TMA zero-fills a full box's rows past M at a cost that grows with those rows (with the exact
+      // box the 256-token tile takes 0.68-0.97x the time at M = 320, s52-tail/; 128 x 128 0.58-0.87x
+      // at M = 24 / 48, s64-tailbox/), and rows left as a stage held them (nonzero) made f16 up to 9%
+      // slower than zeros do (s52-tail/call1: power, most likely). So a CTA's first tail block in
+      // each slot loads the full box, and its later ones the exact box, which keeps those zeros: a
+      // CTA's units run in tile order, the last token tile's last (sm90_partition.h), so no other
+      // tile's rows come after them. Only the accumulator columns of tokens >= M see those rows, and
+      // the epilogue never stores them: the box changes no output.
+      // This single thread sets the narrow tiles' pace (above): with the slot test in every block's
+      // path, 128 x 64 s8 took 1.05-1.12x the time even at M = 128 / 256, where no tile has a tail
+      // (s64-tailbox/, as 128 x 128 in session 52). So the blocks run in segments of one map and
+      // byte count: a unit without a tail is one segment, through the block loop a tile without
+      // the tail box has (the same SASS: checked with scripts/local_sass.sh); a tail unit's blocks
+      // are one-block segments until every slot is zeroed, then one segment through the exact box.
+      // (The block's code as a lambda called from three loops changed the SASS of every producer,
+      // tail box or not, by 5-15 instructions per loop.)
+      for (int kb = x.kb0; kb < x.kb1;) {
+        const CUtensorMap* amap = &p.act_map;
+        uint32_t tx0 = tx;    // a block's bytes
+        uint32_t tx1 = tx;    // the next block's, when it shares the stage (kPair 2)
+        int kb_end = x.kb1;  // the segment's end
         if constexpr (Tr::kTailBox) {
-          if (kb == kb_exact) {
-            amap = &p.act_tail_map;
-            tx = tx - Tr::kActBytes + p.tail_act_bytes;
+          if (x.tt == p.tail_tt) {
+            constexpr uint32_t kAllSlots =
+                Tr::kStages * Tr::kPair == 32 ? ~0u : (1u << (Tr::kStages * Tr::kPair)) - 1u;
+            const uint32_t exact_tx = tx - Tr::kActBytes + p.tail_act_bytes;
+            if (zeroed == kAllSlots) {
+              amap = &p.act_tail_map;
+              tx0 = tx1 = exact_tx;
+            } else {
+              const int slot = stage * Tr::kPair + (Tr::kPair == 2 ? (kb - x.kb0) & 1 : 0);
+              const bool exact = ((zeroed >> slot) & 1u) != 0;
+              // The next block's slot, read only for the first block of a pair (& 31: the second
+              // block's slot + 1 may be 32).
+              const bool next_exact = Tr::kPair == 2 && ((zeroed >> ((slot + 1) & 31)) & 1u) != 0;
+              if (exact) amap = &p.act_tail_map;
+              tx0 = exact ? exact_tx : tx;
+              tx1 = next_exact ? exact_tx : tx;
+              kb_end = kb + 1;
+              zeroed |= 1u << slot;  // a full box zero-fills it; an exact box keeps its zeros
+            }
           }
         }
-        const int sub = Tr::kPair == 2 ? (kb - x.kb0) & 1 : 0;  // the block's place in its stage
-        const uint32_t full = full0 + stage * 8;
-        if (sub == 0) {
-          ptx::mbar_wait_parity(empty0 + stage * 8, phase ^ 1u);
-          ptx::mbar_arrive_expect_tx(full, Tr::kPair == 2 && kb + 1 < x.kb1 ? 2 * tx : tx);
-        }
-        const uint32_t st = base + stage * Tr::kStageBytes + sub * Tr::kSubBytes;
-        ptx::tma_load_2d(st, amap, kb * kKBlock, x.tt * kTileT, full);
+        for (; kb < kb_end; ++kb) {
+          const int sub = Tr::kPair == 2 ? (kb - x.kb0) & 1 : 0;  // the block's place in its stage
+          const uint32_t full = full0 + stage * 8;
+          if (sub == 0) {
+            ptx::mbar_wait_parity(empty0 + stage * 8, phase ^ 1u);
+            ptx::mbar_arrive_expect_tx(full, Tr::kPair == 2 && kb + 1 < x.kb1 ? tx0 + tx1 : tx0);
+          }
+          const uint32_t st = base + stage * Tr::kStageBytes + sub * Tr::kSubBytes;
+          ptx::tma_load_2d(st, amap, kb * kKBlock, x.tt * kTileT, full);
 #pragma unroll
-        for (int l = 0; l < Tr::kLayoutKb; ++l)
-          ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, wsrc + l * p.b_kstride, wbytes,
-                        full, policy);
-        if (kb == x.kb0) sm90_mark(p, 12);  // producer: first stage's loads issued (a unit's first block)
-        wsrc += wstep;
-        if constexpr (kGrouped) {
-          for (int r = 0; r < srows; ++r) {
-            const int64_t off = soff + r * gstep;
-            if (cs) ptx::bulk_g2s(st + Tr::kOffS + r * Tr::kSRowBytes, p.scales + off, sbytes, full, policy);
-            if (cz) ptx::bulk_g2s(st + Tr::kOffZ + r * Tr::kSRowBytes, p.zeros + off, sbytes, full, policy);
-          }
-          if constexpr (kRows == 1) {
-            // One group row per block (gs a multiple of 64): the row moves on every gs / 64 blocks.
-            gk += kKBlock;
-            if (gk == gs) {
-              gk = 0;
-              soff += gstep;
+          for (int l = 0; l < Tr::kLayoutKb; ++l)
+            ptx::bulk_g2s(st + Tr::kOffW + l * Tr::kNBlk * layout::kBlockBytes, wsrc + l * p.b_kstride, wbytes,
+                          full, policy);
+          if (kb == x.kb0) sm90_mark(p, 12);  // producer: first stage's loads issued (a unit's first block)
+          wsrc += wstep;
+          if constexpr (kGrouped) {
+            for (int r = 0; r < srows; ++r) {
+              const int64_t off = soff + r * gstep;
+              if (cs) ptx::bulk_g2s(st + Tr::kOffS + r * Tr::kSRowBytes, p.scales + off, sbytes, full, policy);
+              if (cz) ptx::bulk_g2s(st + Tr::kOffZ + r * Tr::kSRowBytes, p.zeros + off, sbytes, full, policy);
             }
-          } else {
-            gk += kKBlock;
-            while (gk >= gs) {  // 64 / gs times for groups of 16 / 32
-              gk -= gs;
-              soff += gstep;
+            if constexpr (kRows == 1) {
+              // One group row per block (gs a multiple of 64): the row moves on every gs / 64 blocks.
+              gk += kKBlock;
+              if (gk == gs) {
+                gk = 0;
+                soff += gstep;
+              }
+            } else {
+              gk += kKBlock;
+              while (gk >= gs) {  // 64 / gs times for groups of 16 / 32
+                gk -= gs;
+                soff += gstep;
+              }
+            }
+          }
+          if (sub == Tr::kPair - 1 || kb + 1 == x.kb1) {
+            if (++stage == kStages) {
+              stage = 0;
+              phase ^= 1u;
             }
           }
         }
-        if (sub == Tr::kPair - 1 || kb + 1 == x.kb1) {
-          if (++stage == kStages) {
-            stage = 0;
-            phase ^= 1u;
-          }
-        }
+        if constexpr (!Tr::kTailBox) break;  // one segment: the compiler keeps the plain block loop
       }
     }
   }

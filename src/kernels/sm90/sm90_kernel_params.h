@@ -32,13 +32,27 @@ enum Sm90ScaleMode : int32_t {
 // copy out one half alone (the two-part exchange, Sm90KernelParams::split_exchange).
 constexpr int sm90_out_box_tokens(int tile_t) { return tile_t >= 128 ? tile_t / 2 : tile_t; }
 
-// Whether a tile of tile_t tokens loads a partial last token tile through act_tail_map (the exact
-// box, below; the host encodes it, Sm90Traits::kTailBox compiles its use). Only the 256-token tile:
-// on 128 x 128 the same producer took 0.86-0.87x the time where the second token tile has 32
-// rows, but 1.02-1.13x at M = 256, where no tile has a tail, for a reason not known (the placement
-// of its block loops is a candidate; s52-tail/README.md); without it those kernels compile to
-// the SASS they had before. On the 64-token tiles it changed nothing.
-constexpr bool sm90_tail_box(int tile_t) { return tile_t == 256; }
+// The exact TMA box for a partial last token tile (act_tail_map, below): the host encodes it when a
+// full box would zero-fill at least kSm90TailFillBytes per 64-k block past M (sm90_tail_box_for), and
+// Sm90Traits::kTailBox compiles its use in the tiles where that can happen (sm90_tail_box). TMA's zero
+// fill costs time that grows with the bytes it fills. Measured with the exact box (s64-tailbox/):
+// 128 x 128 0.68 / 0.74 / 0.79x the time (f16) and 0.85 / 0.90 / 0.87x (s8) at M = 24 / 48 / 160
+// (13-10 KB / 6.5-5 KB filled); 128 x 64 f16 0.96x at M = 24 (5 KB) and 0.99x at M = 160 (4 KB), but
+// 1.06x at M = 48 (2 KB: the producer's slot test, sm90_gemm.cuh, costs more than the fill it saves);
+// the 256-token tile since session 52 (s52-tail/). So the 64-token tile with 8-bit activations (at most
+// 63 rows x 64 bytes) never takes it, and its kernels compile to the SASS they had before.
+constexpr int kSm90TailFillBytes = 4096;
+constexpr bool sm90_tail_box(int tile_t, int act_bytes) {
+  return (tile_t - 1) * act_bytes * 64 >= kSm90TailFillBytes;
+}
+// Whether a launch with M tokens loads its last token tile through the exact box.
+constexpr bool sm90_tail_box_for(int tile_t, int act_bytes, int64_t M) {
+  return M % tile_t != 0 && (tile_t - M % tile_t) * act_bytes * 64 >= kSm90TailFillBytes;
+}
+static_assert(!sm90_tail_box(64, 1) && sm90_tail_box(64, 2) && sm90_tail_box(128, 1), "the tiles with the exact box");
+static_assert(sm90_tail_box_for(64, 2, 24) && sm90_tail_box_for(64, 2, 96) && !sm90_tail_box_for(64, 2, 48) &&
+                  sm90_tail_box_for(128, 1, 160) && !sm90_tail_box_for(128, 1, 96) && !sm90_tail_box_for(256, 2, 512),
+              "the exact box from 4 KB of zero fill per block: f16 32 rows, 8-bit 64 rows");
 
 // Which variant a kernel is compiled for: Any reads the weight bias and the scale mode from
 // the parameters; the wide tile (128 x 256) has extra kernels with them fixed (sm90_info).
@@ -83,14 +97,14 @@ struct Sm90KernelParams {
   // last arriver reduces the whole tile; 1 the two parts exchange token halves when both have arrived;
   // 2 (tests) as 1, but the first arriver decides at once, so it almost always leaves.
   uint8_t split_exchange;
-  // The 256-token tile's last token tile when M is not a multiple of 256 (sm90_tail_box):
-  // the same activations with a box of 64 k x (M % 256) tokens, which the producer loads once a
+  // The last token tile when M is not a multiple of the token tile (sm90_tail_box):
+  // the same activations with a box of 64 k x (M % tile_t) tokens, which the producer loads once a
   // CTA's stages hold zeros past M (sm90_gemm.cuh). TMA zero-fills a full box's rows past M at a
   // cost: at M = 320 (192 such rows in the second token tile) s8 took up to 1.46x, f16 up to
   // 1.31x the time of the exact box (bench/results/2026-12-03-h200/s52-tail/). Last in the
   // struct, so that the other tiles' kernels read every other field where they did before.
   int32_t tail_tt;          // the token tile loaded through act_tail_map (t_tiles - 1), or -1: none
-  uint32_t tail_act_bytes;  // its activation bytes per stage: (M % 256) rows
+  uint32_t tail_act_bytes;  // its activation bytes per 64-k block: (M % tile_t) rows
   CUtensorMap act_tail_map;
 #ifdef MIXGEMM_SM90_TRACE
   unsigned long long* trace;  // diagnostic build: [grid][16] %globaltimer marks, or null (sm90_gemm.cuh)
