@@ -350,9 +350,11 @@ TEST(Sm90, TailSplit) {
 // A partial last token tile after whole ones in the same CTA: M = two token tiles + r, r = 1, 8
 // and tile_t - 1, on every compiled schedule, K = 4096 (64 k-blocks per unit, more than any ring
 // has stages), on 4 pretend SMs (each CTA runs whole tiles of the first token tiles before its
-// tail tiles). On the tiles with sm90_tail_box that is the exact TMA box (act_tail_map, sm90_gemm.cuh's
-// producer): a CTA loads its first tail blocks through the full box, zero-filling its stages'
-// rows past M, then through the exact box, while its stages held other tokens' rows before. Exact
+// tail tiles). Where a full box would zero-fill >= 4 KB per block (sm90_tail_box_for: r = 1 and 8
+// on every tile but the 64-token one with 8-bit activations; r = tile_t - 1 never) that is the exact
+// TMA box (act_tail_map, sm90_gemm.cuh's producer): a CTA loads each stage slot's first tail block
+// through the full box, zero-filling its rows past M, then the exact box, while its stages held
+// other tokens' rows before; the others take the full box throughout. Exact
 // against the CPU reference where the data is integer, rows >= M untouched, a second run bit for
 // bit.
 TEST(Sm90, TailTokenTile) {
