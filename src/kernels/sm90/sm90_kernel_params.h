@@ -42,13 +42,12 @@ constexpr int sm90_out_box_tokens(int tile_t) { return tile_t >= 128 ? tile_t / 
 // the 256-token tile since session 52 (s52-tail/). So the 64-token tile with 8-bit activations (at most
 // 63 rows x 64 bytes) never takes it, and its kernels compile to the SASS they had before.
 constexpr int kSm90TailFillBytes = 4096;
-constexpr bool sm90_tail_box(int tile_t, int act_bytes) {
-  return (tile_t - 1) * act_bytes * 64 >= kSm90TailFillBytes;
-}
 // Whether a launch with M tokens loads its last token tile through the exact box.
 constexpr bool sm90_tail_box_for(int tile_t, int act_bytes, int64_t M) {
   return M % tile_t != 0 && (tile_t - M % tile_t) * act_bytes * 64 >= kSm90TailFillBytes;
 }
+// Whether any M does (M = 1 leaves the most rows past M).
+constexpr bool sm90_tail_box(int tile_t, int act_bytes) { return sm90_tail_box_for(tile_t, act_bytes, 1); }
 static_assert(!sm90_tail_box(64, 1) && sm90_tail_box(64, 2) && sm90_tail_box(128, 1), "the tiles with the exact box");
 static_assert(sm90_tail_box_for(64, 2, 24) && sm90_tail_box_for(64, 2, 96) && !sm90_tail_box_for(64, 2, 48) &&
                   sm90_tail_box_for(128, 1, 160) && !sm90_tail_box_for(128, 1, 96) && !sm90_tail_box_for(256, 2, 512),
@@ -97,7 +96,7 @@ struct Sm90KernelParams {
   // last arriver reduces the whole tile; 1 the two parts exchange token halves when both have arrived;
   // 2 (tests) as 1, but the first arriver decides at once, so it almost always leaves.
   uint8_t split_exchange;
-  // The last token tile when M is not a multiple of the token tile (sm90_tail_box):
+  // The last token tile when a full box would zero-fill enough rows past M (sm90_tail_box_for):
   // the same activations with a box of 64 k x (M % tile_t) tokens, which the producer loads once a
   // CTA's stages hold zeros past M (sm90_gemm.cuh). TMA zero-fills a full box's rows past M at a
   // cost: at M = 320 (192 such rows in the second token tile) s8 took up to 1.46x, f16 up to

@@ -123,8 +123,9 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     // box 64 k x tile_t tokens; 128-byte (16-bit) or 64-byte (8-bit) swizzle, wgmma's B
     // layout. 8-bit activations (s8, e4m3): 64-byte rows, the 64-byte swizzle.
     // The last token tile, when M is not a multiple of the token tile and a full box would
-    // zero-fill enough rows (sm90_tail_box_for), also gets a map whose box holds the M % tile_t rows that exist (act_tail_map, sm90_kernel_params.h): TMA's zero
-    // fill of a full box's rows past M costs time (bench/results/2026-12-03-h200/s52-tail/).
+    // zero-fill enough rows (sm90_tail_box_for), also gets a map whose box holds the M % tile_t
+    // rows that exist (act_tail_map, sm90_kernel_params.h): TMA's zero fill of a full box's rows
+    // past M costs time (bench/results/2026-12-03-h200/s52-tail/, s64-tailbox/).
     const bool a8 = p.a_type == AType::kS8 || p.a_type == AType::kE4M3;
     auto encode_act = [&](CUtensorMap* map, int rows, const char* which) {
       const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.K), static_cast<cuuint64_t>(p.M)};
@@ -147,10 +148,11 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     const int tail_rows = static_cast<int>(p.M % cfg.tile_t);
     k.tail_tt = -1;
     k.tail_act_bytes = 0;
-    if (sm90::sm90_tail_box_for(cfg.tile_t, a8 ? 1 : 2, p.M)) {
+    const int act_bytes = a8 ? 1 : 2;
+    if (sm90::sm90_tail_box_for(cfg.tile_t, act_bytes, p.M)) {
       encode_act(&k.act_tail_map, tail_rows, "activations, last token tile");
       k.tail_tt = static_cast<int32_t>((p.M + cfg.tile_t - 1) / cfg.tile_t - 1);
-      k.tail_act_bytes = static_cast<uint32_t>(tail_rows) * sm90::kKBlock * (a8 ? 1u : 2u);
+      k.tail_act_bytes = static_cast<uint32_t>(tail_rows * sm90::kKBlock * act_bytes);
     }
   }
   {
