@@ -80,8 +80,8 @@ bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string*
 // last partial wave's tiles, or of those and one whole wave before them, spread evenly over
 // the sm_count CTAs, where the time model predicts it at least 10% faster than the split-K
 // above (the wave quantization of split-K: e.g. 80 tiles of 10240 x 8192 on 132 SMs).
-// sm90_pick chooses the tile on the split-K model at M <= 128 and on each tile's own split
-// (stream-K included) above M = 128.
+// sm90_pick ranks each tile by its own split (stream-K included) at every M (since session 65;
+// before, on the split-K model at M <= 128).
 // Either way the split / streamed tiles are reduced in the workspace in a fixed order
 // (ascending k: deterministic).
 struct Sm90Split {

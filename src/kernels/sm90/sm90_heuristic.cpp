@@ -53,8 +53,22 @@ constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
 // 1.000x and 1.039x / 1.007x the fastest (the constants before: 1.004x / 1.000x, 1.032x / 1.005x).
 constexpr TimeModel kModelS8{204, 245, 340, 2000, 75, 1.57, 0.75};
 constexpr TimeModel kModelE4M3{273, 308, 378, 2000, 75, 1.56, 0.75};
+// 16-bit activations' ranking model (sm90_pick only: kModelA16 above still decides every split and
+// the smallm / sm90 crossover, whose constants were set against it). Session 65 (bench/results/
+// 2026-12-04-h200/s65-retime/, every tile of the Llama-2-7B / Llama-3-8B / Llama-2-70B layers and the
+// seed shape, f16 x u4b8 g128, event-timed at M = 24..768 and in CUDA graphs at M = 24..128, on the
+// kernels with the exact tail box of sessions 53 / 64): the 64-token block time and the 256 x 64 factor
+// are measured as kModelS8's were (the points where a tile runs whole tiles without a split: median
+// 247 ns, 256 x 64 435 ns = 1.76x; 128 x 128 367, 128 x 256 661); the 128- and 256-token block times
+// (321 = 1.3x, 568 = 2.3x the 64-token one: below the measured 1.49x / 2.68x, which price a wide tile's
+// whole-tile wave correctly but rank its partial waves and splits as too dear), the partial rate (50)
+// and the unit overhead (3000) are the grid's choice (2880 sets): the one that every leave-one-layer-
+// set-out fit also chose (3 of 4 folds; the fourth the same with 2000 ns). kModelA16's session-2 block
+// times are 1.2-1.7x the measured ones, and 1.25 for the 256 x 64 factor sent the narrow layers to that
+// tile at M = 48..128 where 128 x 64 or 128 x 128 ran 1.05-1.17x faster.
+constexpr TimeModel kRankA16{247, 321, 568, 3000, 50, 1.76, 0.75};
 const TimeModel& model_of(AType a) {
-  return is_a16(a) ? kModelA16 : a == AType::kE4M3 ? kModelE4M3 : kModelS8;
+  return is_a16(a) ? kRankA16 : a == AType::kE4M3 ? kModelE4M3 : kModelS8;
 }
 constexpr double kDramBytesPerUs = 4.0e6;  // ~ measured copy bandwidth
 constexpr double kLaunchUs = 2.0;
@@ -286,10 +300,13 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
   return predicted_us(kModelA16, M, N, K, sm_count, b, cfg, Sm90SplitMode::kAuto);
 }
 
-// At M <= 128 the tile is chosen on the split-K model, and stream-K then refines that tile's
-// split (sm90_split, kAuto) without changing the tile (s11-streamk: the model's stream-K picks
-// that changed the tile measured up to 1.5x slower, when stream-K was dearer). Above M = 128 each
-// tile is ranked by the split it would run (kAuto, stream-K included):
+// Each tile is ranked by the split it runs (kAuto, stream-K included), at every M since session 65.
+// Until then M <= 128 ranked on the split-K model, stream-K then refining that tile's split
+// (s11-streamk: the model's stream-K picks that changed the tile measured up to 1.5x slower, when
+// stream-K was dearer); on session 65's tables (s65-retime/, M = 24..128) that ranking took 1.0084x /
+// 1.0228x the fastest schedule's time (f16, event-timed over M = 24..768 / CUDA graphs) and 1.0052x /
+// 1.0188x (s8), each tile's own split 1.0007x / 1.0118x (f16, with kRankA16) and 1.0018x / 1.0079x (s8).
+// Above M = 128 the own split ranked since sessions 31 / 32:
 // - 16-bit activations since session 31: over every tile of the Llama-2-7B / Llama-3-8B /
 //   Llama-2-70B layers and the seed shape at M = 160..768 (bench/results/2026-12-02-h200/
 //   s31-allsched/, f16 g128) the picks take 1.014x the fastest tile's time in geomean against
@@ -306,10 +323,9 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, 
                const std::vector<Sm90Config>& candidates, Sm90Config* out, double* ranked_us) {
   bool found = false;
   double best = 0;
-  const Sm90SplitMode rank = M > 128 ? Sm90SplitMode::kAuto : Sm90SplitMode::kSplitK;
   for (const Sm90Config& c : candidates) {
     if (!sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
-    const double t = predicted_us(model_of(a), M, N, K, sm_count, b, c, rank);
+    const double t = predicted_us(model_of(a), M, N, K, sm_count, b, c, Sm90SplitMode::kAuto);
     if (!found || t < best) {
       best = t;
       *out = c;
