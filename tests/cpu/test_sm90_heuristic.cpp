@@ -1015,9 +1015,9 @@ TEST(Sm90Heuristic, PicksOnTheSession65Kernels) {
     const double g = expect_picks_within(table, f16 ? 1.06 : 1.10, f16 ? AType::kF16 : AType::kS8, false);
     EXPECT_LE(g, f16 ? 1.002 : 1.003) << a;
   }
-  // Two of the changes (us: the new pick, the old pick, from the same table): the narrow Llama-2-7B qkv at M = 96
+  // Three of the changes (us: the new pick, the old pick, from the same table): the narrow Llama-2-7B qkv at M = 96
   // streams 128 x 128 (128 x 64 in a 2-part tail split before), Llama-2-70B o at M = 384 runs 128 x 128 whole (128 x
-  // 256 before).
+  // 256 before), and s8 Llama-2-7B qkv at M = 128 streams 128 x 128 (128 x 64 before).
   expect_changed_picks({
       {AType::kF16, 12288, 4096, 96, {128, 128}, {128, 64}, 29.15, 34.06},   // Llama-2-7B qkv
       {AType::kF16, 8192, 8192, 384, {128, 128}, {128, 256}, 79.87, 84.70},  // Llama-2-70B o
