@@ -78,12 +78,19 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
   const bool grouped = p.group_size != 0 && p.group_size != p.K;
   const int64_t smallm_only = a == kernels::AType::kE4M3 && grouped ? kSmallmOnlyTokensE4m3Grouped : kSmallmOnlyTokens;
   const bool compare = p.M > smallm_only && p.M <= min_tokens && !smallm.empty();
+  double t_ranked = 0;  // big's time in sm90's ranking model of this activation type
   if ((p.M > min_tokens || compare) &&
-      kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big)) {
+      kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big, &t_ranked)) {
     if (!compare) return big.name();
     const kernels::SmallmConfig small = kernels::smallm_default_config(p.M, p.N, p.K, sm_count, a, b);
     const double t_small = kernels::smallm_predicted_us(p.M, p.N, p.K, sm_count, a, b, small);
-    const double t_big = kernels::sm90_predicted_us(p.M, p.N, p.K, sm_count, a, b, big);
+    // sm90's side is priced by its ranking model for 16-bit and s8 activations (session 66:
+    // kModelA16, which priced every type alike, sent the narrow-N layers to smallm at 1.1-1.4x
+    // the time); e4m3 keeps kModelA16 (its ranked time moved grouped M = 9..16 to sm90 at
+    // 0.94x event-timed but 1.07x in CUDA graphs). docs/design.md, "The heuristic".
+    const double t_big = a != kernels::AType::kE4M3
+                             ? t_ranked
+                             : kernels::sm90_predicted_us(p.M, p.N, p.K, sm_count, a, b, big);
     return t_big < kSm90Margin * t_small ? big.name() : small.name();
   }
   if (smallm.empty())

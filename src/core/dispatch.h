@@ -98,7 +98,9 @@ inline constexpr int64_t kSmallmSlabTokens = 64;
 // the two time models decide, and sm90 must be predicted at least 4% faster (the margin
 // absorbs the models' residuals, -8..+10% for sm90). Since the 256 x 64 tile, sm90 measured
 // faster at M = 24..48 on all nine shapes tried (bench/results/2026-11-30-h200/s4-round2/
-// xover.csv) and the models agree at every one of them.
+// xover.csv) and the models agree at every one of them. Since session 66 sm90's time there is
+// its pick's time in sm90's ranking model (kRankA16 / kModelS8; e4m3 still kModelA16):
+// bench/results/2026-12-04-h200/s66-xover/.
 inline constexpr int64_t kSmallmOnlyTokens = 16;
 inline constexpr int64_t kSm90MinTokens = 64;
 inline constexpr double kSm90Margin = 0.96;

@@ -142,6 +142,36 @@ TEST(Dispatch, FamilyCrossoverOfW4A8FollowsTheMeasurements) {
   }
 }
 
+// Since session 66 the crossover prices sm90 with its pick's time in the ranking model of the
+// activation type (kRankA16 / kModelS8): kModelA16, which priced every type alike, kept the narrow-N
+// layers (qkv at tensor parallelism 4 / 8) and Qwen2-7B down on smallm at M = 17..32. Pinned to the
+// A/B that measured the change (bench/results/2026-12-04-h200/s66-xover/, event-timed, mean of two
+// runs per side; main's smallm pick against the sm90 pick in the comment). e4m3 keeps kModelA16: its
+// ranked time would move grouped M = 9..16 to sm90, 0.94x event-timed but 1.07x in CUDA graphs.
+TEST(Dispatch, CrossoverPricesSm90WithItsRankingModel) {
+  struct Point {
+    ScalarType a;
+    int64_t N, K, M, g;
+    const char* family;
+  };
+  const Point points[] = {
+      {f16, 768, 4096, 24, 128, "sm90_"},    // Llama-3-8B tp 8 qkv: sm90_128x64 13.84 us vs smallm 18.25
+      {f16, 1152, 3584, 24, 128, "sm90_"},   // Qwen2-7B tp 4 qkv: 13.40 vs 16.56
+      {f16, 1280, 8192, 24, 128, "sm90_"},   // Llama-2-70B tp 8 qkv: 15.12 vs 16.73
+      {s8, 768, 4096, 24, 128, "sm90_"},     // 13.72 vs 18.34
+      {s8, 1152, 3584, 24, 0, "sm90_"},      // per-channel: 13.19 vs 14.99
+      {s8, 1920, 5120, 24, 128, "sm90_"},    // Llama-2-13B tp 8 qkv: 12.71 vs 13.63
+      {s8, 2304, 16384, 32, 128, "sm90_"},   // Llama-3-405B tp 8 qkv: 17.43 vs 21.92
+      {s8, 3584, 18944, 24, 128, "sm90_"},   // Qwen2-7B down: sm90_256x64 24.56 vs 26.18
+      {e4m3, 5120, 13824, 12, 128, "smallm_"},  // graphs: smallm 23.02 vs sm90_256x64 25.24
+  };
+  for (const Point& q : points) {
+    const TypeConfig t{q.a, u4b8, q.a == s8 ? u8 : f16, false, f16};
+    EXPECT_EQ(picked_family(GemmProblem{q.M, q.N, q.K, t, q.g == 0 ? q.K : q.g}), q.family)
+        << q.a.name() << " N=" << q.N << " K=" << q.K << " M=" << q.M << " g=" << q.g;
+  }
+}
+
 // Grouped e4m3 at M = 9..16: the models decide, pinned to bench/results/2026-12-01-h200/
 // s17-crossover/allsched.csv (every schedule, e4m3 x u4b8, the best of each family in the
 // comment). Per-channel e4m3 stays on smallm to M = 16.

@@ -1032,6 +1032,32 @@ TEST(Sm90Heuristic, PicksOnTheSession65Kernels) {
 // (Session 32's entries at M = 256 / 320 on Llama-3-8B qkv (s8, e4m3) / down and Llama-2-70B gate_up
 // (s8), 128 x 128 against 128 x 256 or 128 x 64, pick 128 x 256 with session 53's block times: below,
 // and Llama-3-8B qkv s8 at M = 256 in EightBitPicksNearTheMeasuredBestAboveM128's table, 1.05x.)
+// 8-bit weights with 16-bit activations (W8A16) rank the 256 x 64 tile's block at 2.0x a 128 x 64 one (session 66,
+// bench/results/2026-12-04-h200/s66-xover/: every tile timed for f16 x u8b128 g128, then an A/B on held-out layers);
+// with kRankA16's 1.76 the wide-token tile was picked at M = 24..64 on the large layers where 128 x 64 ran 1.03-1.16x
+// faster. Held out (Llama-3-405B tp 8, Llama-2-13B, Qwen2 MLPs; g128 and per-channel; M = 20..160): the 46 changed
+// points took 0.950x the time event-timed (worst 1.11x, 3584 x 18944 at M = 160), 0.993x in CUDA graphs (40 points).
+// 4-bit weights keep 1.76 (the seed's u4b8 M = 64 pick stays 256 x 64, 54.1 us in s65-sweep).
+TEST(Sm90Heuristic, EightBitWeightsPriceTheTwoAtomTileDearer) {
+  struct Point {
+    int64_t M, N, K, g;
+    BType b;
+    const char* pick;
+  };
+  const Point points[] = {
+      // seed, event-timed (w8all-event): 128 x 64 55.36 us, 256 x 64 57.26; in CUDA graphs 54.28 / 62.78
+      {64, 8192, 21760, 128, BType::kU8B128, "sm90_128x64_1x1x1_coop_splitk"},
+      // Llama-3-405B tp 8 down, per-channel, held out (call4-w8, event): 128 x 64 32.7 us, 256 x 64 39.0
+      {64, 16384, 6656, 6656, BType::kU8B128, "sm90_128x64_1x1x1_coop_splitk"},
+      {64, 8192, 21760, 128, BType::kU4B8, "sm90_256x64_1x1x1_coop_splitk"},
+  };
+  for (const Point& p : points) {
+    Sm90Config c;
+    ASSERT_TRUE(sm90_pick(p.M, p.N, p.K, 132, AType::kF16, p.b, p.g, sm90_all_configs(AType::kF16, p.b), &c));
+    EXPECT_EQ(c.name(), p.pick) << "M=" << p.M << " N=" << p.N << " K=" << p.K << " g=" << p.g;
+  }
+}
+
 TEST(Sm90Heuristic, EightBitPicksRankTheTilesOwnSplitAboveM128) {
   expect_changed_picks({
       {AType::kE4M3, 4096, 14336, 768, {128, 256}, {128, 128}, 77.56, 110.94},  // Llama-3-8B down

@@ -67,8 +67,15 @@ constexpr TimeModel kModelE4M3{273, 308, 378, 2000, 75, 1.56, 0.75};
 // times are 1.2-1.7x the measured ones, and 1.25 for the 256 x 64 factor sent the narrow layers to that
 // tile at M = 48..128 where 128 x 64 or 128 x 128 ran 1.05-1.17x faster.
 constexpr TimeModel kRankA16{247, 321, 568, 3000, 50, 1.76, 0.75};
-const TimeModel& model_of(AType a) {
-  return is_a16(a) ? kRankA16 : a == AType::kE4M3 ? kModelE4M3 : kModelS8;
+// 8-bit weights (W8A16): kRankA16 with the 256 x 64 tile's block at 2.0x a 128 x 64 one (session 66:
+// bench/results/2026-12-04-h200/s66-xover/, every tile timed for f16 x u8b128 g128 on session 65's 13 layers;
+// with 1.76 the picks took 1.0059x / 1.0156x the fastest schedule's time, event / CUDA graphs, all of it
+// 256 x 64 picked at M = 24..64 where 128 x 64 ran 1.03-1.16x faster; 2.0: 1.0034x / 1.0077x. Where both
+// tiles run whole tiles the measured ratio is 1.8-1.85, but 256 x 64's split units cost more than its block).
+constexpr TimeModel kRankA16W8{247, 321, 568, 3000, 50, 2.0, 0.75};
+const TimeModel& model_of(AType a, BType b) {
+  if (is_a16(a)) return weight_bits(b) == 8 ? kRankA16W8 : kRankA16;
+  return a == AType::kE4M3 ? kModelE4M3 : kModelS8;
 }
 constexpr double kDramBytesPerUs = 4.0e6;  // ~ measured copy bandwidth
 constexpr double kLaunchUs = 2.0;
@@ -325,7 +332,7 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, 
   double best = 0;
   for (const Sm90Config& c : candidates) {
     if (!sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
-    const double t = predicted_us(model_of(a), M, N, K, sm_count, b, c, Sm90SplitMode::kAuto);
+    const double t = predicted_us(model_of(a, b), M, N, K, sm_count, b, c, Sm90SplitMode::kAuto);
     if (!found || t < best) {
       best = t;
       *out = c;
