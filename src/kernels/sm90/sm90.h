@@ -101,9 +101,9 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
                          const Sm90Config& cfg);
 
 // The best-predicted config among `candidates` that sm90_shape_ok accepts; false if none.
-// `ranked_us` (optional) receives its time in the ranking model of the activation type (the
-// per-type constants of sm90_heuristic.cpp; comparable between calls with the same types, not
-// with sm90_predicted_us or smallm's model).
+// `ranked_us` (optional) receives its time in the ranking model of the type pair (the per-type
+// constants of sm90_heuristic.cpp); since session 66 core/dispatch.cpp compares it with smallm's
+// model for 16-bit and s8 activations (e4m3 compares sm90_predicted_us).
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                int64_t group_size, const std::vector<Sm90Config>& candidates, Sm90Config* out,
                double* ranked_us = nullptr);

@@ -32,7 +32,8 @@ struct TimeModel {
 // 16-bit activations: fitted to bench/results/2026-11-30-h200/sm90-timing.log (f16 x u4b8
 // g128, 5 shapes, M = 1..8192). It also decides every split (sm90_split), whatever the types.
 constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
-// 8-bit activations (s8, e4m3), one model per type (they rank only their own tiles: sm90_pick).
+// 8-bit activations (s8, e4m3), one model per type (they rank their own tiles in sm90_pick; s8's also
+// prices sm90 in the smallm / sm90 crossover since session 66).
 // The block times are measured directly, at every point of bench/results/2026-12-02-h200/
 // s32-a8tiles/ (every sm90 tile on the Llama-2-7B / Llama-3-8B / Llama-2-70B layers and the seed
 // shape, M = 160..768, s8 / e4m3 x u4b8 g128) where the tile runs whole tiles without a split:
@@ -53,8 +54,8 @@ constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
 // 1.000x and 1.039x / 1.007x the fastest (the constants before: 1.004x / 1.000x, 1.032x / 1.005x).
 constexpr TimeModel kModelS8{204, 245, 340, 2000, 75, 1.57, 0.75};
 constexpr TimeModel kModelE4M3{273, 308, 378, 2000, 75, 1.56, 0.75};
-// 16-bit activations' ranking model (sm90_pick only: kModelA16 above still decides every split and
-// the smallm / sm90 crossover, whose constants were set against it). Session 65 (bench/results/
+// 16-bit activations' ranking model (sm90_pick, and since session 66 sm90's price in the smallm /
+// sm90 crossover; kModelA16 above still decides every split). Session 65 (bench/results/
 // 2026-12-04-h200/s65-retime/, every tile of the Llama-2-7B / Llama-3-8B / Llama-2-70B layers and the
 // seed shape, f16 x u4b8 g128, event-timed at M = 24..768 and in CUDA graphs at M = 24..128, on the
 // kernels with the exact tail box of sessions 53 / 64): the 64-token block time and the 256 x 64 factor
@@ -300,9 +301,9 @@ double predicted_us(const TimeModel& tm, int64_t M, int64_t N, int64_t K, int sm
 
 double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                          const Sm90Config& cfg) {
-  // kModelA16 for every type: the smallm / sm90 crossover (core/dispatch.cpp compares this time
-  // with smallm's model) was measured and set against it, for 8-bit activations too
-  // (tests/cpu/test_dispatch.cpp); kModelS8 / kModelE4M3 only rank the sm90 tiles (sm90_pick).
+  // kModelA16 for every type. core/dispatch.cpp compares this time with smallm's model for e4m3
+  // only (grouped e4m3's crossover at M = 9..16 was measured and set against it, session 17); the
+  // other types compare sm90_pick's ranked time since session 66.
   (void)a;
   return predicted_us(kModelA16, M, N, K, sm_count, b, cfg, Sm90SplitMode::kAuto);
 }
