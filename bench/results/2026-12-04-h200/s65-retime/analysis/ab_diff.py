@@ -1,25 +1,4 @@
-# Session 65: an A/B of scripts/device_sm90_multi.sh (base-1/2.csv, VARIANT-1/2.csv): per point the mean of the
-# two runs, the plans compared; geomean at the points with the same plan (the control) and where it changed, each
-# changed point listed. python3 ab_diff.py FOLDER VARIANT
-import csv, math, sys, collections
-D=sys.argv[1]
-def load(n):
-    r={}
-    for f in (1,2):
-        for x in csv.DictReader(open(f'{D}/{n}-{f}.csv')):
-            if x['kernel']!='mixgemm' or x['status']!='ok': continue
-            k=(x['shape'],x['type_spec'].split('.')[0],int(x['M']))
-            r.setdefault(k,[x['schedule'],[]])[1].append(float(x['us_median']))
-    return r
-b=load('base'); v=load(sys.argv[2])
-g=lambda a: math.exp(sum(map(math.log,a))/len(a)) if a else float('nan')
-same=collections.defaultdict(list); diff=collections.defaultdict(list); rows=[]
-for k in b:
-    if k not in v: continue
-    rb=sum(b[k][1])/len(b[k][1]); rv=sum(v[k][1])/len(v[k][1]); r=rv/rb
-    (same if b[k][0]==v[k][0] else diff)[k[1]].append(r)
-    if b[k][0]!=v[k][0]: rows.append((r,k,b[k][0],v[k][0]))
-for t in sorted(same): print(f'{t}: same plan {len(same[t])} pts {g(same[t]):.4f} | changed {len(diff[t])} pts {g(diff[t]):.4f} | all {g(same[t]+diff[t]):.4f}')
-A=[r for t in same for r in same[t]]; B=[r for t in diff for r in diff[t]]
-print(f'all: same {len(A)} {g(A):.4f}, changed {len(B)} {g(B):.4f} (min {min(B):.3f} max {max(B):.3f}), all {g(A+B):.4f}')
-for r,k,pb,pv in sorted(rows): print(f'  {r:.3f} {k[1]:5s} {k[0]:22s} M={k[2]:5d} {pb} -> {pv}')
+# Moved to scripts/ab_plan_diff.py in session 66 (keyed by the whole type spec; for this folder's A/B, whose types
+# differ in the activation, the numbers are the same and the types print as full specs).
+import os, runpy, sys
+runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../../../scripts/ab_plan_diff.py"), run_name="__main__")

@@ -1,14 +1,15 @@
-// Session 66 copy of s63-allsched24-128/analysis/pick_vs_best.cpp, the type (activation, weight, group size) read
-// from the type spec. Session 63: the dispatcher's picks over every generated sm90 tile (core::choose_among, as a full build picks)
-// against all-schedules tables (mixgemm-bench --all-schedules CSVs): pick / fastest per point, geomean per type and M.
-//   g++ -std=c++20 -O1 -Isrc -Iinclude -I/usr/local/cuda/include pick_vs_best.cpp BUILD/libmixgemm.a \
-//       -L/usr/local/cuda/lib64 -lcudart -lpthread -ldl -o pick_vs_best && ./pick_vs_best A.csv B.csv ...
-// (any build's libmixgemm.a: the heuristics are host code). grid.txt: the same with the sm90 model's constants
-// read from the environment (make_grid_variant.py writes that copy of sm90_heuristic.cpp; compile it beside this
-// file, before the library): columns A_TWO A_T128 S_TWO S_T128, then geomean pick / fastest on this folder's and
-// ../s63-allsched32/'s graph tables, on their event tables, and on s31-allsched + s32-a8tiles (M = 160..768);
-// gridA.txt the 16-bit model's block times, unit overhead and partial rate. DETAIL=1 prints each tile's model time,
-// split and measured time at the misses, ALLDETAIL=1 at every point.
+// The dispatcher's picks against all-schedules tables (mixgemm-bench --all-schedules CSVs, or any CSVs holding
+// several schedules per point, e.g. an A/B's runs): for every (shape, type spec, M) the schedule core::choose_among
+// picks over every generated sm90 tile (as a full build picks), its time over the fastest measured schedule, and the
+// geomean per type and M. The type config (activation, weight, group size) is read from the type spec.
+//   g++ -std=c++20 -O1 -Isrc -Iinclude -I<build>/generated -I/usr/local/cuda/include scripts/pick_vs_best.cpp \
+//       <build>/libmixgemm.a -L/usr/local/cuda/lib64 -lcudart -lpthread -ldl -o pick_vs_best && ./pick_vs_best A.csv ...
+// (any build's libmixgemm.a: the heuristics are host code). To evaluate a heuristic variant, compile its copy of
+// sm90_heuristic.cpp / dispatch.cpp / smallm_heuristic.cpp beside this file with -Wl,--allow-multiple-definition
+// before the library (sessions 63-66's make_*_variant.py). DETAIL=1 prints each tile's model time, split and measured
+// time at the misses (pick > 1.02x the fastest), ALLDETAIL=1 at every point, VERBOSE=1 every pick.
+// (Session 63 wrote it for u4b8 g128 tables: bench/results/2026-12-04-h200/s63-allsched24-128/analysis/; session 66
+// made the type general and moved it here.)
 #include <cmath>
 #include <cstdio>
 #include <fstream>
