@@ -10,6 +10,7 @@
 #   the sm90 tiles' rows. ALLSCHED_EVENT=1 also times the same rows event-timed first ($OUT/TAG-event.csv.gz, its own
 #   ALLSCHED_EVENT_MS, default the same M); the build's --plan of those shapes, types and M goes to $OUT/TAG-plan.csv.
 #   ALLSCHED_TIMEOUT (default 400 s) bounds each bench run; the commit is .sN/commit.txt, else HEAD.
+#   ALLSCHED_EXTRA (optional): more bench flags for every run and the plan, e.g. "--shape 768x4096 --tp 8".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -28,7 +29,7 @@ SHAPES=${ALLSCHED_SHAPES:-llama3-8b,llama2-7b,llama2-70b,seed}
 TYPES=${ALLSCHED_TYPES:-f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128}
 MS=${ALLSCHED_MS:-16}
 B=(build-allsched/tools/mixgemm-bench --all-schedules --no-baselines --iters 20 --warmup 2 --settle-ms 0
-   --summary-m none --quiet --git-commit "$C" --shapes "$SHAPES" --types "$TYPES")
+   --summary-m none --quiet --git-commit "$C" --shapes "$SHAPES" --types "$TYPES" ${ALLSCHED_EXTRA:-})
 GZ=("$OUT/$TAG-build.log")
 if [ "${ALLSCHED_EVENT:-0}" = 1 ]; then
   timeout "${ALLSCHED_TIMEOUT:-400}" "${B[@]}" --m "${ALLSCHED_EVENT_MS:-$MS}" --csv "$OUT/$TAG-event.csv" \
@@ -39,7 +40,7 @@ fi
 timeout "${ALLSCHED_TIMEOUT:-400}" "${B[@]}" --m "$MS" --graph-batch 32 --csv "$OUT/$TAG.csv" > "$OUT/$TAG.txt" 2>&1
 rc=$?
 echo "bench rc=$rc at $((SECONDS - t0)) s"
-build-allsched/tools/mixgemm-bench --plan --shapes "$SHAPES" --types "$TYPES" --m "${ALLSCHED_EVENT_MS:-$MS}" \
+build-allsched/tools/mixgemm-bench --plan --shapes "$SHAPES" --types "$TYPES" --m "${ALLSCHED_EVENT_MS:-$MS}" ${ALLSCHED_EXTRA:-} \
   > "$OUT/$TAG-plan.csv" 2>&1
 gzip -f "${GZ[@]}" "$OUT/$TAG.txt" "$OUT/$TAG.csv"
 exit $rc
