@@ -83,6 +83,14 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
       kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big, &t_ranked)) {
     if (!compare) return big.name();
     const kernels::SmallmConfig small = kernels::smallm_default_config(p.M, p.N, p.K, sm_count, a, b);
+    // A narrow layer (smallm's CTAs cut to whole stripes) at M <= kSmallmAlignedTokens runs smallm
+    // for 16-bit and s8 activations: there TM 32 took 0.65-0.99x sm90's time in CUDA graphs and
+    // 0.74-1.06x event-timed (9 narrow layers and Llama-3-8B o, M = 24 / 32), which neither time
+    // model prices (their fixed parts come from the wide layers: TM 32's is 2.2-2.8x the measured
+    // time here). bench/results/2026-12-04-h200/s67-aligned/.
+    if (a != kernels::AType::kE4M3 && p.M <= kSmallmAlignedTokens &&
+        kernels::smallm_stripe_aligned(p.M, p.N, p.K, sm_count, a, b, small))
+      return small.name();
     const double t_small = kernels::smallm_predicted_us(p.M, p.N, p.K, sm_count, a, b, small);
     // sm90's side is priced by its ranking model for 16-bit and s8 activations (session 66:
     // kModelA16, which priced every type alike, sent the narrow-N layers to smallm at 1.1-1.4x

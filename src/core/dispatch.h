@@ -113,6 +113,9 @@ inline constexpr double kSm90Margin = 0.96;
 // Llama-3-8B). Per-channel e4m3 and the other types keep smallm to M = 16 (there sm90 is
 // 0.85-0.97x only on Llama-3-8B o / down for s8, where the models disagree with the bench).
 inline constexpr int64_t kSmallmOnlyTokensE4m3Grouped = 8;
+// Narrow layers (session 67): where smallm's geometry is stripe-aligned, smallm serves M <= 32
+// (16-bit and s8 activations; dispatch.cpp, choose_among).
+inline constexpr int64_t kSmallmAlignedTokens = 32;
 
 // SM count assumed by workspace_size() when no CUDA device can be queried (H100/H200 SXM).
 inline constexpr int kDefaultSmCount = 132;

@@ -97,7 +97,7 @@ TEST(Dispatch, FamilyCrossoverFollowsTheMeasurements) {
   const Point points[] = {
       {6144, 4096, 24, "sm90_"},    // sm90_256x64 22.1 us vs smallm 24.0
       {6144, 4096, 32, "sm90_"},    // 21.9 vs 24.6
-      {4096, 4096, 32, "sm90_"},    // sm90_128x64 17.9 vs 22.5
+      {4096, 4096, 48, "sm90_"},    // (M = 32 runs smallm since session 67: NarrowLayersRunSmallmToM32)
       {28672, 4096, 32, "sm90_"},   // 40.1 vs 55.8
       {4096, 14336, 24, "sm90_"},   // sm90_128x64 33.6 vs 38.0
       {4096, 14336, 32, "sm90_"},   // 33.5 vs 39.0
@@ -127,7 +127,7 @@ TEST(Dispatch, FamilyCrossoverOfW4A8FollowsTheMeasurements) {
   const Point points[] = {
       {s8, 6144, 4096, 32, "sm90_"},     // 21.2 us vs smallm 24.8
       {e4m3, 6144, 4096, 24, "sm90_"},   // 22.5 vs 27.6
-      {s8, 4096, 4096, 32, "sm90_"},     // 17.7 vs 23.2
+      {s8, 4096, 4096, 48, "sm90_"},     // (M = 32: smallm since session 67, NarrowLayersRunSmallmToM32)
       {s8, 4096, 14336, 32, "sm90_"},    // 32.9 vs 35.6
       {e4m3, 4096, 14336, 32, "sm90_"},  // 35.1 vs 43.0
       {s8, 28672, 4096, 48, "sm90_"},    // 36.5 vs 62.3
@@ -143,11 +143,12 @@ TEST(Dispatch, FamilyCrossoverOfW4A8FollowsTheMeasurements) {
 }
 
 // Since session 66 the crossover prices sm90 with its pick's time in the ranking model of the
-// activation type (kRankA16 / kModelS8): kModelA16, which priced every type alike, kept the narrow-N
-// layers (qkv at tensor parallelism 4 / 8) and Qwen2-7B down on smallm at M = 17..32. Pinned to the
-// A/B that measured the change (bench/results/2026-12-04-h200/s66-xover/, event-timed, mean of two
-// runs per side; main's smallm pick against the sm90 pick in the comment). e4m3 keeps kModelA16: its
-// ranked time would move grouped M = 9..16 to sm90, 0.94x event-timed but 1.07x in CUDA graphs.
+// activation type (kRankA16 / kModelS8): kModelA16, which priced every type alike, kept Llama-3-405B
+// tp 8 qkv and Qwen2-7B down on smallm at M = 17..32. Pinned to the A/B that measured the change
+// (bench/results/2026-12-04-h200/s66-xover/, event-timed, mean of two runs per side; main's smallm pick
+// against the sm90 pick in the comment). e4m3 keeps kModelA16: its ranked time would move grouped M =
+// 9..16 to sm90, 0.94x event-timed but 1.07x in CUDA graphs. (Session 66 also moved the qkv layers at
+// tensor parallelism 4 / 8 there; since session 67 they run smallm, NarrowLayersRunSmallmToM32.)
 TEST(Dispatch, CrossoverPricesSm90WithItsRankingModel) {
   struct Point {
     ScalarType a;
@@ -155,13 +156,8 @@ TEST(Dispatch, CrossoverPricesSm90WithItsRankingModel) {
     const char* family;
   };
   const Point points[] = {
-      {f16, 768, 4096, 24, 128, "sm90_"},    // Llama-3-8B tp 8 qkv: sm90_128x64 13.84 us vs smallm 18.25
-      {f16, 1152, 3584, 24, 128, "sm90_"},   // Qwen2-7B tp 4 qkv: 13.40 vs 16.56
-      {f16, 1280, 8192, 24, 128, "sm90_"},   // Llama-2-70B tp 8 qkv: 15.12 vs 16.73
-      {s8, 768, 4096, 24, 128, "sm90_"},     // 13.72 vs 18.34
-      {s8, 1152, 3584, 24, 0, "sm90_"},      // per-channel: 13.19 vs 14.99
-      {s8, 1920, 5120, 24, 128, "sm90_"},    // Llama-2-13B tp 8 qkv: 12.71 vs 13.63
       {s8, 2304, 16384, 32, 128, "sm90_"},   // Llama-3-405B tp 8 qkv: 17.43 vs 21.92
+      {f16, 2304, 16384, 24, 128, "sm90_"},  // (s67-aligned graphs: sm90_128x64 17.42 vs smallm t32 18.27)
       {s8, 3584, 18944, 24, 128, "sm90_"},   // Qwen2-7B down: sm90_256x64 24.56 vs 26.18
       {e4m3, 5120, 13824, 12, 128, "smallm_"},  // graphs: smallm 23.02 vs sm90_256x64 25.24
   };
@@ -169,6 +165,34 @@ TEST(Dispatch, CrossoverPricesSm90WithItsRankingModel) {
     const TypeConfig t{q.a, u4b8, q.a == s8 ? u8 : f16, false, f16};
     EXPECT_EQ(picked_family(GemmProblem{q.M, q.N, q.K, t, q.g == 0 ? q.K : q.g}), q.family)
         << q.a.name() << " N=" << q.N << " K=" << q.K << " M=" << q.M << " g=" << q.g;
+  }
+}
+
+// Since session 67 smallm cuts its CTAs to whole stripes on narrow layers (smallm_geometry.h), and
+// there it serves M <= 32 for 16-bit and s8 activations (kSmallmAlignedTokens): pinned to
+// bench/results/2026-12-04-h200/s67-aligned/ (every schedule, u4b8 g128; smallm t32_w8_o1 against
+// sm90_128x64 in CUDA graphs / event-timed, us). Layers whose geometry keeps its CTAs stay with the
+// models (Llama-3-8B qkv / down, above), and so does e4m3 (its TM 32 rows are heavier).
+TEST(Dispatch, NarrowLayersRunSmallmToM32) {
+  struct Point {
+    ScalarType a;
+    int64_t N, K, M;
+    const char* family;
+  };
+  const Point points[] = {
+      {f16, 768, 4096, 24, "smallm_"},    // Llama-3-8B tp 8 qkv: 8.21 / 11.50 vs 10.81 / 13.65
+      {s8, 1152, 3584, 24, "smallm_"},    // Qwen2-7B tp 4 qkv: 7.14 / 10.50 vs 10.51 / 13.17
+      {f16, 1280, 8192, 24, "smallm_"},   // Llama-2-70B tp 8 qkv: 11.54 / 14.94 vs 12.26 / 14.77
+      {s8, 1920, 5120, 24, "smallm_"},    // Llama-2-13B tp 8 qkv: 9.09 / 12.50 vs 9.62 / 12.22
+      {f16, 3072, 4096, 32, "smallm_"},   // Llama-3-8B tp 2 qkv: 9.49 / 12.96 vs 10.84 / 13.62
+      {f16, 4096, 4096, 32, "smallm_"},   // Llama-3-8B o: 10.43 / 14.72 vs 11.60 / 14.38
+      {f16, 1920, 5120, 48, "sm90_"},     // M > 32: the models; sm90_128x64 10.79 / 13.31, the fastest
+      {f16, 6144, 4096, 24, "sm90_"},     // Llama-3-8B qkv: 24 stripes x 8 > 132, C kept
+  };
+  for (const Point& q : points) {
+    const TypeConfig t{q.a, u4b8, q.a == s8 ? u8 : f16, false, f16};
+    EXPECT_EQ(picked_family(GemmProblem{q.M, q.N, q.K, t, 128}), q.family)
+        << q.a.name() << " N=" << q.N << " K=" << q.K << " M=" << q.M;
   }
 }
 

@@ -175,6 +175,19 @@ TEST(SmallmHeuristic, KnownMissesStayBounded) {
     if (m.M <= 16) EXPECT_LE(picked_over_best(m), 1.10) << "N=" << m.N << " K=" << m.K << " M=" << m.M;
 }
 
+// Session 67: where make_geometry cuts C to whole stripes, a schedule with C between one and
+// ctas_per_sm CTAs per SM is priced by its busiest SM. On Llama-3-405B tp 8 qkv (2304 x 16384) the
+// average ranked t16_w8_o2 (C = 144 on 132 SMs) first for grouped e4m3 at M = 12 / 16; at M = 16 it took 1.34x
+// t16_w8_o1's time in CUDA graphs, 1.16x event-timed (bench/results/2026-12-04-h200/s67-aligned/). Llama-3-8B gate_up's
+// t8_w8_o2 (the cluster geometry's C = 224, not stripe-cut) keeps the average, as measured there.
+TEST(SmallmHeuristic, StripeCutLaunchesArePricedByTheBusiestSm) {
+  for (int64_t M : {12, 16})
+    EXPECT_EQ(mixgemm::kernels::smallm_default_config(M, 2304, 16384, 132, AType::kE4M3, BType::kU4B8).name(),
+              "smallm_t16_w8_o1_p0") << "M=" << M;
+  EXPECT_EQ(mixgemm::kernels::smallm_default_config(4, 28672, 4096, 132, AType::kF16, BType::kU4B8).name(),
+            "smallm_t8_w8_o2_p0");
+}
+
 TEST(SmallmHeuristic, PicksWithinFivePercentOfTheMeasuredBestFromM32) {
   // The table must describe today's schedule list, in its order.
   const auto cfgs = mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8);

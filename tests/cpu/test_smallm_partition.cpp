@@ -120,6 +120,44 @@ TEST(SmallmPartition, ClusterSplitIsStripeAligned) {
 // one would need more than 16 parts), the stream-K one (the workspace split's own C)
 // otherwise; 2 <= S <= 16; TM 32/64 none. Named
 // cases: Llama-3-8B o at M = 1 on 132 SMs (cluster, 8), gate_up (stream-K, 4), lm_head (2).
+// Session 67: on a narrow layer the CTAs are cut to R = ceil(sqrt(KBn)) per stripe, each owning
+// KBn / R consecutive rows of one stripe (R contributors per stripe when R divides KBn); the seed
+// shape, the Llama-2-70B layers and Llama-3-8B qkv / down / gate_up keep C = min(CTA slots, U).
+TEST(SmallmPartition, NarrowLayersAreStripeAligned) {
+  namespace sh = mixgemm::kernels::smallm_host;
+  using mixgemm::kernels::AType;
+  using mixgemm::kernels::BType;
+  using mixgemm::kernels::SmallmConfig;
+  EXPECT_EQ(sh::ceil_sqrt(0), 0);
+  EXPECT_EQ(sh::ceil_sqrt(1), 1);
+  EXPECT_EQ(sh::ceil_sqrt(56), 8);
+  EXPECT_EQ(sh::ceil_sqrt(64), 8);
+  EXPECT_EQ(sh::ceil_sqrt(65), 9);
+  EXPECT_EQ(sh::ceil_sqrt((int64_t{1} << 40) + 1), (int64_t{1} << 20) + 1);
+  const SmallmConfig cfgs[] = {{8, 8, 1, 0}, {8, 4, 4, 0}, {16, 8, 2, 0}, {32, 8, 1, 0}, {64, 8, 1, 0}};
+  struct Shape { int64_t N, K; bool narrow; };
+  const Shape shapes[] = {{768, 4096, true},    {1152, 3584, true},  {1280, 8192, true}, {3072, 4096, true},
+                          {4096, 4096, true},   {8192, 21760, false}, {10240, 8192, false}, {8192, 8192, false},
+                          {57344, 8192, false}, {8192, 28672, false}, {6144, 4096, false}, {4096, 14336, false},
+                          {28672, 4096, false}};
+  for (const Shape& sp : shapes)
+    for (const SmallmConfig& cfg : cfgs) {
+      const sh::Geometry g = sh::make_geometry(1, sp.N, sp.K, AType::kF16, BType::kU4B8, 128, false, cfg, 132,
+                                               mixgemm::kernels::SmallmCluster::kOff);
+      const int64_t slots = std::min<int64_t>(int64_t{cfg.ctas_per_sm} * 132, g.U);
+      const int64_t R = sh::ceil_sqrt(g.KBn);
+      ASSERT_EQ(g.stripe_aligned, g.stripes * R < slots) << sp.N << "x" << sp.K << " " << cfg.name();
+      if (cfg.ctas_per_sm == 1 && cfg.warps == 8) ASSERT_EQ(g.stripe_aligned, sp.narrow) << sp.N << "x" << sp.K;
+      if (!g.stripe_aligned) {
+        ASSERT_EQ(g.C, slots) << sp.N << "x" << sp.K << " " << cfg.name();
+        continue;
+      }
+      ASSERT_EQ(g.C, g.stripes * R);
+      // Whole stripes: no CTA's range crosses a stripe boundary when R divides KBn.
+      if (g.KBn % R == 0) ASSERT_EQ(sh::max_ctas_per_stripe(g.stripes, g.KBn, g.C), R) << sp.N << "x" << sp.K;
+    }
+}
+
 TEST(SmallmPartition, PartialSumsGeometry) {
   using mixgemm::kernels::AType;
   using mixgemm::kernels::BType;

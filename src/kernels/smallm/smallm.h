@@ -83,6 +83,11 @@ size_t smallm_workspace_bytes(const GemmParams& p, const SmallmConfig& cfg);
 double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                            const SmallmConfig& cfg);
 
+// Whether make_geometry cuts this launch's CTAs to whole stripes (a narrow layer: stripes x
+// ceil(sqrt(K / KB)) below the CTA slots; smallm_geometry.h). Pure.
+bool smallm_stripe_aligned(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
+                           const SmallmConfig& cfg);
+
 // The heuristic: list smallm_configs(a, b), drop the illegal ones, return the one with the
 // smallest smallm_predicted_us (ties: the earlier in the list). Pure function.
 SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a,

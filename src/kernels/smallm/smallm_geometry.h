@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 
@@ -43,6 +44,7 @@ struct Geometry {
   int64_t rows_per_stripe = 0;  // weight rows per stripe
   int64_t stripes = 0, U = 0, MT = 0, C = 0;
   int64_t cluster = 0;  // >= 2: cluster split-K with this many CTAs per stripe (C = stripes x cluster)
+  bool stripe_aligned = false;  // C was cut to stripes x ceil(sqrt(KBn)) (make_geometry, session 67)
   int64_t parts = 0;    // make_partial_sums_geometry: S of the [S, M, N] partial sums (0: no such form)
   // shared memory
   int mode = 0;     // smallm::ScaleMode
@@ -52,6 +54,14 @@ struct Geometry {
   // workspace
   int64_t tile_bytes = 0, counter_bytes = 0, workspace_bytes = 0;
 };
+
+// The smallest r with r * r >= n (n >= 0; exact for every int64 n this header meets).
+inline int64_t ceil_sqrt(int64_t n) {
+  int64_t r = static_cast<int64_t>(std::sqrt(static_cast<double>(std::max<int64_t>(n, 0))));
+  while (r * r < n) ++r;
+  while (r > 0 && (r - 1) * (r - 1) >= n) --r;
+  return r;
+}
 
 // group_size: 0 (no group scales) or the group size; has_zeros: zero points present.
 // sm_count: SMs; C (CTAs per token tile) = min(ctas_per_sm * sm_count, U), or stripes x
@@ -72,6 +82,18 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   g.U = g.stripes * g.KBn;
   g.MT = (M + cfg.token_tile - 1) / cfg.token_tile;
   g.C = std::min<int64_t>(int64_t{cfg.ctas_per_sm} * std::max(sm_count, 1), std::max<int64_t>(g.U, 1));
+  // Stripe-aligned CTAs on narrow layers (session 67): where every SM's CTA would leave a stripe
+  // more than R = ceil(sqrt(KBn)) contributors, C = stripes x R instead: each CTA then owns KBn / R
+  // consecutive rows of one stripe (a chain about as long as the stripe's contributor count; the two
+  // costs the row model adds), and the split-K reduction sums R parts instead of up to ~C / stripes.
+  // On the qkv layers of tensor-parallel models (N = 768..3072, K = 3584..8192; 3-12 stripes) the
+  // launch took 0.4-0.9x the time at M = 1..16, TM 8 to 64, in CUDA graphs and event-timed alike
+  // (bench/results/2026-12-04-h200/s67-aligned/); layers with C <= stripes x R (the seed shape,
+  // Llama-2-70B's, Llama-3-8B's but o) keep C.
+  if (const int64_t R = ceil_sqrt(g.KBn); g.stripes * R < g.C) {
+    g.C = std::max<int64_t>(g.stripes * R, 1);
+    g.stripe_aligned = true;
+  }
 
   const bool has_scales = group_size > 0;
   g.gs = has_scales ? group_size : K;

@@ -259,8 +259,15 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
   const double t_mem = 3.0 + bytes / (0.9 * 4.3e6);
   const int tm = cfg.token_tile;
   const RowModel rm = row_model(tm, a);
-  // Warps sharing an SM: fewer resident CTAs than requested (small shapes) count as such.
-  const double ctas_on_sm = std::max(1.0, std::min<double>(cfg.ctas_per_sm, static_cast<double>(g.C) / sms));
+  // Warps sharing an SM: fewer resident CTAs than requested (small shapes) count as such. Where
+  // make_geometry cut C to whole stripes, C between one and ctas_per_sm CTAs per SM puts ceil(C /
+  // sms) on some SMs, whose rows set the launch's time: the busiest SM counts (the average ranked
+  // t16_w8_o2 at C = 144 first on 2304 x 16384 e4m3 at M = 12 / 16, where it took 1.34x
+  // t16_w8_o1's time in CUDA graphs and 1.16x event-timed at M = 16; s67-aligned/). Elsewhere the average stands (it ranks the cluster geometry's C = 224 of
+  // t8_w8_o2 on Llama-3-8B gate_up first, as measured).
+  const double per_sm = static_cast<double>(g.C) / sms;
+  const double ctas_on_sm =
+      std::max(1.0, std::min<double>(cfg.ctas_per_sm, g.stripe_aligned ? std::ceil(per_sm) : per_sm));
   const double warps = ctas_on_sm * cfg.warps;
   const double r8 = cfg.warps == 8 ? rm.row8_w8 : rm.row8_w4;
   const double r16 = cfg.warps == 8 ? rm.row16_w8 : rm.row16_w4;
@@ -283,6 +290,11 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
   const double contributors = rows_per_cta < g.KBn ? std::ceil(g.KBn / rows_per_cta) + 1.0 : 1.0;
   const double t_issue = rm.fixed_us + g.MT * std::ceil(rows_per_cta) * row_us + rm.contrib_us * contributors;
   return std::max(t_mem, t_issue);
+}
+
+bool smallm_stripe_aligned(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
+                           const SmallmConfig& cfg) {
+  return make_geometry(M, N, K, a, b, 128, false, cfg, sm_count).stripe_aligned;
 }
 
 SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,
