@@ -86,10 +86,10 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   // more than R = ceil(sqrt(KBn)) contributors, C = stripes x R instead: each CTA then owns KBn / R
   // consecutive rows of one stripe (a chain about as long as the stripe's contributor count; the two
   // costs the row model adds), and the split-K reduction sums R parts instead of up to ~C / stripes.
-  // On the qkv layers of tensor-parallel models (N = 768..3072, K = 3584..8192; 3-12 stripes) the
-  // launch took 0.4-0.9x the time at M = 1..16, TM 8 to 64, in CUDA graphs and event-timed alike
-  // (bench/results/2026-12-04-h200/s67-aligned/); layers with C <= stripes x R (the seed shape,
-  // Llama-2-70B's, Llama-3-8B's but o) keep C.
+  // On the qkv layers of tensor-parallel models (N = 768..3072, K = 3584..16384; 3-12 stripes) every
+  // smallm schedule cut to <= 132 CTAs took 0.60x its time (geomean; 0.24-1.16x) in CUDA graphs and
+  // 0.66x event-timed, TM 8 to 64, M = 1..64 (bench/results/2026-12-04-h200/s67-aligned/); layers
+  // with C <= stripes x R (the seed shape, Llama-2-70B's, Llama-3-8B's but o) keep C.
   if (const int64_t R = ceil_sqrt(g.KBn); g.stripes * R < g.C) {
     g.C = std::max<int64_t>(g.stripes * R, 1);
     g.stripe_aligned = true;
