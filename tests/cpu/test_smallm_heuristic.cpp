@@ -188,6 +188,19 @@ TEST(SmallmHeuristic, StripeCutLaunchesArePricedByTheBusiestSm) {
             "smallm_t8_w8_o2_p0");
 }
 
+// Session 67: a 4-warp CTA alone on its SM (narrow layers, C < 2 x SMs) is priced at 0.7x an 8-warp CTA's row, fitted
+// on s67-aligned/call3-ab: on 768 x 4096 t8_w4_o4 / t8_w4_o2 took 5.58 / 5.95 us at M = 1 in CUDA graphs against
+// t8_w8_o1's 6.54, and on six held-out narrow layers the moved picks 0.89-0.93x the time (call5-lone). A wide layer
+// keeps its pick (its 4-warp schedules share SMs).
+TEST(SmallmHeuristic, LoneFourWarpCtasOnNarrowLayers) {
+  for (AType a : {AType::kF16, AType::kS8})
+    EXPECT_EQ(mixgemm::kernels::smallm_default_config(1, 768, 4096, 132, a, BType::kU4B8).warps, 4);
+  EXPECT_EQ(mixgemm::kernels::smallm_default_config(16, 1024, 8192, 132, AType::kF16, BType::kU4B8).name(),
+            "smallm_t16_w4_o2_p0");
+  EXPECT_EQ(mixgemm::kernels::smallm_default_config(1, 8192, 21760, 132, AType::kF16, BType::kU4B8).name(),
+            "smallm_t8_w4_o4_p0");  // the seed shape's pick since session 39 (four 4-warp CTAs per SM)
+}
+
 TEST(SmallmHeuristic, PicksWithinFivePercentOfTheMeasuredBestFromM32) {
   // The table must describe today's schedule list, in its order.
   const auto cfgs = mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8);

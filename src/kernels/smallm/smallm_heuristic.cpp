@@ -236,6 +236,9 @@ struct RowModel {
 // event-timed Llama-3-8B qkv 1.03-1.07x slower, as with TM 8's refit. e4m3 keeps 0.333: its o1 /
 // o2 are within 0.1-2% there, and TM 16's absolute level is what the grouped-e4m3 crossover
 // against sm90 compares.
+// A lone 4-warp CTA's row time over an 8-warp CTA's (see smallm_predicted_us).
+constexpr double kLoneFourWarpRow = 0.7;
+
 RowModel row_model(int tm, AType a) {
   switch (tm) {
     case 8: return {10.854, a == AType::kS8 ? 1.125 : 0.75, 0.580, 0.609, 0.917, 0.898};
@@ -273,6 +276,16 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
   const double r16 = cfg.warps == 8 ? rm.row16_w8 : rm.row16_w4;
   const double f = std::clamp((warps - 8.0) / 8.0, 0.0, 1.0);
   double row_us = r8 + (r16 - r8) * f;
+  // A 4-warp CTA alone on its SM (the 4-warp schedules where C < 2 x SMs: narrow layers, whose C
+  // make_geometry cuts to whole stripes) streams its half-size rows at kLoneFourWarpRow x an 8-warp
+  // CTA's row time, not at the two-CTAs-per-SM time the constants hold: fitted on session 67's
+  // every-schedule table (least squares over the f16 TM 8 / 16 points of nine narrow layers and
+  // Llama-3-8B's, rows per CTA split by warps per SM: 0.71-0.72x for TM 8, 0.63-0.69x for TM 16,
+  // in CUDA graphs and event-timed; bench/results/2026-12-04-h200/s67-aligned/analysis/fit_rows.py). On
+  // six held-out narrow layers the 122 picks it moved (8-warp o1 -> t8 / t16 / t32 w4_o2) took 0.89-0.93x
+  // the time in graphs, 0.92-0.96x event-timed (worst 1.006x; s67-aligned/call5-lone/). Wide layers
+  // never run a lone 4-warp CTA (the 4-warp schedules are o2 / o4), so their picks do not move.
+  if (warps <= 4.0) row_us = rm.row8_w8 * kLoneFourWarpRow;
   // A 4-warp TM 8 CTA stages each chunk's M token rows with half the threads of an 8-warp
   // one, and four of them per SM stage the same tokens: its rows slow down with M (57344 x
   // 8192: t8_w4_o4 +5.8% from M = 1 to 8, t8_w8_o2 +2.8%; s7-round3/timing-ck8.log).
