@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/dispatch.h"
 #include "core/problem.h"
@@ -84,6 +85,21 @@ std::string picked_family(const GemmProblem& p) {
   return s.substr(0, s.find('_') + 1);
 }
 
+// A pinned family choice for a u4b8 type config of activation `a` (scales of the activation's
+// kind, f16 output); g = 0 means per-channel.
+struct FamilyPoint {
+  ScalarType a;
+  int64_t N, K, M, g;
+  const char* family;
+};
+void expect_families(const std::vector<FamilyPoint>& points) {
+  for (const FamilyPoint& q : points) {
+    const TypeConfig t{q.a, u4b8, q.a == s8 ? u8 : f16, false, f16};
+    EXPECT_EQ(picked_family(GemmProblem{q.M, q.N, q.K, t, q.g == 0 ? q.K : q.g}), q.family)
+        << q.a.name() << " N=" << q.N << " K=" << q.K << " M=" << q.M << " g=" << q.g;
+  }
+}
+
 // The family choice between 16 and 64 tokens, pinned to the measured H200 winners:
 // bench/results/2026-11-30-h200/s4-round2/xover.csv (every schedule, f16 x u4b8 g128, at
 // M = 24/32/48 on the Llama-3-8B, seed and Llama-2-70B shapes; since the 256 x 64 tile, sm90
@@ -119,27 +135,17 @@ TEST(Dispatch, FamilyCrossoverFollowsTheMeasurements) {
 // The same choice for W4A8, pinned to s4-round3/xover-a8.csv (every schedule, u4b8 g128, M =
 // 24..64): sm90 (256 x 64 or 128 x 64) beat the best smallm schedule at every point.
 TEST(Dispatch, FamilyCrossoverOfW4A8FollowsTheMeasurements) {
-  struct Point {
-    ScalarType a;
-    int64_t N, K, M;
-    const char* family;
-  };
-  const Point points[] = {
-      {s8, 6144, 4096, 32, "sm90_"},     // 21.2 us vs smallm 24.8
-      {e4m3, 6144, 4096, 24, "sm90_"},   // 22.5 vs 27.6
-      {s8, 4096, 4096, 48, "sm90_"},     // (M = 32: smallm since session 67, NarrowLayersRunSmallmToM32)
-      {s8, 4096, 14336, 32, "sm90_"},    // 32.9 vs 35.6
-      {e4m3, 4096, 14336, 32, "sm90_"},  // 35.1 vs 43.0
-      {s8, 28672, 4096, 48, "sm90_"},    // 36.5 vs 62.3
-      {s8, 8192, 21760, 32, "sm90_"},    // 54.7 vs 64.4
-      {e4m3, 8192, 21760, 64, "sm90_"},  // 62.4 vs 123.5
-      {s8, 8192, 21760, 16, "smallm_"},  // M <= 16 is smallm, except grouped e4m3 (below)
-  };
-  for (const Point& q : points) {
-    const TypeConfig t{q.a, u4b8, q.a == s8 ? u8 : f16, false, f16};
-    EXPECT_EQ(picked_family(GemmProblem{q.M, q.N, q.K, t, 128}), q.family)
-        << q.a.name() << " N=" << q.N << " K=" << q.K << " M=" << q.M;
-  }
+  expect_families({
+      {s8, 6144, 4096, 32, 128, "sm90_"},     // 21.2 us vs smallm 24.8
+      {e4m3, 6144, 4096, 24, 128, "sm90_"},   // 22.5 vs 27.6
+      {s8, 4096, 4096, 48, 128, "sm90_"},     // (M = 32: smallm since session 67, NarrowLayersRunSmallmToM32)
+      {s8, 4096, 14336, 32, 128, "sm90_"},    // 32.9 vs 35.6
+      {e4m3, 4096, 14336, 32, 128, "sm90_"},  // 35.1 vs 43.0
+      {s8, 28672, 4096, 48, 128, "sm90_"},    // 36.5 vs 62.3
+      {s8, 8192, 21760, 32, 128, "sm90_"},    // 54.7 vs 64.4
+      {e4m3, 8192, 21760, 64, 128, "sm90_"},  // 62.4 vs 123.5
+      {s8, 8192, 21760, 16, 128, "smallm_"},  // M <= 16 is smallm, except grouped e4m3 (below)
+  });
 }
 
 // Since session 66 the crossover prices sm90 with its pick's time in the ranking model of the
@@ -150,22 +156,12 @@ TEST(Dispatch, FamilyCrossoverOfW4A8FollowsTheMeasurements) {
 // 9..16 to sm90, 0.94x event-timed but 1.07x in CUDA graphs. (Session 66 also moved the qkv layers at
 // tensor parallelism 4 / 8 there; since session 67 they run smallm, NarrowLayersRunSmallmToM32.)
 TEST(Dispatch, CrossoverPricesSm90WithItsRankingModel) {
-  struct Point {
-    ScalarType a;
-    int64_t N, K, M, g;
-    const char* family;
-  };
-  const Point points[] = {
+  expect_families({
       {s8, 2304, 16384, 32, 128, "sm90_"},   // Llama-3-405B tp 8 qkv: 17.43 vs 21.92
       {f16, 2304, 16384, 24, 128, "sm90_"},  // (s67-aligned graphs: sm90_128x64 17.42 vs smallm t32 18.27)
       {s8, 3584, 18944, 24, 128, "sm90_"},   // Qwen2-7B down: sm90_256x64 24.56 vs 26.18
       {e4m3, 5120, 13824, 12, 128, "smallm_"},  // graphs: smallm 23.02 vs sm90_256x64 25.24
-  };
-  for (const Point& q : points) {
-    const TypeConfig t{q.a, u4b8, q.a == s8 ? u8 : f16, false, f16};
-    EXPECT_EQ(picked_family(GemmProblem{q.M, q.N, q.K, t, q.g == 0 ? q.K : q.g}), q.family)
-        << q.a.name() << " N=" << q.N << " K=" << q.K << " M=" << q.M << " g=" << q.g;
-  }
+  });
 }
 
 // Since session 67 smallm cuts its CTAs to whole stripes on narrow layers (smallm_geometry.h), and
@@ -174,26 +170,16 @@ TEST(Dispatch, CrossoverPricesSm90WithItsRankingModel) {
 // sm90_128x64 in CUDA graphs / event-timed, us). Layers whose geometry keeps its CTAs stay with the
 // models (Llama-3-8B qkv / down, above), and so does e4m3 (its TM 32 rows are heavier).
 TEST(Dispatch, NarrowLayersRunSmallmToM32) {
-  struct Point {
-    ScalarType a;
-    int64_t N, K, M;
-    const char* family;
-  };
-  const Point points[] = {
-      {f16, 768, 4096, 24, "smallm_"},    // Llama-3-8B tp 8 qkv: 8.21 / 11.50 vs 10.81 / 13.65
-      {s8, 1152, 3584, 24, "smallm_"},    // Qwen2-7B tp 4 qkv: 7.14 / 10.50 vs 10.51 / 13.17
-      {f16, 1280, 8192, 24, "smallm_"},   // Llama-2-70B tp 8 qkv: 11.54 / 14.94 vs 12.26 / 14.77
-      {s8, 1920, 5120, 24, "smallm_"},    // Llama-2-13B tp 8 qkv: 9.09 / 12.50 vs 9.62 / 12.22
-      {f16, 3072, 4096, 32, "smallm_"},   // Llama-3-8B tp 2 qkv: 9.49 / 12.96 vs 10.84 / 13.62
-      {f16, 4096, 4096, 32, "smallm_"},   // Llama-3-8B o: 10.43 / 14.72 vs 11.60 / 14.38
-      {f16, 1920, 5120, 48, "sm90_"},     // M > 32: the models; sm90_128x64 10.79 / 13.31, the fastest
-      {f16, 6144, 4096, 24, "sm90_"},     // Llama-3-8B qkv: 24 stripes x 8 > 132, C kept
-  };
-  for (const Point& q : points) {
-    const TypeConfig t{q.a, u4b8, q.a == s8 ? u8 : f16, false, f16};
-    EXPECT_EQ(picked_family(GemmProblem{q.M, q.N, q.K, t, 128}), q.family)
-        << q.a.name() << " N=" << q.N << " K=" << q.K << " M=" << q.M;
-  }
+  expect_families({
+      {f16, 768, 4096, 24, 128, "smallm_"},    // Llama-3-8B tp 8 qkv: 8.21 / 11.50 vs 10.81 / 13.65
+      {s8, 1152, 3584, 24, 128, "smallm_"},    // Qwen2-7B tp 4 qkv: 7.14 / 10.50 vs 10.51 / 13.17
+      {f16, 1280, 8192, 24, 128, "smallm_"},   // Llama-2-70B tp 8 qkv: 11.54 / 14.94 vs 12.26 / 14.77
+      {s8, 1920, 5120, 24, 128, "smallm_"},    // Llama-2-13B tp 8 qkv: 9.09 / 12.50 vs 9.62 / 12.22
+      {f16, 3072, 4096, 32, 128, "smallm_"},   // Llama-3-8B tp 2 qkv: 9.49 / 12.96 vs 10.84 / 13.62
+      {f16, 4096, 4096, 32, 128, "smallm_"},   // Llama-3-8B o: 10.43 / 14.72 vs 11.60 / 14.38
+      {f16, 1920, 5120, 48, 128, "sm90_"},     // M > 32: the models; sm90_128x64 10.79 / 13.31, the fastest
+      {f16, 6144, 4096, 24, 128, "sm90_"},     // Llama-3-8B qkv: 24 stripes x 8 > 132, C kept
+  });
 }
 
 // Grouped e4m3 at M = 9..16: the models decide, pinned to bench/results/2026-12-01-h200/
