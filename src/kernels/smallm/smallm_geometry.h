@@ -83,9 +83,10 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   g.MT = (M + cfg.token_tile - 1) / cfg.token_tile;
   g.C = std::min<int64_t>(int64_t{cfg.ctas_per_sm} * std::max(sm_count, 1), std::max<int64_t>(g.U, 1));
   // Stripe-aligned CTAs on narrow layers (session 67): where every SM's CTA would leave a stripe
-  // more than R = ceil(sqrt(KBn)) contributors, C = stripes x R instead: each CTA then owns KBn / R
-  // consecutive rows of one stripe (a chain about as long as the stripe's contributor count; the two
-  // costs the row model adds), and the split-K reduction sums R parts instead of up to ~C / stripes.
+  // more than R = ceil(sqrt(KBn)) contributors, C = stripes x R instead: CTA j R starts stripe j, so
+  // each CTA owns ~KBn / R consecutive rows of one stripe (a chain about as long as the stripe's R
+  // contributors: the row model's two costs balanced), and the split-K reduction sums R parts instead
+  // of up to ~C / stripes.
   // On the qkv layers of tensor-parallel models (N = 768..3072, K = 3584..16384; 3-12 stripes) every
   // smallm schedule cut to <= 132 CTAs took 0.60x its time (geomean; 0.24-1.16x) in CUDA graphs and
   // 0.66x event-timed, TM 8 to 64, M = 1..64 (bench/results/2026-12-04-h200/s67-aligned/); layers

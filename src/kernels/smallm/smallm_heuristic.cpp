@@ -266,8 +266,9 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
   // make_geometry cut C to whole stripes, C between one and ctas_per_sm CTAs per SM puts ceil(C /
   // sms) on some SMs, whose rows set the launch's time: the busiest SM counts (the average ranked
   // t16_w8_o2 at C = 144 first on 2304 x 16384 e4m3 at M = 12 / 16, where it took 1.34x
-  // t16_w8_o1's time in CUDA graphs and 1.16x event-timed at M = 16; s67-aligned/). Elsewhere the average stands (it ranks the cluster geometry's C = 224 of
-  // t8_w8_o2 on Llama-3-8B gate_up first, as measured).
+  // t16_w8_o1's time in CUDA graphs and 1.16x event-timed at M = 16; s67-aligned/). Elsewhere
+  // the average stands (it ranks the cluster geometry's C = 224 of t8_w8_o2 on Llama-3-8B
+  // gate_up first, as measured).
   const double per_sm = static_cast<double>(g.C) / sms;
   const double ctas_on_sm =
       std::max(1.0, std::min<double>(cfg.ctas_per_sm, g.stripe_aligned ? std::ceil(per_sm) : per_sm));
@@ -281,10 +282,10 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
   // CTA's row time, not at the two-CTAs-per-SM time the constants hold: fitted on session 67's
   // every-schedule table (least squares over the f16 TM 8 / 16 points of nine narrow layers and
   // Llama-3-8B's, rows per CTA split by warps per SM: 0.71-0.72x for TM 8, 0.63-0.69x for TM 16,
-  // in CUDA graphs and event-timed; bench/results/2026-12-04-h200/s67-aligned/analysis/fit_rows.py). On
-  // six held-out narrow layers the 122 picks it moved (8-warp o1 -> t8 / t16 / t32 w4_o2) took 0.89-0.93x
-  // the time in graphs, 0.92-0.96x event-timed (worst 1.006x; s67-aligned/call5-lone/). Wide layers
-  // never run a lone 4-warp CTA (the 4-warp schedules are o2 / o4), so their picks do not move.
+  // in CUDA graphs and event-timed; bench/results/2026-12-04-h200/s67-aligned/analysis/fit_rows.py).
+  // On six held-out narrow layers the 122 picks it moved (8-warp o1 -> t8 / t16 / t32 w4_o2) took
+  // 0.89-0.93x the time in graphs, 0.92-0.96x event-timed (worst 1.006x; s67-aligned/call5-lone/).
+  // Wide layers never run a lone 4-warp CTA (the 4-warp schedules are o2 / o4): their picks stay.
   if (warps <= 4.0) row_us = rm.row8_w8 * kLoneFourWarpRow;
   // A 4-warp TM 8 CTA stages each chunk's M token rows with half the threads of an 8-warp
   // one, and four of them per SM stage the same tokens: its rows slow down with M (57344 x
