@@ -91,6 +91,21 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
     if (a != kernels::AType::kE4M3 && p.M <= kSmallmAlignedTokens &&
         kernels::smallm_stripe_aligned(p.M, p.N, p.K, sm_count, a, b, small))
       return small.name();
+    // Narrow layers above M = kSmallmAlignedTokens (session 68): smallm's narrow-layer model,
+    // which prices the partial tiles' bytes and lets TM 16 / 32 run several token tiles, against
+    // sm90's ranked time scaled to what it measured on those layers. On six held-out narrow layers
+    // at M = 48 / 64 the picks took 0.87x (f16), 0.78x (s8), 0.92x (e4m3) the time of the old ones
+    // in CUDA graphs, 0.93x / 0.87x / 0.96x event-timed (offline, on session 68 call 1's table).
+    if (p.M > kSmallmAlignedTokens) {
+      kernels::SmallmConfig narrow;
+      double t_narrow = 0;
+      if (kernels::smallm_narrow_config(p.M, p.N, p.K, sm_count, a, b, &narrow, &t_narrow)) {
+        const double scale = a == kernels::AType::kS8     ? kNarrowRankScaleS8
+                             : a == kernels::AType::kE4M3 ? kNarrowRankScaleE4m3
+                                                          : kNarrowRankScaleA16;
+        return t_narrow < scale * t_ranked ? narrow.name() : big.name();
+      }
+    }
     const double t_small = kernels::smallm_predicted_us(p.M, p.N, p.K, sm_count, a, b, small);
     // sm90's side is priced by its ranking model for 16-bit and s8 activations (session 66:
     // kModelA16, which priced every type alike, sent the narrow-N layers to smallm at 1.1-1.4x

@@ -116,6 +116,16 @@ inline constexpr int64_t kSmallmOnlyTokensE4m3Grouped = 8;
 // Narrow layers (session 67): where smallm's geometry is stripe-aligned, smallm serves M <= 32
 // (16-bit and s8 activations; dispatch.cpp, choose_among).
 inline constexpr int64_t kSmallmAlignedTokens = 32;
+// Narrow layers above that (session 68): at kSmallmAlignedTokens < M <= kSm90MinTokens, where a
+// 4-bit-weight smallm schedule of token tile >= 16 is stripe-aligned, the best of them by smallm's
+// narrow-layer model (smallm_narrow_config: several token tiles allowed) runs unless sm90's pick is
+// faster, its ranked time scaled by these factors: the geometric mean of its measured time (CUDA
+// graphs and event-timed alike) over its ranked time on the same table of narrow layers, M = 16..64
+// (60 points per type; 0.78-1.22x of it for f16, 0.87-1.12x s8). bench/results/2026-12-04-h200/
+// s68-narrow/.
+inline constexpr double kNarrowRankScaleA16 = 0.885;
+inline constexpr double kNarrowRankScaleS8 = 1.10;
+inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 
 // SM count assumed by workspace_size() when no CUDA device can be queried (H100/H200 SXM).
 inline constexpr int kDefaultSmCount = 132;

@@ -201,6 +201,46 @@ TEST(SmallmHeuristic, LoneFourWarpCtasOnNarrowLayers) {
             "smallm_t8_w4_o4_p0");  // the seed shape's pick since session 39 (four 4-warp CTAs per SM)
 }
 
+// The narrow-layer model (session 68) applies to stripe-aligned launches of TM >= 16 with 4-bit weights only, and
+// prices the partial tiles: 3072 x 4096 and 768 x 4096 give t32_w8_o1 the same chain (8 rows x 2 token tiles at
+// M = 64) and contributors (R = 8), 96 against 24 CTAs, and it took 2.1x the time in CUDA graphs (15.45 against
+// 7.43 us, bench/results/2026-12-04-h200/s68-narrow/call1-rscale-heldout/); the wide-layer model prices them
+// alike. Multi-token-tile schedules are its candidates: at M = 48 on 768 x 4096 a TM 16 one (7.2-7.4 us against
+// t64's 10.9 in graphs).
+TEST(SmallmHeuristic, NarrowModelPricesThePartialTiles) {
+  using mixgemm::kernels::smallm_narrow_predicted_us;
+  const AType f16 = AType::kF16;
+  using mixgemm::kernels::SmallmConfig;
+  const SmallmConfig t32{32, 8, 1, 0}, t8{8, 8, 1, 0};
+  const double narrow = smallm_narrow_predicted_us(64, 768, 4096, 132, f16, BType::kU4B8, t32);
+  const double wider = smallm_narrow_predicted_us(64, 3072, 4096, 132, f16, BType::kU4B8, t32);
+  EXPECT_GT(wider, 1.3 * narrow);
+  const double wide_model = mixgemm::kernels::smallm_predicted_us(64, 3072, 4096, 132, f16, BType::kU4B8, t32) /
+                            mixgemm::kernels::smallm_predicted_us(64, 768, 4096, 132, f16, BType::kU4B8, t32);
+  EXPECT_LT(wide_model, 1.1);  // what the narrow model corrects
+  EXPECT_TRUE(std::isinf(smallm_narrow_predicted_us(64, 8192, 21760, 132, f16, BType::kU4B8, t32)));  // not cut
+  EXPECT_TRUE(std::isinf(smallm_narrow_predicted_us(8, 768, 4096, 132, f16, BType::kU4B8, t8)));      // TM 8
+  EXPECT_TRUE(std::isinf(smallm_narrow_predicted_us(64, 768, 4096, 132, f16, BType::kU8B128, t32)));  // 8-bit
+  SmallmConfig pick;
+  double t = 0;
+  ASSERT_TRUE(mixgemm::kernels::smallm_narrow_config(48, 768, 4096, 132, f16, BType::kU4B8, &pick, &t));
+  EXPECT_EQ(pick.token_tile, 16);
+  EXPECT_GT(t, 0.0);
+  EXPECT_FALSE(mixgemm::kernels::smallm_narrow_config(48, 8192, 21760, 132, f16, BType::kU4B8, &pick, &t));
+}
+
+// On a stripe-cut layer whose C fills at most 3/4 of the SMs, schedules that differ only in o run the same CTAs (one
+// per SM) and tie in the model; the larger o (smaller ring) measured 0.92-0.99x the time in CUDA graphs
+// (bench/results/2026-12-04-h200/s68-narrow/analysis/ring-ties.txt). Near a full GPU (Llama-3-8B o: C = 128) the tie
+// keeps the earlier schedule: o2 lost up to 1.27x there.
+TEST(SmallmHeuristic, SmallerRingWinsTiesOnCutLayers) {
+  using mixgemm::kernels::smallm_default_config;
+  EXPECT_EQ(smallm_default_config(1, 768, 4096, 132, AType::kF16, BType::kU4B8).name(), "smallm_t8_w4_o4_p0");
+  EXPECT_EQ(smallm_default_config(8, 1024, 3584, 132, AType::kS8, BType::kU4B8).ctas_per_sm, 4);
+  EXPECT_EQ(smallm_default_config(1, 4096, 4096, 132, AType::kF16, BType::kU4B8).name(), "smallm_t8_w8_o1_p0");
+  EXPECT_EQ(smallm_default_config(16, 4096, 4096, 132, AType::kF16, BType::kU4B8).name(), "smallm_t16_w8_o1_p0");
+}
+
 TEST(SmallmHeuristic, PicksWithinFivePercentOfTheMeasuredBestFromM32) {
   // The table must describe today's schedule list, in its order.
   const auto cfgs = mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8);

@@ -88,6 +88,20 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType 
 bool smallm_stripe_aligned(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                            const SmallmConfig& cfg);
 
+// The narrow-layer time model (session 68), in microseconds: for a stripe-aligned launch (a
+// narrow layer, smallm_stripe_aligned) of a token tile of 16 or more and 4-bit weights, the time
+// measured in CUDA graphs and event-timed (their geometric mean) as a fixed part, the CTA's row
+// chain (every token tile's rows), the stripe's contributors and the partial tiles' bytes;
+// +infinity where it does not apply (another geometry, TM 8, 8-bit weights). Pure.
+double smallm_narrow_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
+                                  const SmallmConfig& cfg);
+
+// The schedule of token tile >= 16 (several token tiles allowed) with the smallest
+// smallm_narrow_predicted_us at this M, its time in *t_us; false where no schedule is
+// stripe-aligned (wide layers, 8-bit weights). Pure.
+bool smallm_narrow_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, SmallmConfig* cfg,
+                          double* t_us);
+
 // The heuristic: list smallm_configs(a, b), drop the illegal ones, return the one with the
 // smallest smallm_predicted_us (ties: the earlier in the list). Pure function.
 SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a,

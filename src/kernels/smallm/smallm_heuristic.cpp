@@ -306,10 +306,98 @@ double smallm_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
   return std::max(t_mem, t_issue);
 }
 
+namespace {
+
+// The narrow-layer model's constants per token tile (session 68): us, us per row of a CTA's
+// chain by activation type (bf16 as f16), us per contributor of a stripe, us per MB of partial
+// tiles. Fitted (least squares on the relative error, no negative constant) to session 67's
+// every-schedule table of nine narrow layers and Llama-3-8B's, f16 / s8 / e4m3 x u4b8 g128,
+// M = 16..64, every stripe-aligned smallm schedule of TM 16 / 32 / 64 (1005 points), on the
+// geometric mean of the CUDA-graph and event-timed medians: model / measured 0.82-1.14 (5th-95th
+// percentile); on six held-out narrow layers (session 68 call 1, 630 points) 0.83-1.14.
+// bench/results/2026-12-04-h200/s68-narrow/ (analysis/narrow_fit.py).
+// What the wide-layer row model misses here is the last term: the partial tiles' bytes (each
+// CTA stores MT x tile_bytes, the reduction grid reads them all back) cost 2.2 / 1.0 / 0.29 us
+// per MB at TM 16 / 32 / 64, and at M = 48 / 64 they are several MB (3072 x 4096, TM 32, M = 64:
+// 96 CTAs x 2 token tiles x 32 KB = 6.3 MB), where the model's fixed part and contributor term
+// price all launches alike (it ranked TM 32 at 2.5-4x its measured time and sm90 above smallm
+// where TM 16 / 32 with several token tiles was 1.1-1.8x faster). TM 16's s8 row fitted to 0:
+// at these sizes its rows hide under the partial traffic.
+struct NarrowModel {
+  double fixed_us, row_a16, row_s8, row_e4m3, contrib_us, partial_us_per_mb;
+};
+
+NarrowModel narrow_model(int tm) {
+  switch (tm) {
+    case 16: return {0.0, 0.046, 0.0, 0.103, 0.701, 2.20};
+    case 32: return {1.65, 0.133, 0.027, 0.238, 0.647, 1.01};
+    default: return {2.29, 0.509, 0.197, 0.575, 0.670, 0.292};  // 64
+  }
+}
+
+}  // namespace
+
+double smallm_narrow_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
+                                  const SmallmConfig& cfg) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (cfg.token_tile < 16 || weight_bits(b) != 4 || M < 1 || N < 16 || K < 64) return kInf;
+  const Geometry g = make_geometry(M, N, K, a, b, 128, false, cfg, sm_count);
+  if (!g.stripe_aligned) return kInf;
+  const NarrowModel nm = narrow_model(cfg.token_tile);
+  const double row = a == AType::kS8 ? nm.row_s8 : a == AType::kE4M3 ? nm.row_e4m3 : nm.row_a16;
+  const int64_t sms = std::max(sm_count, 1);
+  // The busiest SM's chain: every token tile's rows of each CTA it holds; a 4-warp CTA's row at
+  // kLoneFourWarpRow x an 8-warp one's, as in smallm_predicted_us.
+  const double chain = static_cast<double>(g.MT * ((g.U + g.C - 1) / g.C) * ((g.C + sms - 1) / sms)) *
+                       (cfg.warps == 8 ? 1.0 : kLoneFourWarpRow);
+  const double partial_mb = static_cast<double>(g.MT * g.C * g.tile_bytes) * 1e-6;
+  return nm.fixed_us + chain * row + static_cast<double>(ceil_sqrt(g.KBn)) * nm.contrib_us +
+         partial_mb * nm.partial_us_per_mb;
+}
+
+bool smallm_narrow_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, SmallmConfig* cfg,
+                          double* t_us) {
+  bool found = false;
+  double best_t = std::numeric_limits<double>::infinity();
+  for (const SmallmConfig& c : smallm_configs(a, b)) {
+    if (!smallm_shape_ok(M, N, K, a, b, 0, c, nullptr)) continue;
+    const double t = smallm_narrow_predicted_us(M, N, K, sm_count, a, b, c);
+    if (t < best_t) {
+      best_t = t;
+      *cfg = c;
+      found = true;
+    }
+  }
+  if (found && t_us) *t_us = best_t;
+  return found;
+}
+
 bool smallm_stripe_aligned(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                            const SmallmConfig& cfg) {
   return make_geometry(M, N, K, a, b, 128, false, cfg, sm_count).stripe_aligned;
 }
+
+namespace {
+
+// A tie in the model between two schedules of the same token tile and warps whose stripe-cut
+// geometry has the same C, at most 3/4 of the SMs (a narrow layer: the occupancy o sets only the
+// ring's shared memory then): the larger o, i.e. the smaller ring, wins. Measured on session 67's
+// table and session 68's held-out one (bench/results/2026-12-04-h200/s68-narrow/analysis/
+// ring-ties.txt), same C, M <= 16: at C < 112 the larger o took 0.92-0.99x the time in CUDA graphs
+// and 0.94-1.00x event-timed in every C band of 16 (TM 8 and 16, 4 and 8 warps); at C = 112..132
+// it lost up to 1.38x (Llama-3-8B o, C = 128: t16_w8_o2 1.27x t16_w8_o1 in graphs). Why is not
+// measured (with less shared memory held, the reduction grid's CTAs can become resident beside the
+// GEMM's; near a full GPU the block scheduler may stack two CTAs on an SM).
+
+bool smaller_ring_ties(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, const SmallmConfig& c,
+                       const SmallmConfig& best) {
+  if (c.token_tile != best.token_tile || c.warps != best.warps || c.ctas_per_sm <= best.ctas_per_sm) return false;
+  const Geometry gc = make_geometry(M, N, K, a, b, 128, false, c, sm_count);
+  const Geometry gb = make_geometry(M, N, K, a, b, 128, false, best, sm_count);
+  return gc.stripe_aligned && gb.stripe_aligned && gc.C == gb.C && 4 * gc.C <= 3 * std::max(sm_count, 1);
+}
+
+}  // namespace
 
 SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,
                                                           int sm_count, AType a, BType b) {
@@ -330,7 +418,7 @@ SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,
     if (tile != 0 && c.token_tile != tile) continue;
     if (!smallm_shape_ok(M, N, K, a, b, 0, c, nullptr)) continue;
     const double t = smallm_predicted_us(M, N, K, sm_count, a, b, c);
-    if (t < best_t) {
+    if (t < best_t || (t == best_t && smaller_ring_ties(M, N, K, sm_count, a, b, c, best))) {
       best_t = t;
       best = c;
     }
