@@ -93,9 +93,11 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
       return small.name();
     // Narrow layers above M = kSmallmAlignedTokens (session 68): smallm's narrow-layer model,
     // which prices the partial tiles' bytes and lets TM 16 / 32 run several token tiles, against
-    // sm90's ranked time scaled to what it measured on those layers. On six held-out narrow layers
-    // at M = 48 / 64 the picks took 0.87x (f16), 0.78x (s8), 0.92x (e4m3) the time of the old ones
-    // in CUDA graphs, 0.93x / 0.87x / 0.96x event-timed (offline, on session 68 call 1's table).
+    // sm90's ranked time scaled to what it measured on those layers. On eight held-out narrow layers
+    // (session 68 call 2, the old crossover by an experiment switch in the same run) the 85 picks it
+    // moved at M = 33..64 took 0.67-0.76x the time in CUDA graphs and 0.77-0.83x event-timed (geomean
+    // per type, f16 / bf16 / s8 / e4m3; worst 1.08x / 1.10x: e4m3 t64_w4_o2 on 960 x 5120 at M = 64).
+    // bench/results/2026-12-04-h200/s68-narrow/.
     if (p.M > kSmallmAlignedTokens) {
       kernels::SmallmConfig narrow;
       double t_narrow = 0;

@@ -121,8 +121,8 @@ inline constexpr int64_t kSmallmAlignedTokens = 32;
 // narrow-layer model (smallm_narrow_config: several token tiles allowed) runs unless sm90's pick is
 // faster, its ranked time scaled by these factors: the geometric mean of its measured time (CUDA
 // graphs and event-timed alike) over its ranked time on the same table of narrow layers, M = 16..64
-// (60 points per type; 0.78-1.22x of it for f16, 0.87-1.12x s8). bench/results/2026-12-04-h200/
-// s68-narrow/.
+// (60 points per type; 0.78-1.22x of it for f16, 0.87-1.12x s8, 0.86-1.25x e4m3). bench/results/
+// 2026-12-04-h200/s68-narrow/.
 inline constexpr double kNarrowRankScaleA16 = 0.885;
 inline constexpr double kNarrowRankScaleS8 = 1.10;
 inline constexpr double kNarrowRankScaleE4m3 = 1.11;

@@ -385,7 +385,9 @@ namespace {
 // table and session 68's held-out one (bench/results/2026-12-04-h200/s68-narrow/analysis/
 // ring-ties.txt), same C, M <= 16: at C < 112 the larger o took 0.92-0.99x the time in CUDA graphs
 // and 0.94-1.00x event-timed in every C band of 16 (TM 8 and 16, 4 and 8 warps); at C = 112..132
-// it lost up to 1.38x (Llama-3-8B o, C = 128: t16_w8_o2 1.27x t16_w8_o1 in graphs). Why is not
+// it lost up to 1.38x (Llama-3-8B o, C = 128: t16_w8_o2 1.27x t16_w8_o1 in graphs). On eight held-out
+// narrow layers (s68-narrow/call2-check/) the 83 moved picks at M <= 16 took 0.96x the time in CUDA
+// graphs and 0.96-0.97x event-timed (TM 16 w8: 0.98-1.03x). Why is not
 // measured (with less shared memory held, the reduction grid's CTAs can become resident beside the
 // GEMM's; near a full GPU the block scheduler may stack two CTAs on an SM).
 
