@@ -91,14 +91,19 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
     if (a != kernels::AType::kE4M3 && p.M <= kSmallmAlignedTokens &&
         kernels::smallm_stripe_aligned(p.M, p.N, p.K, sm_count, a, b, small))
       return small.name();
-    // Narrow layers above M = kSmallmAlignedTokens (session 68): smallm's narrow-layer model,
-    // which prices the partial tiles' bytes and lets TM 16 / 32 run several token tiles, against
+    // Narrow layers above M = kSmallmAlignedTokens (e4m3: above kSmallmOnlyTokens; session 68):
+    // smallm's narrow-layer model, which prices the partial tiles' bytes and lets TM 16 / 32 run
+    // several token tiles, against
     // sm90's ranked time scaled to what it measured on those layers. On eight held-out narrow layers
     // (session 68 call 2, the old crossover by an experiment switch in the same run) the 85 picks it
     // moved at M = 33..64 took 0.67-0.76x the time in CUDA graphs and 0.77-0.83x event-timed (geomean
     // per type, f16 / bf16 / s8 / e4m3; worst 1.08x / 1.10x: e4m3 t64_w4_o2 on 960 x 5120 at M = 64).
-    // bench/results/2026-12-04-h200/s68-narrow/.
-    if (p.M > kSmallmAlignedTokens) {
+    // bench/results/2026-12-04-h200/s68-narrow/. e4m3, which the rule above leaves to the models at
+    // M = 17..32, takes it from M = 17: offline its moved picks there (TM 32 -> TM 16 with two token
+    // tiles on the narrowest layers, sm90 -> TM 32 on two more) took 0.86x / 0.91x the time in graphs
+    // (session 67's call 3 / session 68's held-out call 1), 0.89x / 0.95x event-timed; for f16 / s8
+    // the narrow model at M = 17..32 was no better than the rule (0.90-1.03x, mixed).
+    if (p.M > kSmallmAlignedTokens || (a == kernels::AType::kE4M3 && p.M > kSmallmOnlyTokens)) {
       kernels::SmallmConfig narrow;
       double t_narrow = 0;
       if (kernels::smallm_narrow_config(p.M, p.N, p.K, sm_count, a, b, &narrow, &t_narrow)) {

@@ -116,7 +116,8 @@ inline constexpr int64_t kSmallmOnlyTokensE4m3Grouped = 8;
 // Narrow layers (session 67): where smallm's geometry is stripe-aligned, smallm serves M <= 32
 // (16-bit and s8 activations; dispatch.cpp, choose_among).
 inline constexpr int64_t kSmallmAlignedTokens = 32;
-// Narrow layers above that (session 68): at kSmallmAlignedTokens < M <= kSm90MinTokens, where a
+// Narrow layers above that (session 68): at kSmallmAlignedTokens < M <= kSm90MinTokens (e4m3: from
+// kSmallmOnlyTokens + 1, which the rule above does not cover), where a
 // 4-bit-weight smallm schedule of token tile >= 16 is stripe-aligned, the best of them by smallm's
 // narrow-layer model (smallm_narrow_config: several token tiles allowed) runs unless sm90's pick is
 // faster, its ranked time scaled by these factors: the geometric mean of its measured time (CUDA
