@@ -93,8 +93,8 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
       return small.name();
     // Narrow layers above M = kSmallmAlignedTokens (e4m3: above kSmallmOnlyTokens; session 68):
     // smallm's narrow-layer model, which prices the partial tiles' bytes and lets TM 16 / 32 run
-    // several token tiles, against
-    // sm90's ranked time scaled to what it measured on those layers. On eight held-out narrow layers
+    // several token tiles, against sm90's ranked time scaled to what it measured on those layers
+    // (kNarrowRankScale*). On eight held-out narrow layers
     // (session 68 call 2, the old crossover by an experiment switch in the same run) the 85 picks it
     // moved at M = 33..64 took 0.67-0.76x the time in CUDA graphs and 0.77-0.83x event-timed (geomean
     // per type, f16 / bf16 / s8 / e4m3; worst 1.08x / 1.10x: e4m3 t64_w4_o2 on 960 x 5120 at M = 64).
