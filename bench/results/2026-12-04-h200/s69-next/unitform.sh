@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Session 69 (prepared, not run: no device was lent): the device A/B of the smallm unit form, branch
-# wip/smallm-unit-form (docs/design-smallm.md, "Session 69"). Run from the repository root with that
-# branch checked out; two calls on one warm machine (build dirs persist between them):
-#   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 1   # ~7 min: both builds, the GPU suites
-#                                                               # (unit form on), memcheck, the A/B in CUDA graphs
-#   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 2   # ~3 min: a second graph pair, the event-timed
-#                                                               # A/B (two pairs), --verify of the picks
-# Stop after phase 1 if the graph geomeans at g128 are above ~0.98 (the change is then not worth its code).
-# base = the same tree built with -DMIXGEMM_SMALLM_UNIT_FORM=0 (main's conversion), cand = the unit form
-# (the branch default). f16 x u4b8, g128 / g64 / per-channel, M = 1, 4, 8, 16 (TM 8 and TM 16) on the
-# #6 shapes and Llama-3-8B; mixgemm only, alternating base / cand runs. Outputs: $OUT/uf<phase>.tar.gz,
-# the geomeans cand / base last.
+# Session 69 (prepared, not run: no device was lent): the device A/B of the unit form, branch
+# wip/smallm-unit-form (docs/design-smallm.md and docs/design-sm90.md, "Session 69"): smallm (M <= 16 here) and
+# the sm90 block-issue tiles (M = 32..256 here), f16 x u4b8 with group scales. Run from the repository root with
+# that branch checked out; two calls on one warm machine (the build dirs persist between them):
+#   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 1   # ~8 min: both builds, the GPU suites with the
+#                                                               # unit form, one CUDA-graph A/B pair
+#   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 2   # ~7 min: memcheck, a second graph pair, two
+#                                                               # event-timed pairs, --verify of the picks
+# base = the same tree built with -DMIXGEMM_SMALLM_UNIT_FORM=0 -DMIXGEMM_SM90_UNIT_FORM=0 (main's kernels, byte for
+# byte in SASS), cand = the branch default. f16 x u4b8 g128 / g64 / per-channel, M = 1, 4, 8, 16, 32, 64, 128, 256 on
+# llama3-8b + seed + llama2-70b; sm90 built with its three block-issue tiles only (the same set on both sides).
+# Outputs: $OUT/uf<phase>.tar.gz; the geomeans cand / base per (type, M) last.
 set -uo pipefail
 PHASE=${1:?usage: unitform.sh 1|2}
 HERE=bench/results/2026-12-04-h200/s69-next
@@ -20,37 +20,39 @@ OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
 W=/tmp/uf; mkdir -p "$W"
 t0=$SECONDS
 COMMIT=$(cat "$HERE/commit.txt" 2>/dev/null || echo wip/smallm-unit-form)
-CF=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4
-    "-DMIXGEMM_SM90_SCHEDULES=128x64_1x1x1_coop_splitk,256x64_1x1x1_coop_splitk" -DMIXGEMM_BUILD_PYTHON=OFF)
+CF=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4 -DMIXGEMM_BUILD_PYTHON=OFF
+    "-DMIXGEMM_SM90_SCHEDULES=128x64_1x1x1_coop_splitk,256x64_1x1x1_coop_splitk,128x128_1x1x1_coop_splitk")
 BENCH=(--no-baselines --settle-ms 0 --summary-m none --quiet --git-commit "$COMMIT"
-       --shapes llama3-8b,seed,llama2-70b --types f16.u4b8.g128,f16.u4b8.g64,f16.u4b8.gch --m 1,4,8,16)
+       --shapes llama3-8b,seed,llama2-70b --types f16.u4b8.g128,f16.u4b8.g64,f16.u4b8.gch --m 1,4,8,16,32,64,128,256)
 run_bench() {  # $1 side (base|cand), $2 stem, extra flags after
   local side=$1 stem=$2; shift 2
   local bin=build-uf/tools/mixgemm-bench; [ "$side" = base ] && bin=build-base/tools/mixgemm-bench
-  timeout 100 "$bin" "${BENCH[@]}" "$@" --csv "$W/$stem.csv" > "$W/$stem.txt" 2>&1
+  timeout 120 "$bin" "${BENCH[@]}" "$@" --csv "$W/$stem.csv" > "$W/$stem.txt" 2>&1
   echo "$stem rc=$? at $((SECONDS - t0)) s"
 }
 if [ "$PHASE" = 1 ]; then
   ( cmake -S . -B build-uf "${CF[@]}" && cmake --build build-uf -j 16 --target mixgemm-bench mixgemm_gpu_tests ) \
     > "$W/build-uf.log" 2>&1 &
   p1=$!
-  ( cmake -S . -B build-base "${CF[@]}" -DMIXGEMM_BUILD_TESTS=OFF -DCMAKE_CUDA_FLAGS=-DMIXGEMM_SMALLM_UNIT_FORM=0 \
+  ( cmake -S . -B build-base "${CF[@]}" -DMIXGEMM_BUILD_TESTS=OFF \
+      "-DCMAKE_CUDA_FLAGS=-DMIXGEMM_SMALLM_UNIT_FORM=0 -DMIXGEMM_SM90_UNIT_FORM=0" \
     && cmake --build build-base -j 16 --target mixgemm-bench ) > "$W/build-base.log" 2>&1 &
   p2=$!
   wait $p1 || { echo "BUILD uf FAILED"; tail -20 "$W/build-uf.log"; }
   wait $p2 || { echo "BUILD base FAILED"; tail -20 "$W/build-base.log"; }
   echo "builds done at $((SECONDS - t0)) s"
   grep -h "spill" "$W"/build-*.log | grep -v " 0 bytes spill" | sort | uniq -c | head -5
-  timeout 200 build-uf/tests/mixgemm_gpu_tests --gtest_filter='ConvertGpu.Unit*:Smallm.*:GemmApi.*:-SmallmTiming.*' \
+  timeout 240 build-uf/tests/mixgemm_gpu_tests \
+    --gtest_filter='ConvertGpu.Unit*:Smallm.*:GemmApi.*:Sm90.UnitForm*:Sm90.W4W8A16_F16:Sm90.RealShapes:-SmallmTiming.*' \
     > "$W/tests-uf.log" 2>&1
   echo "tests rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$W/tests-uf.log" | tr '\n' ' ') at $((SECONDS - t0)) s"
   grep -E "^\[  FAILED" "$W/tests-uf.log" | head -10
-  timeout 90 compute-sanitizer --tool memcheck build-uf/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' \
-    > "$W/memcheck.log" 2>&1
-  echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$W/memcheck.log" | tail -1) at $((SECONDS - t0)) s"
   run_bench base gr-base1 --iters 30 --warmup 3 --graph-batch 32
   run_bench cand gr-cand1 --iters 30 --warmup 3 --graph-batch 32
 else
+  timeout 100 compute-sanitizer --tool memcheck build-uf/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' \
+    > "$W/memcheck.log" 2>&1
+  echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$W/memcheck.log" | tail -1) at $((SECONDS - t0)) s"
   run_bench cand gr-cand2 --iters 30 --warmup 3 --graph-batch 32
   run_bench base gr-base2 --iters 30 --warmup 3 --graph-batch 32
   run_bench base ev-base1 --iters 30 --warmup 5
@@ -70,15 +72,20 @@ W = sys.argv[1]
 def load(stem):
     p = os.path.join(W, stem + '.csv')
     if not os.path.exists(p): return {}
-    return {(r['shape'], r['type_spec'], r['M']): float(r['us_median']) for r in csv.DictReader(open(p)) if r['kernel'] == 'mixgemm'}
-for mode, pairs in (('event', [('ev-base1', 'ev-cand1'), ('ev-base2', 'ev-cand2')]), ('graph', [('gr-base1', 'gr-cand1'), ('gr-base2', 'gr-cand2')])):
-    ratios = collections.defaultdict(list)
+    return {(r['shape'], r['type_spec'], r['M']): (float(r['us_median']), r['schedule'])
+            for r in csv.DictReader(open(p)) if r['kernel'] == 'mixgemm'}
+for mode, pairs in (('graph', [('gr-base1', 'gr-cand1'), ('gr-base2', 'gr-cand2')]),
+                    ('event', [('ev-base1', 'ev-cand1'), ('ev-base2', 'ev-cand2')])):
+    ratios, fam = collections.defaultdict(list), {}
     for b, c in pairs:
         B, C = load(b), load(c)
         for k in B:
-            if k in C: ratios[(k[1], k[2])].append(math.log(C[k] / B[k]))
+            if k in C:
+                ratios[(k[1], int(k[2]))].append(math.log(C[k][0] / B[k][0]))
+                fam[(k[1], int(k[2]))] = C[k][1].split('_')[0]
     for (t, m), l in sorted(ratios.items()):
-        print(f'{mode} {t:16s} M={m:3s} cand/base geomean {math.exp(sum(l) / len(l)):.4f} over {len(l)} (shape x run)')
+        print(f'{mode} {t:16s} M={m:<4d} {fam[(t, m)]:7s} cand/base geomean {math.exp(sum(l) / len(l)):.4f} '
+              f'(min {math.exp(min(l)):.3f}, max {math.exp(max(l)):.3f}) over {len(l)}')
 PY
 cd "$W" && tar czf "$OUT/uf$PHASE.tar.gz" ./*.csv ./*.txt ./*.log 2>/dev/null
 echo "total $((SECONDS - t0)) s"
