@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Session 69 (prepared, not run: no device was lent): the device A/B of the unit form, branch
 # wip/smallm-unit-form (docs/design-smallm.md and docs/design-sm90.md, "Session 69"): smallm (M <= 16 here) and
-# the sm90 block-issue tiles (M = 32..256 here), f16 x u4b8 with group scales. Run from the repository root with
+# the sm90 block-issue tiles (M = 32..256 here), f16 / bf16 x u4b8 with group scales. Run from the repository root with
 # that branch checked out; two calls on one warm machine (the build dirs persist between them):
 #   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 1   # ~8 min: both builds, the GPU suites with the
-#                                                               # unit form, one CUDA-graph A/B pair
-#   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 2   # ~7 min: memcheck, a second graph pair, two
-#                                                               # event-timed pairs, --verify of the picks
+#                                                               # unit form (correctness: decides a merge)
+#   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 2   # ~8 min: memcheck, two CUDA-graph A/B pairs, two
+#                                                               # event-timed pairs (EVENT=0 skips them), --verify
 # base = the same tree built with -DMIXGEMM_SMALLM_UNIT_FORM=0 -DMIXGEMM_SM90_UNIT_FORM=0 (main's kernels, byte for
-# byte in SASS), cand = the branch default. f16 x u4b8 g128 / g64 / per-channel, M = 1, 4, 8, 16, 32, 64, 128, 256 on
+# byte in SASS), cand = the branch default. f16 x u4b8 g128 / per-channel and bf16 g128, M = 1, 8, 16, 64, 128, 256 on
 # llama3-8b + seed + llama2-70b; sm90 built with its three block-issue tiles only (the same set on both sides).
 # Outputs: $OUT/uf<phase>.tar.gz; the geomeans cand / base per (type, M) last.
 set -uo pipefail
@@ -20,10 +20,10 @@ OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
 W=/tmp/uf; mkdir -p "$W"
 t0=$SECONDS
 COMMIT=$(cat "$HERE/commit.txt" 2>/dev/null || echo wip/smallm-unit-form)
-CF=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4 -DMIXGEMM_BUILD_PYTHON=OFF
+CF=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,bf16.u4 -DMIXGEMM_BUILD_PYTHON=OFF
     "-DMIXGEMM_SM90_SCHEDULES=128x64_1x1x1_coop_splitk,256x64_1x1x1_coop_splitk,128x128_1x1x1_coop_splitk")
 BENCH=(--no-baselines --settle-ms 0 --summary-m none --quiet --git-commit "$COMMIT"
-       --shapes llama3-8b,seed,llama2-70b --types f16.u4b8.g128,f16.u4b8.g64,f16.u4b8.gch --m 1,4,8,16,32,64,128,256)
+       --shapes llama3-8b,seed,llama2-70b --types f16.u4b8.g128,bf16.u4b8.g128,f16.u4b8.gch --m 1,8,16,64,128,256)
 run_bench() {  # $1 side (base|cand), $2 stem, extra flags after
   local side=$1 stem=$2; shift 2
   local bin=build-uf/tools/mixgemm-bench; [ "$side" = base ] && bin=build-base/tools/mixgemm-bench
@@ -42,23 +42,25 @@ if [ "$PHASE" = 1 ]; then
   wait $p2 || { echo "BUILD base FAILED"; tail -20 "$W/build-base.log"; }
   echo "builds done at $((SECONDS - t0)) s"
   grep -h "spill" "$W"/build-*.log | grep -v " 0 bytes spill" | sort | uniq -c | head -5
-  timeout 240 build-uf/tests/mixgemm_gpu_tests \
-    --gtest_filter='ConvertGpu.Unit*:Smallm.*:GemmApi.*:Sm90.UnitForm*:Sm90.W4W8A16_F16:Sm90.RealShapes:-SmallmTiming.*' \
+  timeout 300 build-uf/tests/mixgemm_gpu_tests \
+    --gtest_filter='ConvertGpu.Unit*:Smallm.*:GemmApi.*:Sm90.UnitForm*:Sm90.W4W8A16_*:Sm90.RealShapes:-SmallmTiming.*' \
     > "$W/tests-uf.log" 2>&1
   echo "tests rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$W/tests-uf.log" | tr '\n' ' ') at $((SECONDS - t0)) s"
   grep -E "^\[  FAILED" "$W/tests-uf.log" | head -10
-  run_bench base gr-base1 --iters 30 --warmup 3 --graph-batch 32
-  run_bench cand gr-cand1 --iters 30 --warmup 3 --graph-batch 32
 else
   timeout 100 compute-sanitizer --tool memcheck build-uf/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' \
     > "$W/memcheck.log" 2>&1
   echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$W/memcheck.log" | tail -1) at $((SECONDS - t0)) s"
+  run_bench base gr-base1 --iters 30 --warmup 3 --graph-batch 32
+  run_bench cand gr-cand1 --iters 30 --warmup 3 --graph-batch 32
   run_bench cand gr-cand2 --iters 30 --warmup 3 --graph-batch 32
   run_bench base gr-base2 --iters 30 --warmup 3 --graph-batch 32
-  run_bench base ev-base1 --iters 30 --warmup 5
-  run_bench cand ev-cand1 --iters 30 --warmup 5
-  run_bench cand ev-cand2 --iters 30 --warmup 5
-  run_bench base ev-base2 --iters 30 --warmup 5
+  if [ "${EVENT:-1}" != 0 ]; then
+    run_bench base ev-base1 --iters 30 --warmup 5
+    run_bench cand ev-cand1 --iters 30 --warmup 5
+    run_bench cand ev-cand2 --iters 30 --warmup 5
+    run_bench base ev-base2 --iters 30 --warmup 5
+  fi
   run_bench cand verify --iters 3 --warmup 1 --verify
   python3 - "$W/verify.csv" <<'PY'
 import csv, sys, collections
