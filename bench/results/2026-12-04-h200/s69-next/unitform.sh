@@ -31,7 +31,8 @@ run_bench() {  # $1 side (base|cand), $2 stem, extra flags after
   echo "$stem rc=$? at $((SECONDS - t0)) s"
 }
 if [ "$PHASE" = 1 ]; then
-  ( cmake -S . -B build-uf "${CF[@]}" && cmake --build build-uf -j 16 --target mixgemm-bench mixgemm_gpu_tests ) \
+  ( cmake -S . -B build-uf "${CF[@]}" && cmake --build build-uf -j 16 --target mixgemm-bench mixgemm_gpu_tests \
+      mixgemm-mma-rate ) \
     > "$W/build-uf.log" 2>&1 &
   p1=$!
   ( cmake -S . -B build-base "${CF[@]}" -DMIXGEMM_BUILD_TESTS=OFF \
@@ -47,6 +48,9 @@ if [ "$PHASE" = 1 ]; then
     > "$W/tests-uf.log" 2>&1
   echo "tests rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$W/tests-uf.log" | tr '\n' ' ') at $((SECONDS - t0)) s"
   grep -E "^\[  FAILED" "$W/tests-uf.log" | head -10
+  # the decode row in isolation: exact, without the scale multiply, the unit form (session 27's cases + 69's)
+  timeout 60 build-uf/tools/mixgemm-mma-rate > "$W/mma-rate.txt" 2>&1
+  echo "mma-rate rc=$?"; grep -E "^row (f16.u4b8.g|f16.u4b8 no|\+ ldmatrix B \+ scale|unit)" "$W/mma-rate.txt" | head -12
 else
   timeout 100 compute-sanitizer --tool memcheck build-uf/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' \
     > "$W/memcheck.log" 2>&1
