@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/float_bits.h"
+#include "kernels/convert/unit_form.h"
 
 namespace mixgemm::emu {
 
@@ -186,6 +187,71 @@ void scale_frag16(Half h, uint32_t (&frag)[4], uint16_t s_row_g, uint16_t s_row_
   frag[1] = mul_x2(h, frag[1], sg8);
   frag[2] = mul_x2(h, frag[2], sg);
   frag[3] = mul_x2(h, frag[3], sg8);
+}
+
+// ---- the unit form ----------------------------------------------------------------
+
+namespace {
+const kernels::convert::unit::Consts& unit_consts(Half h) {
+  return kernels::convert::unit::consts(h == Half::kBF16);
+}
+uint32_t lo_splat(uint32_t x) { return splat2(static_cast<uint16_t>(x & 0xFFFFu)); }
+uint32_t hi_splat(uint32_t x) { return splat2(static_cast<uint16_t>(x >> 16)); }
+float f32_of_bits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+}  // namespace
+
+uint32_t unit_t(Half h, uint32_t s2, uint32_t base2) { return mul_x2(h, s2, base2); }
+
+bool unit_in_window(Half h, uint32_t t2) {
+  const auto& c = unit_consts(h);
+  for (int i = 0; i < 2; ++i) {
+    const double t = std::fabs(decode(h, (t2 >> (16 * i)) & 0xFFFFu));
+    if (!(t >= decode(h, c.t_lo & 0xFFFFu) && t < decode(h, c.t_hi & 0xFFFFu))) return false;  // NaN: false
+  }
+  return true;
+}
+
+void unit_factors(Half h, uint32_t t2, uint32_t& S2, uint32_t& C2) {
+  S2 = mul_x2(h, t2, unit_consts(h).s_mul);
+  C2 = mul_x2(h, t2, unit_consts(h).c_mul);
+}
+
+void cvt_u4b8_unit_frag16(Half h, uint32_t w, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]) {
+  uint32_t r0, r1, r2, r3;
+  if (h == Half::kF16) {
+    const uint32_t w8 = w >> 8;
+    r0 = lop3(kLutAndOr, w, 0x000F000Fu, 0u);
+    r1 = lop3(kLutAndOr, w, 0x00F000F0u, 0u);
+    r2 = lop3(kLutAndOr, w8, 0x000F000Fu, 0u);
+    r3 = lop3(kLutAndOr, w8, 0x00F000F0u, 0u);
+  } else {
+    r0 = lop3(kLutAndOr, w, 0x000F000Fu, 0u);
+    r1 = lop3(kLutAndOr, w >> 4, 0x000F000Fu, 0u);
+    r2 = lop3(kLutAndOr, w >> 8, 0x000F000Fu, 0u);
+    r3 = lop3(kLutAndOr, w >> 12, 0x000F000Fu, 0u);
+  }
+  frag[0] = fma_x2(h, r0, lo_splat(S2), lo_splat(C2));
+  frag[1] = fma_x2(h, r1, hi_splat(S2), hi_splat(C2));
+  frag[2] = fma_x2(h, r2, lo_splat(S2), lo_splat(C2));
+  frag[3] = fma_x2(h, r3, hi_splat(S2), hi_splat(C2));
+}
+
+float unit_rebase_half(Half h, uint32_t s2, uint32_t& base2, int row_half) {
+  const bool bf = h == Half::kBF16;
+  const int sh = 16 * row_half;
+  const uint32_t old = (base2 >> sh) & 0xFFFFu;
+  const uint32_t nb = kernels::convert::unit::base_for_scale(bf, (s2 >> sh) & 0xFFFFu, old);
+  base2 = (base2 & (0xFFFF0000u >> sh)) | (nb << sh);
+  return f32_of_bits(kernels::convert::unit::rebase_factor_bits(bf, nb, old));
+}
+
+float unit_value_factor(Half h, uint32_t base2, int row_half) {
+  return f32_of_bits(
+      kernels::convert::unit::value_factor_bits(h == Half::kBF16, (base2 >> (16 * row_half)) & 0xFFFFu));
 }
 
 void scale_zero_frag16(Half h, uint32_t (&frag)[4], uint16_t s_row_g, uint16_t s_row_g8,

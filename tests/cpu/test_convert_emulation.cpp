@@ -5,13 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "core/float_bits.h"
+#include "kernels/convert/unit_form.h"
 #include "layout/convert_emulation.h"
 #include "mixgemm/layout.h"
 
@@ -422,6 +425,195 @@ TEST(ConvertEmulation, U4x4ToE4m3GroupScaleIsF16ThenE4m3) {
             << "u4: q " << q << " s 0x" << std::hex << s;
       }
     }
+  }
+}
+
+
+// ---- the unit form (convert_16bit.cuh; unit_form.h) --------------------------------------
+namespace unit = mixgemm::kernels::convert::unit;
+
+// Every scale of the unit form's domain (docs/design-smallm.md, "The unit form"): finite, f16
+// |s| <= 8188 (8 |s| stays finite), bf16 |s| < 2^117.
+bool unit_domain(Half h, uint16_t s) {
+  if (h == Half::kF16) return (s & 0x7C00u) != 0x7C00u && std::fabs(nb::from_f16(s)) <= 8188.0;
+  return (s & 0x7F80u) != 0x7F80u && std::fabs(nb::from_bf16(s)) < std::ldexp(1.0, 117);
+}
+
+// 2^u of a base image (base = 2^(u+9)).
+double unit_of_base(Half h, uint32_t base16) { return from_h(h, static_cast<uint16_t>(base16)) / 512.0; }
+
+// The unit-form fragment of word w with scales (sg, sg8) at bases (bg, bg8) equals the semantic
+// weights RN((q - 8) s) times 2^u, element by element (bit for bit in the 16-bit type).
+::testing::AssertionResult unit_frag_exact(Half h, uint32_t w, uint16_t sg, uint16_t sg8, uint32_t bg,
+                                           uint32_t bg8) {
+  const uint32_t s2 = sg | (uint32_t{sg8} << 16), base2 = bg | (bg8 << 16);
+  uint32_t S2, C2, frag[4];
+  emu::unit_factors(h, emu::unit_t(h, s2, base2), S2, C2);
+  emu::cvt_u4b8_unit_frag16(h, w, S2, C2, frag);
+  for (int e = 0; e < 8; ++e) {
+    const int rh = row_half16(e);
+    const double s = from_h(h, rh ? sg8 : sg), scale_u = unit_of_base(h, rh ? bg8 : bg);
+    const double want = from_h(h, to_h(h, static_cast<double>(q_u4_m16(w, e) - 8) * s)) * scale_u;
+    const double got = from_h(h, half_of(frag, e));
+    if (got != want && !(got == 0 && want == 0)) {
+      std::ostringstream m;  // AssertionResult's << does not keep std::hex between items
+      m << name(h) << " w 0x" << std::hex << w << " s 0x" << sg << "/0x" << sg8 << " base 0x" << bg << "/0x" << bg8
+        << std::dec << " e " << e << ": got " << got << " want " << want;
+      return ::testing::AssertionFailure() << m.str();
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// The 16 words with every nibble q, and words whose nibbles differ (the element placement).
+std::vector<uint32_t> unit_words() {
+  std::vector<uint32_t> v;
+  for (uint32_t q = 0; q < 16; ++q) v.push_back(q * 0x11111111u);
+  v.push_back(0x76543210u);
+  v.push_back(0xFEDCBA98u);
+  v.push_back(0x08F17E29u);
+  return v;
+}
+
+TEST(ConvertEmulation, UnitFormIsExactAtTheRebasedUnit) {
+  // Every scale of the domain, at the unit the kernels move a row to for it (base_for_scale from
+  // the segment's first base): inside the window for every normal scale, and exact for all.
+  const auto words = unit_words();
+  for (Half h : {Half::kF16, Half::kBF16}) {
+    const bool bf = h == Half::kBF16;
+    const uint32_t base0 = unit::consts(bf).base0 & 0xFFFFu;
+    int checked = 0;
+    for (uint32_t b = 0; b < 0x10000u; ++b) {
+      const uint16_t s = static_cast<uint16_t>(b);
+      if (!unit_domain(h, s)) continue;
+      const uint32_t base = unit::base_for_scale(bf, s, base0);
+      const bool normal = (s & (bf ? 0x7F80u : 0x7C00u)) != 0;
+      if (normal) {
+        ASSERT_TRUE(emu::unit_in_window(h, emu::unit_t(h, s | (uint32_t{s} << 16), base | (base << 16))))
+            << name(h) << " s 0x" << std::hex << s << " base 0x" << base;
+      }
+      // row g+8 takes another scale at its own unit: the halves are independent
+      const uint16_t s8 = static_cast<uint16_t>((b * 40503u + 7u) & 0xFFFFu);
+      const uint16_t s8d = unit_domain(h, s8) ? s8 : s;
+      const uint32_t base8 = unit::base_for_scale(bf, s8d, base0);
+      for (uint32_t w : words) ASSERT_TRUE(unit_frag_exact(h, w, s, s8d, base, base8));
+      ++checked;
+    }
+    EXPECT_GT(checked, bf ? 60000 : 55000) << name(h);
+  }
+}
+
+TEST(ConvertEmulation, UnitFormIsExactInsideItsWindow) {
+  // Wherever the window test passes, at any unit, the fragment is exact: every base the kernels
+  // can hold (f16 2^-14..2^11, bf16 2^-117..2^9) against every third (f16) / thirteenth (bf16)
+  // scale of the domain.
+  const auto words = unit_words();
+  for (Half h : {Half::kF16, Half::kBF16}) {
+    const bool bf = h == Half::kBF16;
+    const int kmin = bf ? -117 : -14, kmax = bf ? 9 : 11, step = bf ? 13 : 3;
+    long inside = 0;
+    for (int k = kmin; k <= kmax; ++k) {
+      const uint32_t base = unit::pow2_bits(bf, k);
+      for (uint32_t b = 0; b < 0x10000u; b += step) {
+        const uint16_t s = static_cast<uint16_t>(b);
+        if (!unit_domain(h, s)) continue;
+        if (!emu::unit_in_window(h, emu::unit_t(h, s | (uint32_t{s} << 16), base | (base << 16)))) continue;
+        ++inside;
+        for (uint32_t w : words) ASSERT_TRUE(unit_frag_exact(h, w, s, s, base, base));
+      }
+    }
+    EXPECT_GT(inside, bf ? 200000 : 100000) << name(h);
+  }
+}
+
+TEST(ConvertEmulation, UnitFormFactorsArePowersOfTwo) {
+  // The rebase factor is 2^(u_new - u_old), the value factor 2^-u, and moving a row then
+  // returning it to real values equals returning it from the old unit.
+  for (Half h : {Half::kF16, Half::kBF16}) {
+    const bool bf = h == Half::kBF16;
+    const int kmin = bf ? -117 : -14, kmax = bf ? 9 : 11;
+    for (int a = kmin; a <= kmax; ++a) {
+      const uint32_t ba = unit::pow2_bits(bf, a);
+      ASSERT_EQ(unit_of_base(h, ba), std::ldexp(1.0, a - 9)) << name(h) << " k " << a;
+      ASSERT_EQ(emu::unit_value_factor(h, ba << 16, 1), std::ldexp(1.0f, 9 - a)) << name(h) << " k " << a;
+      for (int b = kmin; b <= kmax; ++b) {
+        const uint32_t bb = unit::pow2_bits(bf, b);
+        const float f = std::bit_cast<float>(unit::rebase_factor_bits(bf, bb, ba));
+        ASSERT_EQ(f, std::ldexp(1.0f, b - a)) << name(h) << " " << a << " -> " << b;
+        ASSERT_EQ(emu::unit_value_factor(h, bb, 0) * f, emu::unit_value_factor(h, ba, 0));
+      }
+    }
+    // a zero scale keeps the row's base (factor 1) whichever half it sits in
+    uint32_t base2 = unit::pow2_bits(bf, 3) | (unit::pow2_bits(bf, -2) << 16);
+    const uint32_t before = base2;
+    EXPECT_EQ(emu::unit_rebase_half(h, 0x80000000u, base2, 1), 1.0f);
+    EXPECT_EQ(emu::unit_rebase_half(h, 0x00000000u, base2, 0), 1.0f);
+    EXPECT_EQ(base2, before);
+  }
+}
+
+TEST(ConvertEmulation, UnitFormColumnBookkeeping) {
+  // Columns through sequences of groups as the kernels run them: per group the window test on the
+  // unit held so far, a rebase of the column's f32 sum when it fails, the group's products
+  // a * w' accumulated in f32 in the unit, and the value factor at the end; against the same
+  // f32 sums of a * w in real values. Products of two 16-bit floats are exact in f32 and f32
+  // rounding commutes with powers of two, so the two agree bit for bit. Scales span 20 binades,
+  // with zeros and subnormals (f16), in runs that stay inside a window and jumps that leave it.
+  std::mt19937 rng(kSeed + 40);
+  for (Half h : {Half::kF16, Half::kBF16}) {
+    const bool bf = h == Half::kBF16;
+    int rebases = 0;
+    for (int col = 0; col < 4000; ++col) {
+      uint32_t base2 = unit::consts(bf).base0;
+      float acc_u[2] = {0, 0}, acc[2] = {0, 0};
+      double centre = std::ldexp(1.0, static_cast<int>(rng() % 20) - (bf ? 14 : 16));
+      const int groups = 1 + static_cast<int>(rng() % 12);
+      for (int gi = 0; gi < groups; ++gi) {
+        uint16_t sv[2];
+        for (int r = 0; r < 2; ++r) {
+          const uint32_t kind = rng() % 16;
+          double s = centre * std::ldexp(1.0 + (rng() % 1000) / 1000.0, static_cast<int>(rng() % 5) - 2);
+          if (kind == 0) s = 0;
+          if (kind == 1 && !bf) s = std::ldexp(static_cast<double>(1 + rng() % 1023), -24);  // subnormal
+          if (kind == 2) centre = std::ldexp(centre, static_cast<int>(rng() % 9) - 4);       // a jump
+          if (rng() & 1) s = -s;
+          sv[r] = to_h(h, s);
+          if (!unit_domain(h, sv[r])) sv[r] = to_h(h, 1.0);
+        }
+        const uint32_t s2 = sv[0] | (uint32_t{sv[1]} << 16);
+        uint32_t t2 = emu::unit_t(h, s2, base2);
+        if (!emu::unit_in_window(h, t2)) {
+          for (int r = 0; r < 2; ++r) {
+            const float f = emu::unit_rebase_half(h, s2, base2, r);
+            rebases += f != 1.0f;
+            acc_u[r] *= f;
+          }
+          t2 = emu::unit_t(h, s2, base2);
+        }
+        uint32_t S2, C2;
+        emu::unit_factors(h, t2, S2, C2);
+        for (int step = 0; step < 4; ++step) {
+          const uint32_t w = rng();
+          uint32_t fu[4], fb[4];
+          emu::cvt_u4b8_unit_frag16(h, w, S2, C2, fu);
+          emu::cvt_u4b8_frag16(h, w, fb);
+          emu::scale_frag16(h, fb, sv[0], sv[1]);
+          for (int e = 0; e < 8; ++e) {
+            const float a = static_cast<float>(from_h(h, to_h(h, std::ldexp((static_cast<int>(rng() % 2001) - 1000),
+                                                                              -static_cast<int>(rng() % 12)))));
+            const int r = row_half16(e);
+            acc_u[r] += a * static_cast<float>(from_h(h, half_of(fu, e)));
+            acc[r] += a * static_cast<float>(from_h(h, half_of(fb, e)));
+          }
+        }
+      }
+      for (int r = 0; r < 2; ++r) {
+        const float v = acc_u[r] * emu::unit_value_factor(h, base2, r);
+        ASSERT_EQ(std::bit_cast<uint32_t>(v), std::bit_cast<uint32_t>(acc[r]))
+            << name(h) << " column " << col << " row " << r << ": " << v << " vs " << acc[r];
+      }
+    }
+    EXPECT_GT(rebases, 500) << name(h);  // the sequences exercise the rebase
   }
 }
 

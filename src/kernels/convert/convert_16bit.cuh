@@ -17,7 +17,7 @@
 // Rounding: the integer conversions are exact (the magic-number subtraction
 // produces a small integer, representable in f16/bf16/f32, so the `.rn` never
 // rounds). The only rounding is in scale_frag16 (mul.rn) and scale_zero_frag16
-// (fma.rn): one rounding each, as semantics.md requires.
+// (fma.rn): one rounding each, as semantics.md requires; the unit form (below) rounds once too.
 //
 // Every function here has a bit-for-bit host twin in src/layout/convert_emulation.h;
 // tests/gpu/test_convert.cu checks device == host, tests/cpu/test_convert_emulation.cpp
@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/convert/unit_form.h"
 #include "kernels/ptx/ptx.cuh"
 
 namespace mixgemm::kernels::convert {
@@ -223,6 +224,107 @@ __device__ __forceinline__ void scale_zero_frag16(uint32_t (&frag)[4], T s_row_g
                                                   T zs_row_g, T zs_row_g8) {
   scale_zero_frag16_lo<T>(frag, detail::bits16(s_row_g), detail::bits16(s_row_g8), detail::bits16(zs_row_g),
                           detail::bits16(zs_row_g8));
+}
+
+// ---- the unit form: u4b8 with a 16-bit group scale in one fma per register --------------
+// The base form above spends two instructions per register on (q - 8) * s: the exact sub of
+// the magic number and the mul. The unit form spends one, bit-exactly, by computing w * 2^u
+// instead of w (unit_form.h has the bookkeeping, docs/design-smallm.md "The unit form" the
+// derivation):
+//   - the nibble is masked in place with no exponent, so the register's half IS a subnormal:
+//       f16  nibble at bits 0..3: q * 2^-24,   at bits 4..7: q * 2^-20
+//       bf16 nibble at bits 0..3: q * 2^-133   (bits 4..7 would reach the exponent: shifted)
+//   - fma(x, S, C) with S = s 2^(u+24) (2^(u+20); bf16 2^(u+133)) and C = -8 s 2^u: the product
+//     q s 2^u is exact (S is s times a power of two), the sum (q - 8) s 2^u is formed exactly
+//     inside the fma and rounded once: RN((q - 8) s 2^u) = RN((q - 8) s) 2^u = w 2^u while
+//     |s| 2^u lies in the window (unit_form.h: the result is then normal, and scaling by a power
+//     of two commutes with RN; a subnormal scale's weights have too few bits to round).
+// The caller keeps, per weight row, base = 2^(u+9) and its f32 accumulators in the unit 2^u
+// (a tensor-core f32 sum of products scaled by a common power of two is that power of two times
+// the unscaled sum), moves a row to another unit when a group's scale leaves its window
+// (unit_rebase_half), and returns to real values (x 2^-u: unit_value_factor) before the
+// accumulators are used.
+//
+// Registers of one row pair: s2 / base2 / t2 / S2 / C2 hold row g in the low half and row g+8 in
+// the high half.
+
+template <class T>
+inline constexpr unit::Consts kUnit = unit::consts(!detail::kIsF16<T>);
+
+// t = s * base, both rows (exact for every t inside the window; outside it, the window test fails).
+template <class T>
+__device__ __forceinline__ uint32_t unit_t(uint32_t s2, uint32_t base2) {
+  if constexpr (detail::kIsF16<T>) return ptx::mul_f16x2(s2, base2);
+  else return ptx::mul_bf16x2(s2, base2);
+}
+
+// 1 when both rows' t lie in their windows (then unit_factors is exact), else 0 (rebase).
+template <class T>
+__device__ __forceinline__ uint32_t unit_in_window(uint32_t t2) {
+  if constexpr (detail::kIsF16<T>) return ptx::abs_in_f16x2(t2, kUnit<T>.t_lo, kUnit<T>.t_hi);
+  else return ptx::abs_in_bf16x2(t2, kUnit<T>.t_lo, kUnit<T>.t_hi);
+}
+
+// S2 = t * {2^11, 2^15} (bf16 {2^124, 2^124}) and C2 = t * -2^-6: exact inside the window.
+template <class T>
+__device__ __forceinline__ void unit_factors(uint32_t t2, uint32_t& S2, uint32_t& C2) {
+  if constexpr (detail::kIsF16<T>) {
+    S2 = ptx::mul_f16x2(t2, kUnit<T>.s_mul);
+    C2 = ptx::mul_f16x2(t2, kUnit<T>.c_mul);
+  } else {
+    S2 = ptx::mul_bf16x2(t2, kUnit<T>.s_mul);
+    C2 = ptx::mul_bf16x2(t2, kUnit<T>.c_mul);
+  }
+}
+
+// w * 2^u for one k16 step of u4b8 (the word of cvt_u4b8_frag16): 4 lop3 + 1 shift + 4 fma
+// (bf16: 3 shifts), against the base form's 4 lop3 + 1 shift + 4 sub + 4 mul.
+template <class T>
+__device__ __forceinline__ void cvt_u4b8_unit_frag16(uint32_t w, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]) {
+  // nibbles as in cvt_u4_frag16_biased: w = {q7 q6, q5 q4, q3 q2, q1 q0}[nibble 7..0] = elements
+  // [7,5,3,1,6,4,2,0]; frag[0], frag[2] are row g (S2.lo, C2.lo), frag[1], frag[3] row g+8 (.hi).
+  if constexpr (detail::kIsF16<T>) {
+    const uint32_t w8 = w >> 8;
+    // r0 = {0x00, 0x0|q1, 0x00, 0x0|q0}  = (q0 2^-24, q1 2^-24)
+    const uint32_t r0 = ptx::lop3<ptx::kLutAndOr>(w, 0x000F000Fu, 0u);
+    // r1 = {0x00, q3<<4, 0x00, q2<<4}    = (q2 2^-20, q3 2^-20)
+    const uint32_t r1 = ptx::lop3<ptx::kLutAndOr>(w, 0x00F000F0u, 0u);
+    const uint32_t r2 = ptx::lop3<ptx::kLutAndOr>(w8, 0x000F000Fu, 0u);  // (q4, q5) 2^-24
+    const uint32_t r3 = ptx::lop3<ptx::kLutAndOr>(w8, 0x00F000F0u, 0u);  // (q6, q7) 2^-20
+    frag[0] = ptx::fma_f16x2_lo(r0, S2, C2);  // RN((q - 8) s 2^u): S2.lo = s 2^(u+24)
+    frag[1] = ptx::fma_f16x2_hi(r1, S2, C2);  //                    S2.hi = s 2^(u+20)
+    frag[2] = ptx::fma_f16x2_lo(r2, S2, C2);
+    frag[3] = ptx::fma_f16x2_hi(r3, S2, C2);
+  } else {
+    // r_i = {0x00, 0x0|q, 0x00, 0x0|q}   = (q 2^-133, q 2^-133), every pair shifted to bits 0..3
+    const uint32_t r0 = ptx::lop3<ptx::kLutAndOr>(w, 0x000F000Fu, 0u);
+    const uint32_t r1 = ptx::lop3<ptx::kLutAndOr>(w >> 4, 0x000F000Fu, 0u);
+    const uint32_t r2 = ptx::lop3<ptx::kLutAndOr>(w >> 8, 0x000F000Fu, 0u);
+    const uint32_t r3 = ptx::lop3<ptx::kLutAndOr>(w >> 12, 0x000F000Fu, 0u);
+    frag[0] = ptx::fma_bf16x2_lo(r0, S2, C2);  // S2 = s 2^(u+133)
+    frag[1] = ptx::fma_bf16x2_hi(r1, S2, C2);
+    frag[2] = ptx::fma_bf16x2_lo(r2, S2, C2);
+    frag[3] = ptx::fma_bf16x2_hi(r3, S2, C2);
+  }
+}
+
+// Row h (0: g, low half; 1: g+8, high half) of a pair whose scale left its window: its new base
+// (unit::base_for_scale) goes into base2, and the f32 factor 2^(u_new - u_old) that moves the
+// row's accumulators to it is returned (1 for a zero scale: the unit stays).
+template <class T>
+__device__ __forceinline__ float unit_rebase_half(uint32_t s2, uint32_t& base2, int h) {
+  constexpr bool kBF = !detail::kIsF16<T>;
+  const int sh = 16 * h;
+  const uint32_t old = (base2 >> sh) & 0xFFFFu;
+  const uint32_t nb = unit::base_for_scale(kBF, (s2 >> sh) & 0xFFFFu, old);
+  base2 = (base2 & (0xFFFF0000u >> sh)) | (nb << sh);
+  return __uint_as_float(unit::rebase_factor_bits(kBF, nb, old));
+}
+
+// 2^-u of row h: the factor that returns its accumulators to real values.
+template <class T>
+__device__ __forceinline__ float unit_value_factor(uint32_t base2, int h) {
+  return __uint_as_float(unit::value_factor_bits(!detail::kIsF16<T>, (base2 >> (16 * h)) & 0xFFFFu));
 }
 
 // Per-channel zero points without group scales: prepack_zeros stores zs = T(-z) and the

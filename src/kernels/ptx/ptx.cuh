@@ -94,6 +94,21 @@ __device__ __forceinline__ uint32_t fma_bf16x2_lo(uint32_t a, uint32_t s, uint32
   asm(MIXGEMM_PTX_SPLAT_SZ "fma.rn.bf16x2 %0, %1, ss, zz;\n}\n" : "=r"(d) : "r"(a), "r"(s), "r"(z));
   return d;
 }
+// The same with the high half of s and z splat ({hi, hi}: R.H1_H1): the unit form's row g+8 factors.
+#define MIXGEMM_PTX_SPLAT_SZ_HI                                                                           \
+  "{\n.reg .b16 sl, sh, zl, zh;\n.reg .b32 ss, zz;\nmov.b32 {sl, sh}, %2;\nmov.b32 {zl, zh}, %3;\n" \
+  "mov.b32 ss, {sh, sh};\nmov.b32 zz, {zh, zh};\n"
+__device__ __forceinline__ uint32_t fma_f16x2_hi(uint32_t a, uint32_t s, uint32_t z) {
+  uint32_t d;
+  asm(MIXGEMM_PTX_SPLAT_SZ_HI "fma.rn.f16x2 %0, %1, ss, zz;\n}\n" : "=r"(d) : "r"(a), "r"(s), "r"(z));
+  return d;
+}
+__device__ __forceinline__ uint32_t fma_bf16x2_hi(uint32_t a, uint32_t s, uint32_t z) {
+  uint32_t d;
+  asm(MIXGEMM_PTX_SPLAT_SZ_HI "fma.rn.bf16x2 %0, %1, ss, zz;\n}\n" : "=r"(d) : "r"(a), "r"(s), "r"(z));
+  return d;
+}
+#undef MIXGEMM_PTX_SPLAT_SZ_HI
 #undef MIXGEMM_PTX_SPLAT_S
 #undef MIXGEMM_PTX_SPLAT_SZ
 
@@ -110,10 +125,36 @@ __device__ __forceinline__ uint32_t cvt_bf16x2_f32(float lo, float hi) {
   return d;
 }
 
-// ---- bf16x2 (sub needs sm_90; the mul / fma forms are the _lo ones above) ------
+// ---- bf16x2 (sub and mul need sm_90; the splat mul / fma forms are above) ------
 __device__ __forceinline__ uint32_t sub_bf16x2(uint32_t a, uint32_t b) {
   uint32_t d;
   asm("sub.rn.bf16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+
+__device__ __forceinline__ uint32_t mul_bf16x2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("mul.rn.bf16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+
+// ---- |x| in [lo, hi) for both halves of an f16x2 / bf16x2 (one predicate) -----------------
+// abs then two packed compares (HSETP2 with the |.| folded into the operand); 1 when both
+// halves of |a| are >= lo and < hi (NaN: 0).
+__device__ __forceinline__ uint32_t abs_in_f16x2(uint32_t a, uint32_t lo, uint32_t hi) {
+  uint32_t d;
+  asm("{\n.reg .pred p0, p1, q0, q1;\n.reg .b32 m;\nabs.f16x2 m, %1;\n"
+      "setp.ge.f16x2 p0|p1, m, %2;\nsetp.lt.f16x2 q0|q1, m, %3;\n"
+      "and.pred p0, p0, p1;\nand.pred q0, q0, q1;\nand.pred p0, p0, q0;\nselp.u32 %0, 1, 0, p0;\n}\n"
+      : "=r"(d) : "r"(a), "r"(lo), "r"(hi));
+  return d;
+}
+__device__ __forceinline__ uint32_t abs_in_bf16x2(uint32_t a, uint32_t lo, uint32_t hi) {
+  uint32_t d;
+  asm("{\n.reg .pred p0, p1, q0, q1;\n.reg .b32 m;\nabs.bf16x2 m, %1;\n"
+      "setp.ge.bf16x2 p0|p1, m, %2;\nsetp.lt.bf16x2 q0|q1, m, %3;\n"
+      "and.pred p0, p0, p1;\nand.pred q0, q0, q1;\nand.pred p0, p0, q0;\nselp.u32 %0, 1, 0, p0;\n}\n"
+      : "=r"(d) : "r"(a), "r"(lo), "r"(hi));
   return d;
 }
 
