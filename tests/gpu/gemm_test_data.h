@@ -114,12 +114,15 @@ struct Spec {
   // e4m3 tolerance model: products reach an f32 register at least every this many k
   // (1: smallm's f16 HMMA; 0: never, the whole K in the fp8 wgmma accumulator).
   int64_t fp8_promotion_k = 1;
+  // 16-bit group scales spread over 20 binades (2^-18 .. 2^2: f16 subnormals at the bottom), one
+  // in 16 zero, signs mixed: the unit form's windows and rebases (convert_16bit.cuh). Random data.
+  bool scale_spread = false;
 
   std::string name() const {
     std::ostringstream os;
     os << st(a).name() << "." << st(b).name() << (zeros ? "+z" : "") << ".g" << group_size
        << ".out=" << st(out).name() << (bias ? ".bias" : "") << (tok ? ".tok" : "") << (ch ? ".ch" : "")
-       << (integer ? ".int" : ".rnd") << " N=" << N << " K=" << K << " seed=" << seed;
+       << (integer ? ".int" : ".rnd") << (scale_spread ? ".spread" : "") << " N=" << N << " K=" << K << " seed=" << seed;
     return os.str();
   }
   GemmProblem problem(int64_t M) const {
@@ -203,6 +206,9 @@ inline Data make_data(const Spec& s, int rows, int ref_rows) {
         double v;
         if (s.integer) {
           v = std::ldexp(1.0, r.uniform(-2, 0));  // 0.25, 0.5, 1
+        } else if (s.scale_spread) {
+          v = r.uniform(0, 15) == 0 ? 0.0 : std::ldexp(1.0 + r.unit(), r.uniform(-18, 1));
+          if (r.uniform(0, 1)) v = -v;
         } else {
           v = std::ldexp(1.0 + r.unit(), -r.uniform(3, 6)) * (w4 ? 1.0 : 1.0 / 16);
         }

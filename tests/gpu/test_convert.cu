@@ -11,7 +11,9 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <random>
 #include <sstream>
@@ -243,6 +245,144 @@ TEST(ConvertGpu, U8Frag16BF16MatchesEmulation) {
   run_frag16<__nv_bfloat16>(emu::Half::kBF16, true);
 }
 
+
+// ---- the unit form (convert_16bit.cuh): the kernels' sequence for one row pair --------------
+// t = s * base; when the window test fails, both rows move to their scales' units (the factors
+// 2^(u_new - u_old)) and t is formed again; then S / C, the fragment of one word, and the value
+// factors 2^-u. Every output register against the emulation, bit for bit: in particular the
+// hardware's fma.rn.{f16,bf16}x2 on the subnormal halves the masked nibbles are, and its HSETP2
+// window test. Scales: every one of the domain (docs/design-smallm.md, "The unit form") in row g,
+// a random one in row g+8, at the segment's first base and at random bases.
+struct CaseUnit {
+  uint32_t w, s2, base2;
+};
+constexpr int kUnitOut = 13;
+
+template <class T>
+__global__ void unit_kernel(const CaseUnit* cases, size_t n, uint32_t* out) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    const CaseUnit c = cases[i];
+    uint32_t base2 = c.base2, t2 = cv::unit_t<T>(c.s2, base2);
+    const uint32_t ok = cv::unit_in_window<T>(t2);
+    float f0 = 1.0f, f1 = 1.0f;
+    if (!ok) {
+      f0 = cv::unit_rebase_half<T>(c.s2, base2, 0);
+      f1 = cv::unit_rebase_half<T>(c.s2, base2, 1);
+      t2 = cv::unit_t<T>(c.s2, base2);
+    }
+    uint32_t S2, C2, f[4];
+    cv::unit_factors<T>(t2, S2, C2);
+    cv::cvt_u4b8_unit_frag16<T>(c.w, S2, C2, f);
+    uint32_t* o = out + kUnitOut * i;
+    for (int r = 0; r < 4; ++r) o[r] = f[r];
+    o[4] = t2;
+    o[5] = ok;
+    o[6] = S2;
+    o[7] = C2;
+    o[8] = base2;
+    o[9] = __float_as_uint(f0);
+    o[10] = __float_as_uint(f1);
+    o[11] = __float_as_uint(cv::unit_value_factor<T>(base2, 0));
+    o[12] = __float_as_uint(cv::unit_value_factor<T>(base2, 1));
+  }
+}
+
+void emulate_unit(emu::Half h, const CaseUnit& c, uint32_t (&o)[kUnitOut]) {
+  uint32_t base2 = c.base2, t2 = emu::unit_t(h, c.s2, base2);
+  const bool ok = emu::unit_in_window(h, t2);
+  float f0 = 1.0f, f1 = 1.0f;
+  if (!ok) {
+    f0 = emu::unit_rebase_half(h, c.s2, base2, 0);
+    f1 = emu::unit_rebase_half(h, c.s2, base2, 1);
+    t2 = emu::unit_t(h, c.s2, base2);
+  }
+  uint32_t S2, C2, f[4];
+  emu::unit_factors(h, t2, S2, C2);
+  emu::cvt_u4b8_unit_frag16(h, c.w, S2, C2, f);
+  for (int r = 0; r < 4; ++r) o[r] = f[r];
+  o[4] = t2;
+  o[5] = ok ? 1u : 0u;
+  o[6] = S2;
+  o[7] = C2;
+  o[8] = base2;
+  auto bits = [](float x) { uint32_t b; std::memcpy(&b, &x, 4); return b; };
+  o[9] = bits(f0);
+  o[10] = bits(f1);
+  o[11] = bits(emu::unit_value_factor(h, base2, 0));
+  o[12] = bits(emu::unit_value_factor(h, base2, 1));
+}
+
+bool unit_domain(emu::Half h, uint16_t b) {
+  if (!finite16(h, b)) return false;
+  const double m = std::fabs(h == emu::Half::kF16 ? mixgemm::numeric::from_f16(b) : mixgemm::numeric::from_bf16(b));
+  return h == emu::Half::kF16 ? m <= 8188.0 : m < std::ldexp(1.0, 117);
+}
+
+template <class T>
+void run_unit(emu::Half h) {
+  namespace un = mixgemm::kernels::convert::unit;
+  const bool bf = h == emu::Half::kBF16;
+  Rng rng(kSeed + (bf ? 41 : 40));
+  auto domain_scale = [&] {
+    for (;;) {
+      const uint16_t b = static_cast<uint16_t>(rng());
+      if (unit_domain(h, b)) return b;
+    }
+  };
+  const int kmin = bf ? -117 : -14, kmax = bf ? 9 : 11;
+  auto random_base = [&] { return un::pow2_bits(bf, kmin + static_cast<int>(rng() % uint32_t(kmax - kmin + 1))); };
+  std::vector<CaseUnit> cases;
+  for (uint32_t b = 0; b < 0x10000u; ++b) {
+    const uint16_t sv = static_cast<uint16_t>(b);
+    if (!unit_domain(h, sv)) continue;
+    for (int j = 0; j < 4; ++j) {
+      const uint32_t s2 = sv | (uint32_t{domain_scale()} << 16);
+      const uint32_t base0 = un::consts(bf).base0;
+      const uint32_t base2 = j < 2 ? base0 : (random_base() | (random_base() << 16));
+      cases.push_back(CaseUnit{covering_word_u4(j), s2, base2});
+    }
+  }
+  for (int i = 0; i < 200000; ++i)
+    cases.push_back(CaseUnit{rng(), domain_scale() | (uint32_t{domain_scale()} << 16),
+                             random_base() | (random_base() << 16)});
+  const size_t n = cases.size();
+  DeviceBuffer<CaseUnit> d_cases(n);
+  DeviceBuffer<uint32_t> d_out(kUnitOut * n);
+  ASSERT_NE(d_cases.p, nullptr);
+  ASSERT_NE(d_out.p, nullptr);
+  MIXGEMM_CUDA_OK(cudaMemcpy(d_cases.p, cases.data(), n * sizeof(CaseUnit), cudaMemcpyHostToDevice));
+  MIXGEMM_CUDA_OK(cudaMemset(d_out.p, 0xA5, kUnitOut * n * sizeof(uint32_t)));
+  unit_kernel<T><<<1024, 256>>>(d_cases.p, n, d_out.p);
+  MIXGEMM_CUDA_OK(cudaGetLastError());
+  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<uint32_t> got(kUnitOut * n);
+  MIXGEMM_CUDA_OK(cudaMemcpy(got.data(), d_out.p, got.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  size_t bad = 0, rebased = 0;
+  std::ostringstream first;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t want[kUnitOut];
+    emulate_unit(h, cases[i], want);
+    rebased += want[5] == 0;
+    for (int r = 0; r < kUnitOut; ++r) {
+      if (got[kUnitOut * i + r] == want[r]) continue;
+      if (bad < 8)
+        first << "\n  case " << i << std::hex << " w=0x" << cases[i].w << " s2=0x" << cases[i].s2 << " base2=0x"
+              << cases[i].base2 << " out " << std::dec << r << std::hex << ": device 0x" << got[kUnitOut * i + r]
+              << " host 0x" << want[r] << (got[kUnitOut * i + r] == kPoison ? " (poison: unwritten)" : "") << std::dec;
+      ++bad;
+    }
+  }
+  EXPECT_GT(rebased, n / 8) << "the cases exercise the rebase";
+  EXPECT_EQ(bad, 0u) << (bf ? "bf16" : "f16") << " unit form, seed 0x" << std::hex << kSeed << std::dec << ", "
+                     << bad << " mismatching outputs of " << kUnitOut * n
+                     << " (0-3 fragment, 4 t, 5 window, 6 S, 7 C, 8 base, 9-10 rebase, 11-12 value)" << first.str();
+}
+
+TEST(ConvertGpu, UnitFormMatchesEmulation) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  run_unit<__half>(emu::Half::kF16);
+  run_unit<__nv_bfloat16>(emu::Half::kBF16);
+}
 // ---- 8-bit MMA register converters ----------------------------------------------
 
 enum Op8 : int {

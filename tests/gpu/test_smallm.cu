@@ -372,6 +372,35 @@ TEST(Smallm, W4A8_E4M3) {
   check_family(AType::kE4M3, {BType::kU4B8, BType::kU4}, {0, 128, -1, 32, 64, 256, 96}, {0, 64, 192, 96}, 6000);
 }
 
+// u4b8 with 16-bit group scales spread over 20 binades (zeros, f16 subnormals, mixed signs):
+// with the unit form (MIXGEMM_SMALLM_UNIT_FORM=1) rows change units inside segments, groups cross
+// chunks (g192 on K = 1344: 8-row chunks of 512 k) and segments end inside a CTA's range (2 and 5
+// pretend SMs); every schedule, against the reference. Passes with the base form too.
+TEST(Smallm, UnitFormScalesAcrossWindows) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int idx = 0;
+  for (AType a : {AType::kF16, AType::kBF16}) {
+    for (int shape = 0; shape < 2; ++shape) {
+      for (int64_t g : {int64_t{64}, int64_t{128}, int64_t{192}, int64_t{-1}}) {
+        Spec s;
+        s.a = a;
+        s.b = BType::kU4B8;
+        s.N = shape == 0 ? 272 : 400;
+        s.K = shape == 0 ? 768 : 1344;
+        if (s.K % (g > 0 ? g : 1) != 0) continue;
+        s.group_size = g > 0 ? g : s.K;
+        s.scale_spread = true;
+        s.out = a == AType::kBF16 ? OutType::kBF16 : OutType::kF16;
+        set_epilogue(&s, idx);
+        s.seed = 7300 + idx++;
+        check_all(s, {1, 5, 8, 13, 16, 33, 64});
+        if (shape == 1) check_all(s, {1, 16}, {}, 2 + 3 * (idx & 1));
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 // Shapes where each CTA streams several chunks and crosses stripes (U >> C), and where
 // whole stripes fall inside one CTA (output without the split-K reduction).
 TEST(Smallm, StreamShapes) {

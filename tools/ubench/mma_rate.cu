@@ -324,7 +324,34 @@ enum RowVar : int {
   kRowE4m3 = 7,       // grouped e4m3 as the smallm kernel runs it on f16 mma.sync: each register of the
                       // exact conversion to e4m3 (cvt.rn.satfinite) and back to f16
   kRowTm16 = 8,       // exact, 16 tokens: each converted fragment into two mma.sync (two 8-token n-tiles)
+  // The unit form (convert_16bit.cuh; docs/design-smallm.md "The unit form"): the same exact weights
+  // times a power of two, one fma per register (cvt_u4b8_unit_frag16) instead of a sub and a mul.
+  kRowUnit = 9,       // S / C in registers (as kRowExact's scales)
+  kRowUnitLdsm = 10,  // + ldmatrix B per k-step and, every second trip (a 128-k group), the group
+                      // block of the smallm kernel: 4 scale loads, t, the window test and vote, S / C
 };
+// kRowUnitLdsm's group block, as the smallm kernel's unit_group: rows g, g+8 of each block.
+template <int kBlocks>
+__device__ __forceinline__ void unit_group(const __half* sc, const uint32_t (&base)[kBlocks], uint32_t (&S)[kBlocks],
+                                           uint32_t (&C)[kBlocks], float (&acc)[kBlocks][4]) {
+  namespace cv = mixgemm::kernels::convert;
+  uint32_t s2[kBlocks], t2[kBlocks], ok = 1;
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b) {
+    const __half* q = sc + 32 * b;
+    s2[b] = __half_as_ushort(q[0]) | (uint32_t{__half_as_ushort(q[8])} << 16);
+    t2[b] = cv::unit_t<__half>(s2[b], base[b]);
+    ok &= cv::unit_in_window<__half>(t2[b]);
+  }
+  if (!__all_sync(0xFFFFFFFFu, ok)) {  // never here (the kernel's rare rebase; acc x 0 marks it)
+#pragma unroll
+    for (int b = 0; b < kBlocks; ++b)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[b][e] *= 0.0f;
+  }
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b) cv::unit_factors<__half>(t2[b], S[b], C[b]);
+}
 constexpr int kRowBTileBytes = 8 * 144;  // 8 token rows of 64 k (128 B) padded to 144 B (stride % 128 == 16)
 template <int kBlocks, int kVar = kRowExact>
 __global__ void row_loop(int iters, float* sink, long long* cycles) {
@@ -348,6 +375,20 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
   float tot[kBlocks][4] = {}, acc_o[4] = {};  // folded forms: totals, the a * O sums
   const float sf0 = 0.01f + 0.0001f * lane, sf1 = 0.02f - 0.0001f * lane, asum0 = 3.0f, asum1 = 5.0f;
   const uint32_t magic_a[4] = {0x64006400u, 0x64006400u, 0x64006400u, 0x64006400u};
+  // The unit form: every row at the unit of its first scale (the scales here lie in [0.25, 0.6):
+  // one unit holds them all, so the group block's rebase is never taken, as on typical data).
+  uint32_t ubase[kBlocks], uS[kBlocks], uC[kBlocks];
+  if constexpr (kVar == kRowUnit || kVar == kRowUnitLdsm) {
+    namespace un = mixgemm::kernels::convert::unit;
+    const uint32_t s2 = __half_as_ushort(s0) | (uint32_t{__half_as_ushort(s1)} << 16);
+#pragma unroll
+    for (int b = 0; b < kBlocks; ++b) {
+      const uint32_t k = un::base_for_scale(false, __half_as_ushort(s0), un::kF16.base0);
+      ubase[b] = k | (k << 16);
+      mixgemm::kernels::convert::unit_factors<__half>(mixgemm::kernels::convert::unit_t<__half>(s2, ubase[b]), uS[b],
+                                                       uC[b]);
+    }
+  }
   const long long t0 = clock64();
   for (int i = 0; i < iters; ++i) {
     uint4 wv[kBlocks];
@@ -381,6 +422,23 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) acc_o[e] = 0.0f;
+      }
+    } else if constexpr (kVar == kRowUnit || kVar == kRowUnitLdsm) {
+      if (kVar == kRowUnitLdsm && (i & 1) == 0) unit_group<kBlocks>(sc + 16 * ((i >> 1) & 1), ubase, uS, uC, acc);
+#pragma unroll
+      for (int st = 0; st < 4; ++st) {
+        if constexpr (kVar == kRowUnitLdsm) {
+          uint32_t r[2];
+          ptx::ldmatrix_x2(r, btile + st * 32);
+          b0 = r[0];
+          b1 = r[1];
+        }
+#pragma unroll
+        for (int b = 0; b < kBlocks; ++b) {
+          uint32_t f[4];
+          mixgemm::kernels::convert::cvt_u4b8_unit_frag16<__half>(word_of(wv[b], st), uS[b], uC[b], f);
+          mma_sync(acc[b], f, b0, b1);
+        }
       }
     } else {
       __half sb[kBlocks][2];
@@ -624,7 +682,8 @@ template <int kBlocks, int kVar = kRowExact>
 Case row_case(int warps_per_sm) {
   static const char* names[] = {"row f16.u4b8.g (blocks)", "row f16.u4b8 no scale", "row raw words (no cvt)",
                                 "row + ldmatrix B", "row + ldmatrix B + scale lds", "row folded (sums given)",
-                                "row folded + a*O MMA", "row e4m3.u4b8.g via f16", "row f16.u4b8.g TM16 (2x n8)"};
+                                "row folded + a*O MMA", "row e4m3.u4b8.g via f16", "row f16.u4b8.g TM16 (2x n8)", "row unit form",
+                                "row unit + ldmatrix B + scale lds"};
   return {names[kVar], 1024, false, warps_per_sm, kBlocks, &row_loop<kBlocks, kVar>,
           4 * kBlocks * 32 * 16 + kRowBTileBytes + 64 * kBlocks};
 }
@@ -710,6 +769,8 @@ int main(int argc, char** argv) {
       row_case<2, kRowNoScale>(16), row_case<2, kRowRaw>(16), row_case<2, kRowLdsm>(16),
       row_case<2, kRowLdsmScale>(16), row_case<2, kRowLdsmScale>(32), row_case<2, kRowFold>(16),
       row_case<2, kRowFoldMma>(16), row_case<2, kRowFold>(32),
+      // the unit form's row (against row f16.u4b8.g and row + ldmatrix B + scale lds at 16 warps)
+      row_case<2, kRowUnit>(16), row_case<2, kRowUnitLdsm>(16),
       pipe_case<kOpHadd2>("pipe add.f16x2 (instr)", 16), pipe_case<kOpHmul2>("pipe mul.f16x2 (instr)", 16),
       pipe_case<kOpHfma2>("pipe fma.f16x2 (instr)", 16), pipe_case<kOpFfma>("pipe fma.f32 (instr)", 16),
       pipe_case<kOpLop3>("pipe lop3 (instr)", 16), pipe_case<kOpImad>("pipe mad.lo.u32 (instr)", 16),
