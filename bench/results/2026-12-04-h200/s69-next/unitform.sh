@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Session 69 (prepared, not run: no device was lent): the device A/B of the unit form, branch
-# wip/smallm-unit-form (docs/design-smallm.md and docs/design-sm90.md, "Session 69"): smallm (M <= 16 here) and
-# the sm90 block-issue tiles (M = 32..256 here), f16 / bf16 x u4b8 with group scales. Run from the repository root with
-# that branch checked out; two calls on one warm machine (the build dirs persist between them):
+# The device A/B of the unit form (docs/design-smallm.md "The unit form", docs/design-sm90.md "The unit form"):
+# smallm (M <= 16 here) and the sm90 block-issue tiles (M = 32..256 here), f16 / bf16 x u4b8 with group scales.
+# Prepared in session 69, rebuilt on main in session 70 behind two switches that default to 0. Run from the
+# repository root on main; two calls on one warm machine (the build dirs persist between them):
 #   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 1   # ~8 min: both builds, the GPU suites with the
 #                                                               # unit form (correctness: decides a merge)
 #   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 2   # ~8 min: memcheck, two CUDA-graph A/B pairs, two
 #                                                               # event-timed pairs (EVENT=0 skips them), --verify
-# base = the same tree built with -DMIXGEMM_SMALLM_UNIT_FORM=0 -DMIXGEMM_SM90_UNIT_FORM=0 (main's kernels, byte for
-# byte in SASS), cand = the branch default. f16 x u4b8 g128 / per-channel and bf16 g128, M = 1, 8, 16, 64, 128, 256 on
+# base = main as built by default (both switches 0), cand = the same tree with -DMIXGEMM_SMALLM_UNIT_FORM=1
+# -DMIXGEMM_SM90_UNIT_FORM=1. f16 x u4b8 g128 / per-channel and bf16 g128, M = 1, 8, 16, 64, 128, 256 on
 # llama3-8b + seed + llama2-70b; sm90 built with its three block-issue tiles only (the same set on both sides).
 # Outputs: $OUT/uf<phase>.tar.gz; the geomeans cand / base per (type, M) last.
 set -uo pipefail
@@ -19,7 +19,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
 W=/tmp/uf; mkdir -p "$W"
 t0=$SECONDS
-COMMIT=$(cat "$HERE/commit.txt" 2>/dev/null || echo wip/smallm-unit-form)
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || cat "$HERE/commit.txt")
 CF=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,bf16.u4 -DMIXGEMM_BUILD_PYTHON=OFF
     "-DMIXGEMM_SM90_SCHEDULES=128x64_1x1x1_coop_splitk,256x64_1x1x1_coop_splitk,128x128_1x1x1_coop_splitk")
 BENCH=(--no-baselines --settle-ms 0 --summary-m none --quiet --git-commit "$COMMIT"
@@ -31,12 +31,11 @@ run_bench() {  # $1 side (base|cand), $2 stem, extra flags after
   echo "$stem rc=$? at $((SECONDS - t0)) s"
 }
 if [ "$PHASE" = 1 ]; then
-  ( cmake -S . -B build-uf "${CF[@]}" && cmake --build build-uf -j 16 --target mixgemm-bench mixgemm_gpu_tests \
-      mixgemm-mma-rate ) \
+  ( cmake -S . -B build-uf "${CF[@]}" "-DCMAKE_CUDA_FLAGS=-DMIXGEMM_SMALLM_UNIT_FORM=1 -DMIXGEMM_SM90_UNIT_FORM=1" \
+      && cmake --build build-uf -j 16 --target mixgemm-bench mixgemm_gpu_tests mixgemm-mma-rate ) \
     > "$W/build-uf.log" 2>&1 &
   p1=$!
   ( cmake -S . -B build-base "${CF[@]}" -DMIXGEMM_BUILD_TESTS=OFF \
-      "-DCMAKE_CUDA_FLAGS=-DMIXGEMM_SMALLM_UNIT_FORM=0 -DMIXGEMM_SM90_UNIT_FORM=0" \
     && cmake --build build-base -j 16 --target mixgemm-bench ) > "$W/build-base.log" 2>&1 &
   p2=$!
   wait $p1 || { echo "BUILD uf FAILED"; tail -20 "$W/build-uf.log"; }
