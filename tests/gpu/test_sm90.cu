@@ -448,6 +448,47 @@ TEST(Sm90, StreamK) {
                   [](const Spec& s) { check_forced(s, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream); });
 }
 
+// The unit form (sm90_gemm.cuh, kUnitForm: f16 / bf16 x u4b8 with one group row per 64-k block on
+// the block-issue tiles; built in with -DMIXGEMM_SM90_UNIT_FORM=1): group scales spread over 20
+// binades, zeros and f16 subnormals among them, signs mixed (Spec::scale_spread), so that rows
+// leave their windows and move to other units at many group starts, with accumulators in several
+// units at once. Groups of 64 (a group start every block) and 128, and per channel (group size K:
+// one group, a unit's first block only), random data, M = 1, 40, 64, 200 (partial and whole token
+// tiles), every compiled schedule (the 128 x 256 one runs the base form: a check of the same data),
+// against the CPU reference: with the heuristic's own split, and with stream-K forced on 7 pretend
+// SMs (k-ranges that start and end anywhere in a group: a work unit's first block starts the unit
+// form wherever it lies in its group). With the unit form off it checks the base form on the same data.
+TEST(Sm90, UnitFormScalesAcrossWindows) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  const std::vector<int> ms = {1, 40, 64, 200};
+  const int64_t K = 1024;
+  int ran = 0, i = 0;
+  for (AType a : {AType::kF16, AType::kBF16})
+    for (int64_t g : {int64_t{64}, int64_t{128}, K}) {
+      Spec s;
+      s.a = a;
+      s.b = BType::kU4B8;
+      s.group_size = g;
+      s.N = 400;
+      s.K = K;
+      s.out = i % 2 ? OutType::kBF16 : OutType::kF16;
+      s.bias = i % 2 == 0;
+      s.tok = i % 3 == 0;
+      s.ch = true;
+      s.integer = false;
+      s.scale_spread = true;
+      s.seed = base_seed() + 70 + i++;
+      if (mixgemm::kernels::sm90_configs(s.a, s.b).empty()) {
+        std::printf("[ not built ] %s\n", s.name().c_str());
+        continue;
+      }
+      check_all(s, ms);
+      check_forced(s, ms, {7}, Sm90SplitMode::kStream);
+      ++ran;
+    }
+  if (ran == 0) GTEST_SKIP() << "neither f16.u4 nor bf16.u4 is compiled in this build";
+}
+
 // One split-K point (cfg, M, dd.sm_count) in each exchange mode: exact against the CPU reference, the modes
 // bitwise equal, the counters zero again; *ran counts the runs.
 void check_exchange_modes(const Data& d, const DevData& dd, const Spec& s, const Sm90Config& cfg, int M, int* ran) {

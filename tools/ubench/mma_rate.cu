@@ -423,24 +423,11 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
 #pragma unroll
         for (int e = 0; e < 4; ++e) acc_o[e] = 0.0f;
       }
-    } else if constexpr (kVar == kRowUnit || kVar == kRowUnitLdsm) {
-      if (kVar == kRowUnitLdsm && (i & 1) == 0) unit_group<kBlocks>(sc + 16 * ((i >> 1) & 1), ubase, uS, uC, acc);
-#pragma unroll
-      for (int st = 0; st < 4; ++st) {
-        if constexpr (kVar == kRowUnitLdsm) {
-          uint32_t r[2];
-          ptx::ldmatrix_x2(r, btile + st * 32);
-          b0 = r[0];
-          b1 = r[1];
-        }
-#pragma unroll
-        for (int b = 0; b < kBlocks; ++b) {
-          uint32_t f[4];
-          mixgemm::kernels::convert::cvt_u4b8_unit_frag16<__half>(word_of(wv[b], st), uS[b], uC[b], f);
-          mma_sync(acc[b], f, b0, b1);
-        }
-      }
     } else {
+      constexpr bool kUnit = kVar == kRowUnit || kVar == kRowUnitLdsm;
+      if constexpr (kVar == kRowUnitLdsm) {
+        if ((i & 1) == 0) unit_group<kBlocks>(sc + 16 * ((i >> 1) & 1), ubase, uS, uC, acc);
+      }
       __half sb[kBlocks][2];
 #pragma unroll
       for (int b = 0; b < kBlocks; ++b) {
@@ -455,7 +442,7 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
       }
 #pragma unroll
       for (int st = 0; st < 4; ++st) {
-        if constexpr (kVar == kRowLdsm || kVar == kRowLdsmScale) {
+        if constexpr (kVar == kRowLdsm || kVar == kRowLdsmScale || kVar == kRowUnitLdsm) {
           uint32_t r[2];
           ptx::ldmatrix_x2(r, btile + st * 32);
           b0 = r[0];
@@ -470,6 +457,8 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
             f[1] = wv[b].y;
             f[2] = wv[b].z;
             f[3] = wv[b].w;
+          } else if constexpr (kUnit) {
+            mixgemm::kernels::convert::cvt_u4b8_unit_frag16<__half>(word_of(wv[b], st), uS[b], uC[b], f);
           } else if constexpr (kVar == kRowNoScale) {
             mixgemm::kernels::convert::cvt_u4b8_frag16<__half>(word_of(wv[b], st), f);
           } else {

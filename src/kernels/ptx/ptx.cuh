@@ -141,22 +141,21 @@ __device__ __forceinline__ uint32_t mul_bf16x2(uint32_t a, uint32_t b) {
 // ---- |x| in [lo, hi) for both halves of an f16x2 / bf16x2 (one predicate) -----------------
 // abs then two packed compares (HSETP2 with the |.| folded into the operand); 1 when both
 // halves of |a| are >= lo and < hi (NaN: 0).
+#define MIXGEMM_PTX_ABS_IN(TY)                                                                  \
+  "{\n.reg .pred p0, p1, q0, q1;\n.reg .b32 m;\nabs." TY " m, %1;\n"                            \
+  "setp.ge." TY " p0|p1, m, %2;\nsetp.lt." TY " q0|q1, m, %3;\n"                                 \
+  "and.pred p0, p0, p1;\nand.pred q0, q0, q1;\nand.pred p0, p0, q0;\nselp.u32 %0, 1, 0, p0;\n}\n"
 __device__ __forceinline__ uint32_t abs_in_f16x2(uint32_t a, uint32_t lo, uint32_t hi) {
   uint32_t d;
-  asm("{\n.reg .pred p0, p1, q0, q1;\n.reg .b32 m;\nabs.f16x2 m, %1;\n"
-      "setp.ge.f16x2 p0|p1, m, %2;\nsetp.lt.f16x2 q0|q1, m, %3;\n"
-      "and.pred p0, p0, p1;\nand.pred q0, q0, q1;\nand.pred p0, p0, q0;\nselp.u32 %0, 1, 0, p0;\n}\n"
-      : "=r"(d) : "r"(a), "r"(lo), "r"(hi));
+  asm(MIXGEMM_PTX_ABS_IN("f16x2") : "=r"(d) : "r"(a), "r"(lo), "r"(hi));
   return d;
 }
 __device__ __forceinline__ uint32_t abs_in_bf16x2(uint32_t a, uint32_t lo, uint32_t hi) {
   uint32_t d;
-  asm("{\n.reg .pred p0, p1, q0, q1;\n.reg .b32 m;\nabs.bf16x2 m, %1;\n"
-      "setp.ge.bf16x2 p0|p1, m, %2;\nsetp.lt.bf16x2 q0|q1, m, %3;\n"
-      "and.pred p0, p0, p1;\nand.pred q0, q0, q1;\nand.pred p0, p0, q0;\nselp.u32 %0, 1, 0, p0;\n}\n"
-      : "=r"(d) : "r"(a), "r"(lo), "r"(hi));
+  asm(MIXGEMM_PTX_ABS_IN("bf16x2") : "=r"(d) : "r"(a), "r"(lo), "r"(hi));
   return d;
 }
+#undef MIXGEMM_PTX_ABS_IN
 
 // ---- f32 ----------------------------------------------------------------------
 __device__ __forceinline__ uint32_t sub_f32(uint32_t a, uint32_t b) {

@@ -59,6 +59,14 @@
 #include "kernels/sm90/sm90_partition.h"
 #include "mixgemm/layout.h"
 
+// The unit form on the block-issue tiles (Sm90Cta::kUnitForm: f16 / bf16 x u4b8, one group row
+// per 64-k block; docs/design-sm90.md "The unit form"). Default 0: built and tested, but off until it
+// is measured on a GPU (with 0 every kernel's SASS is the base form's); -DMIXGEMM_SM90_UNIT_FORM=1
+// turns it on.
+#ifndef MIXGEMM_SM90_UNIT_FORM
+#define MIXGEMM_SM90_UNIT_FORM 0
+#endif
+
 namespace mixgemm::kernels::sm90 {
 
 inline constexpr int kKBlock = 64;          // k per pipeline stage (one 4-bit layout block)
@@ -504,6 +512,9 @@ struct Sm90Cta {
     uint4 v[kMW];
     uint32_t s0[kMW], s1[kMW], z0[kMW], z1[kMW];
     uint4 tg[kMW], tg8[kMW];  // e4m3 in kSm90ScaleBlock: the tables of rows g, g+8 (use_tables)
+    // kUnitForm: the unit form's bases of rows g | g+8 (2^(u+9), kept through the work unit) and
+    // the group's factors S2, C2 (set at the group's first block, kept for its others).
+    uint32_t base2[kMW], S2[kMW], C2[kMW];
   };
 
   static __device__ __forceinline__ int block_of(const Ctx& c, int mw) {
@@ -639,7 +650,7 @@ struct Sm90Cta {
         if (tabs) build_reg_tables(c, st, mw, r.tg[mw], r.tg8[mw]);  // else: the group's, kept
       } else if constexpr (kMode == kSm90ScaleBlock && Tr::kTables) {  // e4m3: the tables replace them
         load_tables(c, st, mw, r.tg[mw], r.tg8[mw]);
-      } else if constexpr (kMode == kSm90ScaleBlock) {
+      } else if constexpr (kMode == kSm90ScaleBlock && !kUnitForm<kUns, kMode>) {  // unit form: unit_group_start
         load_sz<kUns>(p, st, s_of(c, mw), 0, r.s0[mw], r.s1[mw], r.z0[mw], r.z1[mw]);
       }
     }
@@ -669,6 +680,10 @@ struct Sm90Cta {
 #pragma unroll
       for (int mw = 0; mw < kMW; ++mw) {
         uint32_t (&f)[4] = F[mw];
+        if constexpr (kUnitForm<kUns, kMode>) {  // w * 2^u: one fma per register with the group's S2, C2
+          convert::cvt_u4b8_unit_frag16<T16>(word(r.v[mw], s), r.S2[mw], r.C2[mw], f);
+          continue;
+        }
         if constexpr (kWBits == 4) {
           // word s of the lane's 16 bytes is k16 step s (layout.h)
           if constexpr (kUns) convert::cvt_u4_frag16<T16>(word(r.v[mw], s), f);
@@ -883,6 +898,89 @@ struct Sm90Cta {
     }
   }
 
+  // ---- the unit form ---------------------------------------------------------------------------
+  // u4b8 weights with 16-bit group scales, one group row per 64-k block, on the block-issue
+  // mainloop: each fragment register in one fma (convert::cvt_u4b8_unit_frag16: lop3 + fma)
+  // instead of an exact sub and a mul, computing w * 2^u bit for bit, where 2^u (the unit form's
+  // unit, one per weight row, not a work unit) is carried by the row's f32 accumulators
+  // (convert_16bit.cuh, "the unit form"). The block loop is paced by its instruction count
+  // (docs/design-sm90.md, session 28), so the scales are also loaded and turned into the factors
+  // S2, C2 once per group (unit_group_start) instead of every block. Not the 128 x 256 tile: its
+  // k-step mainloop is tensor-core bound and reads the variant at run time.
+  template <bool kUns, int kMode>
+  static constexpr bool kUnitForm = MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && kWBits == 4 && !kUns &&
+                                    kMode == kSm90ScaleBlock && Tr::kBlockIssue;
+
+  // Multiplies row half h (0: row g, 1: row g+8) of atom mw of one accumulator set by f: registers
+  // 4j + 2h + e (the comment above epilogue). Exact: f is a power of two.
+  static __device__ __forceinline__ void scale_row_half(Acc (&set)[kMW][kAcc], int mw, int h, float f) {
+#pragma unroll
+    for (int j = 0; j < kAcc / 4; ++j) {
+      set[mw][4 * j + 2 * h] *= f;
+      set[mw][4 * j + 2 * h + 1] *= f;
+    }
+  }
+
+  // The rare path of a group start: a scale of the warp is outside its row's window. Every row of
+  // the warp moves to the unit of its scale (convert::unit_rebase_half), in window or not: the
+  // path is warp-uniform and multiplies all of the thread's accumulator registers whatever their
+  // factors, so keeping the in-window rows' units would add a select per row and save nothing;
+  // the move is exact for them too (a power of two), to the unit a rebase picks for their scale
+  // (unit::base_for_scale). Rare for typical scales: a work unit's first group where base0's window
+  // misses a scale, zero or subnormal scales (each of their groups), a scale ~4x below or ~8x above
+  // the one its row's unit was picked for (f16). kMoveAcc (every group start but the mainloop's first block's,
+  // whose accumulators are not yet written: the first wgmma of each set overwrites them) moves the
+  // accumulators, after wgmma_wait<0>: the previous block's wgmma, which write them, are still in
+  // flight while the next block is converted.
+  template <bool kMoveAcc, int kSets, int kMore>
+  static __device__ __forceinline__ void unit_rebase(const uint32_t (&s2)[kMW], uint32_t (&t2)[kMW], BlockRegs& r,
+                                                     Acc (&acc)[kMW][kAcc], Acc (&more)[kMore][kMW][kAcc]) {
+    if constexpr (kMoveAcc) ptx::wgmma_wait<0>();
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float f = convert::unit_rebase_half<T16>(s2[mw], r.base2[mw], h);
+        if constexpr (kMoveAcc) {
+          scale_row_half(acc, mw, h, f);
+#pragma unroll
+          for (int set = 1; set < kSets; ++set) scale_row_half(more[set - 1], mw, h, f);
+        }
+      }
+      t2[mw] = convert::unit_t<T16>(s2[mw], r.base2[mw]);
+    }
+  }
+
+  // A block that starts a group (or the work unit's first block, wherever it lies in its group):
+  // the scales of rows g, g+8 of each atom, their t = s * base and window test, the rebase where
+  // any lane of the warp has a scale out of window (a vote: the branch stays warp-uniform), and
+  // the group's factors S2, C2.
+  template <bool kMoveAcc, int kSets, int kMore>
+  static __device__ __forceinline__ void unit_group_start(const Ctx& c, uint32_t st, BlockRegs& r,
+                                                          Acc (&acc)[kMW][kAcc], Acc (&more)[kMore][kMW][kAcc]) {
+    uint32_t s2[kMW], t2[kMW];
+    uint32_t in_window = 1;
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) {
+      const uint32_t sa = st + Tr::kOffS + s_of(c, mw);  // row g; row g+8 is 8 * 2 bytes further
+      s2[mw] = ptx::lds16(sa) | (ptx::lds16(sa + 16) << 16);
+      t2[mw] = convert::unit_t<T16>(s2[mw], r.base2[mw]);
+      in_window &= convert::unit_in_window<T16>(t2[mw]);
+    }
+    if (!__all_sync(0xffffffffu, in_window)) unit_rebase<kMoveAcc, kSets>(s2, t2, r, acc, more);
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw) convert::unit_factors<T16>(t2[mw], r.S2[mw], r.C2[mw]);
+  }
+
+  // After the mainloop (the sets summed into acc): each row's accumulators x 2^-u, back to real
+  // values for everything that reads them (split-K partials, epilogue). Exact: a power of two.
+  static __device__ __forceinline__ void unit_leave(const BlockRegs& r, Acc (&acc)[kMW][kAcc]) {
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) scale_row_half(acc, mw, h, convert::unit_value_factor<T16>(r.base2[mw], h));
+  }
+
   // One unit's k-range; returns with all wgmma complete and every stage released.
   //
   // kBlockIssue (token tiles <= 128): per 64-k block i, one fence and the block's 4 wgmma
@@ -910,6 +1008,17 @@ struct Sm90Cta {
       constexpr int kSets = Tr::kAccSets;
       Acc more[kSets > 1 ? kSets - 1 : 1][kMW][kAcc];  // sets 1.. (set 0 is acc)
       uint32_t F[2][4][kMW][4];
+      // kUnitForm: every work unit starts its rows at the unit form's first unit (base0), with a
+      // group start at its first block wherever that lies in its group; uleft: blocks left in the
+      // group of the block being converted, that block included (gkb = group size / 64).
+      constexpr bool kUnitFormOn = kUnitForm<kUns, kMode>;
+      [[maybe_unused]] const int gkb = kUnitFormOn ? p.gs / kKBlock : 1;
+      [[maybe_unused]] int uleft = kUnitFormOn ? group_blocks_left(kb0, gkb) : 1;
+      if constexpr (kUnitFormOn) {
+#pragma unroll
+        for (int mw = 0; mw < kMW; ++mw) r.base2[mw] = convert::kUnit<T16>.base0;
+        unit_group_start<false, kSets>(c, st, r, acc, more);
+      }
 #pragma unroll
       for (int s = 0; s < Tr::kSteps; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[0][s]);
       for (int i = 0; i < nk; i += 2) {
@@ -934,7 +1043,7 @@ struct Sm90Cta {
           // 1.00-1.04x (s8 slower), so the 64-token tiles keep the load after the wait.
           constexpr bool kEarlyNext = kTileT == 128;
           const int cur = stage;
-          const bool more = i + h + 1 < nk;
+          const bool has_next = i + h + 1 < nk;
           auto next = [&] {
             if (Tr::kPair == 2 && h == 0) {
               st += Tr::kSubBytes;  // the stage's second block: landed with the first
@@ -945,13 +1054,24 @@ struct Sm90Cta {
             }
             load_block<kUns, kMode>(p, c, st, r);
           };
-          if (kEarlyNext && more) next();
+          if (kEarlyNext && has_next) next();
           ptx::wgmma_wait<1>();  // block i+h-1 done
           // kPair: block i+h-1 is the previous stage's last block only when h == 0.
           if ((Tr::kPair == 1 || h == 0) && prev >= 0) release(c, prev);
           prev = cur;
-          if (more) {
+          if (has_next) {
             if (!kEarlyNext) next();
+            if constexpr (kUnitFormOn) {
+              // A group start, tested by a vote: the branch is warp-uniform to ptxas whatever the
+              // code around it. Session 69's code had its wgmma descriptors moved off the uniform
+              // datapath by a plain branch on the counter (32 more R2UR per loop); this one compiles
+              // without them either way (CUDA 13.0), the vote costing one instruction per block.
+              --uleft;
+              if (__any_sync(0xffffffffu, uleft == 0)) {  // block i+h+1 starts a group
+                uleft = gkb;
+                unit_group_start<true, kSets>(c, st, r, acc, more);
+              }
+            }
 #pragma unroll
             for (int s = 0; s < Tr::kSteps; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[h ^ 1][s]);
           }
@@ -967,6 +1087,7 @@ struct Sm90Cta {
         for (int mw = 0; mw < kMW; ++mw)
 #pragma unroll
           for (int j = 0; j < kAcc; ++j) acc[mw][j] += more[set - 1][mw][j];
+      if constexpr (kUnitFormOn) unit_leave(r, acc);
     } else {
       uint32_t F[2][kMW][4];
       // The next block's weights are loaded right after the current block's last conversion
