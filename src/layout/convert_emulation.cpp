@@ -220,7 +220,11 @@ void unit_factors(Half h, uint32_t t2, uint32_t& S2, uint32_t& C2) {
   C2 = mul_x2(h, t2, unit_consts(h).c_mul);
 }
 
-void cvt_u4b8_unit_frag16(Half h, uint32_t w, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]) {
+uint32_t unit_zero_term(Half h, uint32_t zs2, uint32_t base2) {
+  return mul_x2(h, zs2, mul_x2(h, base2, unit_consts(h).z_mul));
+}
+
+void cvt_u4_unit_frag16(Half h, uint32_t w, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]) {
   uint32_t r0, r1, r2, r3;
   if (h == Half::kF16) {
     const uint32_t w8 = w >> 8;

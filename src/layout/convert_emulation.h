@@ -49,7 +49,8 @@ void scale_zero_frag16(Half h, uint32_t (&frag)[4], uint16_t s_row_g, uint16_t s
 uint32_t unit_t(Half h, uint32_t s2, uint32_t base2);  // t = s * base, both rows
 bool unit_in_window(Half h, uint32_t t2);              // both rows' |t| inside the window
 void unit_factors(Half h, uint32_t t2, uint32_t& S2, uint32_t& C2);
-void cvt_u4b8_unit_frag16(Half h, uint32_t word, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]);
+uint32_t unit_zero_term(Half h, uint32_t zs2, uint32_t base2);  // zs * 2^u
+void cvt_u4_unit_frag16(Half h, uint32_t word, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]);
 float unit_rebase_half(Half h, uint32_t s2, uint32_t& base2, int row_half);  // returns 2^(u_new - u_old)
 float unit_value_factor(Half h, uint32_t base2, int row_half);               // 2^-u
 

@@ -449,7 +449,7 @@ double unit_of_base(Half h, uint32_t base16) { return from_h(h, static_cast<uint
   const uint32_t s2 = sg | (uint32_t{sg8} << 16), base2 = bg | (bg8 << 16);
   uint32_t S2, C2, frag[4];
   emu::unit_factors(h, emu::unit_t(h, s2, base2), S2, C2);
-  emu::cvt_u4b8_unit_frag16(h, w, S2, C2, frag);
+  emu::cvt_u4_unit_frag16(h, w, S2, C2, frag);
   for (int e = 0; e < 8; ++e) {
     const int rh = row_half16(e);
     const double s = from_h(h, rh ? sg8 : sg), scale_u = unit_of_base(h, rh ? bg8 : bg);
@@ -500,6 +500,49 @@ TEST(ConvertEmulation, UnitFormIsExactAtTheRebasedUnit) {
       ++checked;
     }
     EXPECT_GT(checked, bf ? 60000 : 55000) << name(h);
+  }
+}
+
+TEST(ConvertEmulation, UnitFormWithZeroPointsIsExact) {
+  // u4 with zero points: w = RN(q s + zs), zs = RN(-(z s)) as prepack stores it (zs = 0: u4 without
+  // them), through the same fma with C = zs 2^u (unit_zero_term), at the rebased unit: every fifth
+  // scale of the domain x every z, every q in every position; where every weight of the group is
+  // finite (beyond, the semantics' weight is inf and the unit form's finite). Also s = 1 with
+  // zs = -z (zero points without group scales).
+  const auto words = unit_words();
+  for (Half h : {Half::kF16, Half::kBF16}) {
+    const bool bf = h == Half::kBF16;
+    const uint32_t base0 = unit::consts(bf).base0 & 0xFFFFu;
+    long checked = 0;
+    for (uint32_t b = 0; b < 0x10000u; b += 5) {
+      uint16_t s = static_cast<uint16_t>(b);
+      if (b == 0x10000u - 1) s = to_h(h, 1.0);
+      if (!unit_domain(h, s)) continue;
+      const uint32_t base = unit::base_for_scale(bf, s, base0);
+      uint32_t S2, C2;
+      emu::unit_factors(h, emu::unit_t(h, s | (uint32_t{s} << 16), base | (base << 16)), S2, C2);
+      for (int z = 0; z < 16; ++z) {
+        const uint16_t zs = to_h(h, -(z * from_h(h, s)));
+        bool finite = std::isfinite(from_h(h, zs));
+        for (int q = 0; q < 16 && finite; ++q) finite = std::isfinite(from_h(h, to_h(h, q * from_h(h, s) + from_h(h, zs))));
+        if (!finite) continue;
+        const uint32_t Z2 = emu::unit_zero_term(h, zs | (uint32_t{zs} << 16), base | (base << 16));
+        for (uint32_t w : words) {
+          uint32_t frag[4];
+          emu::cvt_u4_unit_frag16(h, w, S2, Z2, frag);
+          for (int e = 0; e < 8; ++e) {
+            const double want =
+                from_h(h, to_h(h, q_u4_m16(w, e) * from_h(h, s) + from_h(h, zs))) * unit_of_base(h, base);
+            const double got = from_h(h, half_of(frag, e));
+            ASSERT_TRUE(got == want || (got == 0 && want == 0))
+                << name(h) << " s 0x" << std::hex << s << " zs 0x" << zs << " w 0x" << w << std::dec << " e " << e
+                << ": got " << got << " want " << want;
+          }
+        }
+        ++checked;
+      }
+    }
+    EXPECT_GT(checked, 150000) << name(h);
   }
 }
 
@@ -595,7 +638,7 @@ TEST(ConvertEmulation, UnitFormColumnBookkeeping) {
         for (int step = 0; step < 4; ++step) {
           const uint32_t w = rng();
           uint32_t fu[4], fb[4];
-          emu::cvt_u4b8_unit_frag16(h, w, S2, C2, fu);
+          emu::cvt_u4_unit_frag16(h, w, S2, C2, fu);
           emu::cvt_u4b8_frag16(h, w, fb);
           emu::scale_frag16(h, fb, sv[0], sv[1]);
           for (int e = 0; e < 8; ++e) {

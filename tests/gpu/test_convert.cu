@@ -272,7 +272,7 @@ __global__ void unit_kernel(const CaseUnit* cases, size_t n, uint32_t* out) {
     }
     uint32_t S2, C2, f[4];
     cv::unit_factors<T>(t2, S2, C2);
-    cv::cvt_u4b8_unit_frag16<T>(c.w, S2, C2, f);
+    cv::cvt_u4_unit_frag16<T>(c.w, S2, C2, f);
     uint32_t* o = out + kUnitOut * i;
     for (int r = 0; r < 4; ++r) o[r] = f[r];
     o[4] = t2;
@@ -298,7 +298,7 @@ void emulate_unit(emu::Half h, const CaseUnit& c, uint32_t (&o)[kUnitOut]) {
   }
   uint32_t S2, C2, f[4];
   emu::unit_factors(h, t2, S2, C2);
-  emu::cvt_u4b8_unit_frag16(h, c.w, S2, C2, f);
+  emu::cvt_u4_unit_frag16(h, c.w, S2, C2, f);
   for (int r = 0; r < 4; ++r) o[r] = f[r];
   o[4] = t2;
   o[5] = ok ? 1u : 0u;

@@ -372,7 +372,8 @@ TEST(Smallm, W4A8_E4M3) {
   check_family(AType::kE4M3, {BType::kU4B8, BType::kU4}, {0, 128, -1, 32, 64, 256, 96}, {0, 64, 192, 96}, 6000);
 }
 
-// u4b8 with 16-bit group scales spread over 20 binades (zeros, f16 subnormals, mixed signs):
+// u4b8, and u4 with and without zero points, with 16-bit group scales spread over 20 binades (zeros,
+// f16 subnormals, mixed signs):
 // with the unit form (MIXGEMM_SMALLM_UNIT_FORM=1) rows change units inside segments, groups cross
 // chunks (g192 on K = 1344: 8-row chunks of 512 k) and segments end inside a CTA's range (2 and 5
 // pretend SMs); every schedule, against the reference. Passes with the base form too.
@@ -384,7 +385,8 @@ TEST(Smallm, UnitFormScalesAcrossWindows) {
       for (int64_t g : {int64_t{64}, int64_t{128}, int64_t{192}, int64_t{-1}}) {
         Spec s;
         s.a = a;
-        s.b = BType::kU4B8;
+        s.b = idx % 3 == 0 ? BType::kU4B8 : BType::kU4;  // u4: with zero points at idx % 3 == 1
+        s.zeros = idx % 3 == 1;
         s.N = shape == 0 ? 272 : 400;
         s.K = shape == 0 ? 768 : 1344;
         if (s.K % (g > 0 ? g : 1) != 0) continue;

@@ -325,7 +325,7 @@ enum RowVar : int {
                       // exact conversion to e4m3 (cvt.rn.satfinite) and back to f16
   kRowTm16 = 8,       // exact, 16 tokens: each converted fragment into two mma.sync (two 8-token n-tiles)
   // The unit form (convert_16bit.cuh; docs/design-smallm.md "The unit form"): the same exact weights
-  // times a power of two, one fma per register (cvt_u4b8_unit_frag16) instead of a sub and a mul.
+  // times a power of two, one fma per register (cvt_u4_unit_frag16) instead of a sub and a mul.
   kRowUnit = 9,       // S / C in registers (as kRowExact's scales)
   kRowUnitLdsm = 10,  // + ldmatrix B per k-step and, every second trip (a 128-k group), the group
                       // block of the smallm kernel: 4 scale loads, t, the window test and vote, S / C
@@ -458,7 +458,7 @@ __global__ void row_loop(int iters, float* sink, long long* cycles) {
             f[2] = wv[b].z;
             f[3] = wv[b].w;
           } else if constexpr (kUnit) {
-            mixgemm::kernels::convert::cvt_u4b8_unit_frag16<__half>(word_of(wv[b], st), uS[b], uC[b], f);
+            mixgemm::kernels::convert::cvt_u4_unit_frag16<__half>(word_of(wv[b], st), uS[b], uC[b], f);
           } else if constexpr (kVar == kRowNoScale) {
             mixgemm::kernels::convert::cvt_u4b8_frag16<__half>(word_of(wv[b], st), f);
           } else {

@@ -239,6 +239,9 @@ __device__ __forceinline__ void scale_zero_frag16(uint32_t (&frag)[4], T s_row_g
 //     inside the fma and rounded once: RN((q - 8) s 2^u) = RN((q - 8) s) 2^u = w 2^u while
 //     |s| 2^u lies in the window (unit_form.h: the result is then normal, and scaling by a power
 //     of two commutes with RN; a subnormal scale's weights have too few bits to round).
+//   - u4 with zero points (w = RN(q s + zs), zs = RN(-(z s)) prepacked; zs = 0 without them): the
+//     same fma with C = zs 2^u, exact for the same reason (q s + zs is a multiple of s's ulp, |zs|
+//     >= |s| or zs = 0, so zs 2^u is exact and the sum rounds at the same relative place).
 // The caller keeps, per weight row, base = 2^(u+9) and its f32 accumulators in the unit 2^u
 // (a tensor-core f32 sum of products scaled by a common power of two is that power of two times
 // the unscaled sum), moves a row to another unit when a group's scale leaves its window
@@ -277,10 +280,20 @@ __device__ __forceinline__ void unit_factors(uint32_t t2, uint32_t& S2, uint32_t
   }
 }
 
-// w * 2^u for one k16 step of u4b8 (the word of cvt_u4b8_frag16): 4 lop3 + 1 shift + 4 fma
-// (bf16: 3 shifts), against the base form's 4 lop3 + 1 shift + 4 sub + 4 mul.
+// C2 = zs * 2^u (zs2: the rows' prepacked zero terms RN(-(z s)), or 0 without zero points), with
+// base2 the rows' bases after any rebase: 2^u = base * 2^-9 (exact: f16 2^-23.., a subnormal power of
+// two at worst), then one exact multiply.
 template <class T>
-__device__ __forceinline__ void cvt_u4b8_unit_frag16(uint32_t w, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]) {
+__device__ __forceinline__ uint32_t unit_zero_term(uint32_t zs2, uint32_t base2) {
+  if constexpr (detail::kIsF16<T>) return ptx::mul_f16x2(zs2, ptx::mul_f16x2(base2, kUnit<T>.z_mul));
+  else return ptx::mul_bf16x2(zs2, ptx::mul_bf16x2(base2, kUnit<T>.z_mul));
+}
+
+// w * 2^u for one k16 step of 4-bit weights (the word of cvt_u4b8_frag16 / cvt_u4_frag16): C2 =
+// -8 s 2^u (u4b8: unit_factors) or zs 2^u (u4: unit_zero_term). 4 lop3 + 1 shift + 4 fma (bf16: 3
+// shifts), against the base form's 4 lop3 + 1 shift + 4 sub + 4 mul (u4 with zeros: 4 sub + 4 fma).
+template <class T>
+__device__ __forceinline__ void cvt_u4_unit_frag16(uint32_t w, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]) {
   // nibbles as in cvt_u4_frag16_biased: w = {q7 q6, q5 q4, q3 q2, q1 q0}[nibble 7..0] = elements
   // [7,5,3,1,6,4,2,0]; frag[0], frag[2] are row g (S2.lo, C2.lo), frag[1], frag[3] row g+8 (.hi).
   if constexpr (detail::kIsF16<T>) {
@@ -291,7 +304,7 @@ __device__ __forceinline__ void cvt_u4b8_unit_frag16(uint32_t w, uint32_t S2, ui
     const uint32_t r1 = ptx::lop3<ptx::kLutAndOr>(w, 0x00F000F0u, 0u);
     const uint32_t r2 = ptx::lop3<ptx::kLutAndOr>(w8, 0x000F000Fu, 0u);  // (q4, q5) 2^-24
     const uint32_t r3 = ptx::lop3<ptx::kLutAndOr>(w8, 0x00F000F0u, 0u);  // (q6, q7) 2^-20
-    frag[0] = ptx::fma_f16x2_lo(r0, S2, C2);  // RN((q - 8) s 2^u): S2.lo = s 2^(u+24)
+    frag[0] = ptx::fma_f16x2_lo(r0, S2, C2);  // RN((q - 8) s 2^u) / RN((q s + zs) 2^u): S2.lo = s 2^(u+24)
     frag[1] = ptx::fma_f16x2_hi(r1, S2, C2);  //                    S2.hi = s 2^(u+20)
     frag[2] = ptx::fma_f16x2_lo(r2, S2, C2);
     frag[3] = ptx::fma_f16x2_hi(r3, S2, C2);

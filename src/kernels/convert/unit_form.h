@@ -2,13 +2,14 @@
 // shared by the device converters and their host twin (src/layout/convert_emulation.cpp).
 // Pure bit arithmetic on 16-bit float images (f16 or bf16) and f32 images; no CUDA types.
 //
-// The unit form computes a u4b8 weight with a 16-bit group scale s as w' = w * 2^u, where w =
-// RN((q - 8) s) is docs/semantics.md's weight and 2^u a power of two held per weight row (per
+// The unit form computes a 4-bit weight with a 16-bit group scale s as w' = w * 2^u, where w =
+// RN((q - 8) s) (u4b8) or RN(q s + zs) (u4 with zero points) is docs/semantics.md's weight and 2^u a power of two held per weight row (per
 // output column) by that row's f32 accumulators. The kernels keep 2^u as its *base*
 //   base = 2^(u + 9)                         (a 16-bit power of two, f16 or bf16)
 // because t = s * base is the quantity every factor is formed from (convert_16bit.cuh):
 //   f16:  S(row g) = s 2^(u+24) = t 2^15,  S(row g+8) = s 2^(u+20) = t 2^11,  C = -8 s 2^u = -t 2^-6
 //   bf16: S        = s 2^(u+133) = t 2^124 (both rows),                       C = -t 2^-6
+//   zero points: C = zs 2^u = zs (base 2^-9)
 // and the unit form is exact (w' = w * 2^u bit for bit) while t lies in the window
 //   f16:  |t| in [2^-5, 2)       (|s| 2^u in [2^-14, 2^-8): w' normal, S < 2^16, C normal)
 //   bf16: |t| in [2^-117, 2^4)   (|s| 2^u in [2^-126, 2^-5): S < 2^128)
@@ -31,13 +32,14 @@ struct Consts {
   uint32_t t_lo;   // window: |t| >= t_lo ...
   uint32_t t_hi;   //         ... and |t| < t_hi
   uint32_t s_mul;  // S = t * s_mul  (f16: {2^11 row g+8, 2^15 row g}; bf16: 2^124 both)
-  uint32_t c_mul;  // C = t * c_mul  (-2^-6)
+  uint32_t c_mul;  // C = t * c_mul  (-2^-6: -8 s 2^u for u4b8)
+  uint32_t z_mul;  // 2^u = base * z_mul (2^-9: zero points' term zs 2^u)
 };
 // f16: the first unit is u = -5 (base 2^4), whose window holds |s| in [2^-9, 2^-3): the scales of
 // typical 4-bit checkpoints (absmax / 7 of weights of magnitude ~0.01-0.5), so most segments never
 // rebase. bf16: u = 0 (base 2^9): no scaling at all for every normal |s| < 2^-5.
-inline constexpr Consts kF16{0x4C004C00u, 0x28002800u, 0x40004000u, 0x68007800u, 0xA400A400u};
-inline constexpr Consts kBF16{0x44004400u, 0x05000500u, 0x41804180u, 0x7D807D80u, 0xBC80BC80u};
+inline constexpr Consts kF16{0x4C004C00u, 0x28002800u, 0x40004000u, 0x68007800u, 0xA400A400u, 0x18001800u};
+inline constexpr Consts kBF16{0x44004400u, 0x05000500u, 0x41804180u, 0x7D807D80u, 0xBC80BC80u, 0x3B003B00u};
 
 MIXGEMM_UNIT_HD constexpr const Consts& consts(bool bf16) { return bf16 ? kBF16 : kF16; }
 

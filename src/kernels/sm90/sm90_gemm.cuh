@@ -681,7 +681,7 @@ struct Sm90Cta {
       for (int mw = 0; mw < kMW; ++mw) {
         uint32_t (&f)[4] = F[mw];
         if constexpr (kUnitForm<kUns, kMode>) {  // w * 2^u: one fma per register with the group's S2, C2
-          convert::cvt_u4b8_unit_frag16<T16>(word(r.v[mw], s), r.S2[mw], r.C2[mw], f);
+          convert::cvt_u4_unit_frag16<T16>(word(r.v[mw], s), r.S2[mw], r.C2[mw], f);
           continue;
         }
         if constexpr (kWBits == 4) {
@@ -900,7 +900,7 @@ struct Sm90Cta {
 
   // ---- the unit form ---------------------------------------------------------------------------
   // u4b8 weights with 16-bit group scales, one group row per 64-k block, on the block-issue
-  // mainloop: each fragment register in one fma (convert::cvt_u4b8_unit_frag16: lop3 + fma)
+  // mainloop: each fragment register in one fma (convert::cvt_u4_unit_frag16: lop3 + fma)
   // instead of an exact sub and a mul, computing w * 2^u bit for bit, where 2^u (the unit form's
   // unit, one per weight row, not a work unit) is carried by the row's f32 accumulators
   // (convert_16bit.cuh, "the unit form"). The block loop is paced by its instruction count

@@ -360,10 +360,10 @@ struct SmallmCta {
   }
 
   // ---- the unit form (convert_16bit.cuh, "the unit form") ----------------------------------
-  // The variants it serves: u4b8 with 16-bit group scales, one group per k-block row.
+  // The variants it serves: 4-bit weights with 16-bit group scales, one group per k-block row: u4b8
+  // (C = -8 s 2^u) and u4 with or without zero points (C = zs 2^u; s = 1 without group scales).
   template <int kMode, bool kUns>
-  static constexpr bool kUnitForm =
-      MIXGEMM_SMALLM_UNIT_FORM && Tr::kA16 && kWBits == 4 && kMode == kScaleBlock && !kUns;
+  static constexpr bool kUnitForm = MIXGEMM_SMALLM_UNIT_FORM && Tr::kA16 && kWBits == 4 && kMode == kScaleBlock;
   // Per block b of the warp: the units of its rows g (low half) and g+8 (high half) as bases
   // 2^(u+9), and the current group's fma factors S, C (unit_factors). The accumulators acc[b][nt]
   // registers {0,1} (row g) and {2,3} (row g+8) hold their sums times 2^u.
@@ -379,13 +379,16 @@ struct SmallmCta {
   // rebase of the rows whose pair left its window, and the group's factors. ~27 SASS instructions
   // on the straight path for TM 8 (2 blocks: 4 scale loads, 2 packs, 2 x (3 HMUL2 + the window's
   // HSETP2s)), once per group where the base form spends 8 HMUL2 per row.
+  template <bool kUns>
   static __device__ __forceinline__ void unit_group(const SmallmKernelParams& p, const uint8_t* sc, int gl,
                                                     Units& u, Acc (&acc)[kNBW][kNT][4]) {
     uint32_t s2[kNBW], t2[kNBW], ok = 1;
 #pragma unroll
     for (int b = 0; b < kNBW; ++b) {
-      const RowSZ r = load_sz<false>(p, sc, gl, b);
-      s2[b] = r.s0 | (r.s1 << 16);
+      const uint8_t* sp = sc + gl * p.srow_bytes + b * 16 * kSB;  // as load_sz
+      s2[b] = (kUns && !p.has_scales) ? (kOne | (kOne << 16))
+                                      : *reinterpret_cast<const uint16_t*>(sp) |
+                                            (uint32_t{*reinterpret_cast<const uint16_t*>(sp + 16)} << 16);
       t2[b] = convert::unit_t<T16>(s2[b], u.base2[b]);
       ok &= convert::unit_in_window<T16>(t2[b]);
     }
@@ -410,7 +413,18 @@ struct SmallmCta {
       }
     }
 #pragma unroll
-    for (int b = 0; b < kNBW; ++b) convert::unit_factors<T16>(t2[b], u.S2[b], u.C2[b]);
+    for (int b = 0; b < kNBW; ++b) {
+      convert::unit_factors<T16>(t2[b], u.S2[b], u.C2[b]);
+      if constexpr (kUns) {
+        // zs 2^u (0 without zero points), the zeros loaded only now: holding them through the rebase
+        // made the TM 8 kernel spill.
+        const uint8_t* zp = sc + gl * p.srow_bytes + b * 16 * kSB + p.g_rows * p.srow_bytes;
+        const uint32_t zs2 = p.has_zeros ? *reinterpret_cast<const uint16_t*>(zp) |
+                                               (uint32_t{*reinterpret_cast<const uint16_t*>(zp + 16)} << 16)
+                                         : 0u;
+        u.C2[b] = convert::unit_zero_term<T16>(zs2, u.base2[b]);
+      }
+    }
   }
   // The segment's end: every row back to real values (x 2^-u, exact), the units back to the first.
   static __device__ __forceinline__ void unit_leave(Units& u, Acc (&acc)[kNBW][kNT][4]) {
@@ -607,7 +621,7 @@ struct SmallmCta {
         // The group's factors stay in registers from its first row on; a chunk's first row
         // (whose group may have started in the previous chunk, or in another segment) forms
         // them again from this stage's copy of the scales.
-        if (j == 0 || r == 0) unit_group(p, sc, gl, u, acc);
+        if (j == 0 || r == 0) unit_group<kUns>(p, sc, gl, u, acc);
         r += kKB;
         if (r >= p.gs) { r -= p.gs; ++gl; }
       } else if constexpr (kMode == kScaleBlock) {
@@ -640,7 +654,7 @@ struct SmallmCta {
 #pragma unroll
         for (int b = 0; b < kNBW; ++b) {
           uint32_t f[4];
-          if constexpr (kUnitForm<kMode, kUns>) convert::cvt_u4b8_unit_frag16<T16>(word(wv[b], s), u.S2[b], u.C2[b], f);
+          if constexpr (kUnitForm<kMode, kUns>) convert::cvt_u4_unit_frag16<T16>(word(wv[b], s), u.S2[b], u.C2[b], f);
           else dequant<kMode, kUns>(wv[b], s, szA[b], szB[b], f);
 #pragma unroll
           for (int nt = 0; nt < kNT; ++nt) mma(acc[b][nt], f, bf[nt]);
