@@ -10,7 +10,8 @@
 # base = main as built by default (both switches 0), cand = the same tree with -DMIXGEMM_SMALLM_UNIT_FORM=1
 # -DMIXGEMM_SM90_UNIT_FORM=1. f16 x u4b8 g128 / per-channel and bf16 g128, M = 1, 8, 16, 64, 128, 256 on
 # llama3-8b + seed + llama2-70b; sm90 built with its three block-issue tiles only (the same set on both sides).
-# Outputs: $OUT/uf<phase>.tar.gz; the geomeans cand / base per (type, M) last.
+# Outputs: $OUT/uf<phase>.tar.gz; the geomeans cand / base per (type, M) last. TYPES=... replaces the type list (e.g.
+# TYPES=f16.u4.g128 EVENT=0 bash ... 2: AWQ's u4 with zero points, graphs only, ~3 min).
 set -uo pipefail
 PHASE=${1:?usage: unitform.sh 1|2}
 HERE=bench/results/2026-12-04-h200/s69-next
@@ -23,7 +24,8 @@ COMMIT=$(git rev-parse --short HEAD 2>/dev/null || cat "$HERE/commit.txt")
 CF=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,bf16.u4 -DMIXGEMM_BUILD_PYTHON=OFF
     "-DMIXGEMM_SM90_SCHEDULES=128x64_1x1x1_coop_splitk,256x64_1x1x1_coop_splitk,128x128_1x1x1_coop_splitk")
 BENCH=(--no-baselines --settle-ms 0 --summary-m none --quiet --git-commit "$COMMIT"
-       --shapes llama3-8b,seed,llama2-70b --types f16.u4b8.g128,bf16.u4b8.g128,f16.u4b8.gch --m 1,8,16,64,128,256)
+       --shapes llama3-8b,seed,llama2-70b --types "${TYPES:-f16.u4b8.g128,bf16.u4b8.g128,f16.u4b8.gch}"
+       --m 1,8,16,64,128,256)
 run_bench() {  # $1 side (base|cand), $2 stem, extra flags after
   local side=$1 stem=$2; shift 2
   local bin=build-uf/tools/mixgemm-bench; [ "$side" = base ] && bin=build-base/tools/mixgemm-bench
