@@ -254,9 +254,9 @@ TEST(ConvertGpu, U8Frag16BF16MatchesEmulation) {
 // window test. Scales: every one of the domain (docs/design-smallm.md, "The unit form") in row g,
 // a random one in row g+8, at the segment's first base and at random bases.
 struct CaseUnit {
-  uint32_t w, s2, base2;
+  uint32_t w, s2, base2, zs2;  // zs2: zero terms for unit_zero_term (at the final bases)
 };
-constexpr int kUnitOut = 13;
+constexpr int kUnitOut = 14;
 
 template <class T>
 __global__ void unit_kernel(const CaseUnit* cases, size_t n, uint32_t* out) {
@@ -284,6 +284,7 @@ __global__ void unit_kernel(const CaseUnit* cases, size_t n, uint32_t* out) {
     o[10] = __float_as_uint(f1);
     o[11] = __float_as_uint(cv::unit_value_factor<T>(base2, 0));
     o[12] = __float_as_uint(cv::unit_value_factor<T>(base2, 1));
+    o[13] = cv::unit_zero_term<T>(c.zs2, base2);
   }
 }
 
@@ -310,6 +311,7 @@ void emulate_unit(emu::Half h, const CaseUnit& c, uint32_t (&o)[kUnitOut]) {
   o[10] = bits(f1);
   o[11] = bits(emu::unit_value_factor(h, base2, 0));
   o[12] = bits(emu::unit_value_factor(h, base2, 1));
+  o[13] = emu::unit_zero_term(h, c.zs2, base2);
 }
 
 bool unit_domain(emu::Half h, uint16_t b) {
@@ -330,6 +332,17 @@ void run_unit(emu::Half h) {
     }
   };
   const int kmin = bf ? -117 : -14, kmax = bf ? 9 : 11;
+  // prepack's zero terms RN(-(z s)) of both rows for a random z
+  auto zero_terms = [&](uint32_t s2) {
+    uint32_t zs2 = 0;
+    for (int r = 0; r < 2; ++r) {
+      const uint16_t sb = static_cast<uint16_t>(s2 >> (16 * r));
+      const double sv = bf ? mixgemm::numeric::from_bf16(sb) : mixgemm::numeric::from_f16(sb);
+      const double z = rng() % 16u;
+      zs2 |= uint32_t{bf ? mixgemm::numeric::to_bf16(-(z * sv)) : mixgemm::numeric::to_f16(-(z * sv))} << (16 * r);
+    }
+    return zs2;
+  };
   auto random_base = [&] { return un::pow2_bits(bf, kmin + static_cast<int>(rng() % uint32_t(kmax - kmin + 1))); };
   std::vector<CaseUnit> cases;
   for (uint32_t b = 0; b < 0x10000u; ++b) {
@@ -339,12 +352,13 @@ void run_unit(emu::Half h) {
       const uint32_t s2 = sv | (uint32_t{domain_scale()} << 16);
       const uint32_t base0 = un::consts(bf).base0;
       const uint32_t base2 = j < 2 ? base0 : (random_base() | (random_base() << 16));
-      cases.push_back(CaseUnit{covering_word_u4(j), s2, base2});
+      cases.push_back(CaseUnit{covering_word_u4(j), s2, base2, zero_terms(s2)});
     }
   }
-  for (int i = 0; i < 200000; ++i)
-    cases.push_back(CaseUnit{rng(), domain_scale() | (uint32_t{domain_scale()} << 16),
-                             random_base() | (random_base() << 16)});
+  for (int i = 0; i < 200000; ++i) {
+    const uint32_t s2 = domain_scale() | (uint32_t{domain_scale()} << 16);
+    cases.push_back(CaseUnit{rng(), s2, random_base() | (random_base() << 16), zero_terms(s2)});
+  }
   const size_t n = cases.size();
   DeviceBuffer<CaseUnit> d_cases(n);
   DeviceBuffer<uint32_t> d_out(kUnitOut * n);
@@ -375,7 +389,7 @@ void run_unit(emu::Half h) {
   EXPECT_GT(rebased, n / 8) << "the cases exercise the rebase";
   EXPECT_EQ(bad, 0u) << (bf ? "bf16" : "f16") << " unit form, seed 0x" << std::hex << kSeed << std::dec << ", "
                      << bad << " mismatching outputs of " << kUnitOut * n
-                     << " (0-3 fragment, 4 t, 5 window, 6 S, 7 C, 8 base, 9-10 rebase, 11-12 value)" << first.str();
+                     << " (0-3 fragment, 4 t, 5 window, 6 S, 7 C, 8 base, 9-10 rebase, 11-12 value, 13 zero term)" << first.str();
 }
 
 TEST(ConvertGpu, UnitFormMatchesEmulation) {
