@@ -448,16 +448,21 @@ TEST(Sm90, StreamK) {
                   [](const Spec& s) { check_forced(s, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream); });
 }
 
-// The unit form (sm90_gemm.cuh, kUnitForm: f16 / bf16 x u4b8 with one group row per 64-k block on
-// the block-issue tiles; built in with -DMIXGEMM_SM90_UNIT_FORM=1): group scales spread over 20
-// binades, zeros and f16 subnormals among them, signs mixed (Spec::scale_spread), so that rows
-// leave their windows and move to other units at many group starts, with accumulators in several
-// units at once. Groups of 64 (a group start every block) and 128, and per channel (group size K:
-// one group, a unit's first block only), random data, M = 1, 40, 64, 200 (partial and whole token
-// tiles), every compiled schedule (the 128 x 256 one runs the base form: a check of the same data),
-// against the CPU reference: with the heuristic's own split, and with stream-K forced on 7 pretend
-// SMs (k-ranges that start and end anywhere in a group: a work unit's first block starts the unit
-// form wherever it lies in its group). With the unit form off it checks the base form on the same data.
+// The unit form (sm90_gemm.cuh, kUnitForm: f16 / bf16 x u4b8 and u4 with or without zero points,
+// one group row per 64-k block on the block-issue tiles; built in with -DMIXGEMM_SM90_UNIT_FORM=1):
+// group scales spread over 20 binades, zeros and f16 subnormals among them, signs mixed
+// (Spec::scale_spread), so that rows leave their windows and move to other units at many group
+// starts, with accumulators in several units at once. Groups of 64 (a group start every block)
+// and 128, and per channel (group size K: one group, a unit's first block only), random data,
+// M = 1, 40, 64, 200 (partial and whole token tiles), every compiled schedule (the 128 x 256 one
+// runs the base form: a check of the same data), against the CPU reference: with the heuristic's
+// own split, and with stream-K forced on 7 pretend SMs (k-ranges that start and end anywhere in a
+// group: a work unit's first block starts the unit form wherever it lies in its group). The weight
+// type rotates over the points (not every type at every point: the run time): u4b8; u4 with zero
+// points (C = zs 2^u); u4 with group scales only (C = 0); and on f16's per-channel point u4 with
+// zero points and no group scales (group size 0: s = 1, one group of K; the first unit's window
+// misses it, so every work unit starts with a rebase). With the unit form off it checks the base
+// form on the same data.
 TEST(Sm90, UnitFormScalesAcrossWindows) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   const std::vector<int> ms = {1, 40, 64, 200};
@@ -465,10 +470,15 @@ TEST(Sm90, UnitFormScalesAcrossWindows) {
   int ran = 0, i = 0;
   for (AType a : {AType::kF16, AType::kBF16})
     for (int64_t g : {int64_t{64}, int64_t{128}, K}) {
+      // i = 0..5: f16 g64 u4b8, g128 u4+z, g0 u4+z (zeros only); bf16 g64 u4+z, g128 u4, gK u4b8.
+      enum { kB8, kZ, kS, kZOnly };
+      constexpr int kWeights[6] = {kB8, kZ, kZOnly, kZ, kS, kB8};
+      const int w = kWeights[i];
       Spec s;
       s.a = a;
-      s.b = BType::kU4B8;
-      s.group_size = g;
+      s.b = w == kB8 ? BType::kU4B8 : BType::kU4;
+      s.zeros = w == kZ || w == kZOnly;
+      s.group_size = w == kZOnly ? 0 : g;
       s.N = 400;
       s.K = K;
       s.out = i % 2 ? OutType::kBF16 : OutType::kF16;

@@ -59,10 +59,10 @@
 #include "kernels/sm90/sm90_partition.h"
 #include "mixgemm/layout.h"
 
-// The unit form on the block-issue tiles (Sm90Cta::kUnitForm: f16 / bf16 x u4b8, one group row
-// per 64-k block; docs/design-sm90.md "The unit form"). Default 0: built and tested, but off until it
-// is measured on a GPU (with 0 every kernel's SASS is the base form's); -DMIXGEMM_SM90_UNIT_FORM=1
-// turns it on.
+// The unit form on the block-issue tiles (Sm90Cta::kUnitForm: f16 / bf16 x u4b8 and u4 with or
+// without zero points, one group row per 64-k block; docs/design-sm90.md "The unit form").
+// Default 0: built and tested, but off until it is measured on a GPU (with 0 every kernel's SASS
+// is the base form's); -DMIXGEMM_SM90_UNIT_FORM=1 turns it on.
 #ifndef MIXGEMM_SM90_UNIT_FORM
 #define MIXGEMM_SM90_UNIT_FORM 0
 #endif
@@ -899,17 +899,19 @@ struct Sm90Cta {
   }
 
   // ---- the unit form ---------------------------------------------------------------------------
-  // u4b8 weights with 16-bit group scales, one group row per 64-k block, on the block-issue
-  // mainloop: each fragment register in one fma (convert::cvt_u4_unit_frag16: lop3 + fma)
-  // instead of an exact sub and a mul, computing w * 2^u bit for bit, where 2^u (the unit form's
-  // unit, one per weight row, not a work unit) is carried by the row's f32 accumulators
+  // 4-bit weights with 16-bit group scales, one group row per 64-k block, on the block-issue
+  // mainloop (u4b8: C = -8 s 2^u; u4 with or without zero points: C = zs 2^u, s = 1 without group
+  // scales, the run-time flags p.has_scales / p.has_zeros read at group starts only): each
+  // fragment register in one fma (convert::cvt_u4_unit_frag16: lop3 + fma) instead of an exact
+  // sub and a mul (u4: a sub and an fma), computing w * 2^u bit for bit, where 2^u (the unit
+  // form's unit, one per weight row, not a work unit) is carried by the row's f32 accumulators
   // (convert_16bit.cuh, "the unit form"). The block loop is paced by its instruction count
   // (docs/design-sm90.md, session 28), so the scales are also loaded and turned into the factors
   // S2, C2 once per group (unit_group_start) instead of every block. Not the 128 x 256 tile: its
   // k-step mainloop is tensor-core bound and reads the variant at run time.
   template <bool kUns, int kMode>
-  static constexpr bool kUnitForm = MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && kWBits == 4 && !kUns &&
-                                    kMode == kSm90ScaleBlock && Tr::kBlockIssue;
+  static constexpr bool kUnitForm =
+      MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && kWBits == 4 && kMode == kSm90ScaleBlock && Tr::kBlockIssue;
 
   // Multiplies row half h (0: row g, 1: row g+8) of atom mw of one accumulator set by f: registers
   // 4j + 2h + e (the comment above epilogue). Exact: f is a power of two.
@@ -954,22 +956,32 @@ struct Sm90Cta {
   // A block that starts a group (or the work unit's first block, wherever it lies in its group):
   // the scales of rows g, g+8 of each atom, their t = s * base and window test, the rebase where
   // any lane of the warp has a scale out of window (a vote: the branch stays warp-uniform), and
-  // the group's factors S2, C2.
-  template <bool kMoveAcc, int kSets, int kMore>
-  static __device__ __forceinline__ void unit_group_start(const Ctx& c, uint32_t st, BlockRegs& r,
-                                                          Acc (&acc)[kMW][kAcc], Acc (&more)[kMore][kMW][kAcc]) {
+  // the group's factors S2, C2. u4 (kUns): s = 1.0 without group scales, and C2 = zs 2^u from the
+  // zero terms (0 without zero points) and the bases after any rebase; the zeros are loaded only
+  // after the rebase decision, so that they are not held through the rare path.
+  template <bool kUns, bool kMoveAcc, int kSets, int kMore>
+  static __device__ __forceinline__ void unit_group_start(const Sm90KernelParams& p, const Ctx& c, uint32_t st,
+                                                          BlockRegs& r, Acc (&acc)[kMW][kAcc],
+                                                          Acc (&more)[kMore][kMW][kAcc]) {
     uint32_t s2[kMW], t2[kMW];
     uint32_t in_window = 1;
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
       const uint32_t sa = st + Tr::kOffS + s_of(c, mw);  // row g; row g+8 is 8 * 2 bytes further
-      s2[mw] = ptx::lds16(sa) | (ptx::lds16(sa + 16) << 16);
+      s2[mw] = (kUns && !p.has_scales) ? (kOne | (kOne << 16)) : ptx::lds16(sa) | (ptx::lds16(sa + 16) << 16);
       t2[mw] = convert::unit_t<T16>(s2[mw], r.base2[mw]);
       in_window &= convert::unit_in_window<T16>(t2[mw]);
     }
     if (!__all_sync(0xffffffffu, in_window)) unit_rebase<kMoveAcc, kSets>(s2, t2, r, acc, more);
 #pragma unroll
-    for (int mw = 0; mw < kMW; ++mw) convert::unit_factors<T16>(t2[mw], r.S2[mw], r.C2[mw]);
+    for (int mw = 0; mw < kMW; ++mw) {
+      convert::unit_factors<T16>(t2[mw], r.S2[mw], r.C2[mw]);
+      if constexpr (kUns) {
+        const uint32_t za = st + Tr::kOffZ + s_of(c, mw);  // as the scales
+        const uint32_t zs2 = p.has_zeros ? ptx::lds16(za) | (ptx::lds16(za + 16) << 16) : 0u;
+        r.C2[mw] = convert::unit_zero_term<T16>(zs2, r.base2[mw]);
+      }
+    }
   }
 
   // After the mainloop (the sets summed into acc): each row's accumulators x 2^-u, back to real
@@ -1017,7 +1029,7 @@ struct Sm90Cta {
       if constexpr (kUnitFormOn) {
 #pragma unroll
         for (int mw = 0; mw < kMW; ++mw) r.base2[mw] = convert::kUnit<T16>.base0;
-        unit_group_start<false, kSets>(c, st, r, acc, more);
+        unit_group_start<kUns, false, kSets>(p, c, st, r, acc, more);
       }
 #pragma unroll
       for (int s = 0; s < Tr::kSteps; ++s) dequant_step<kUns, kMode>(p, c, st, r, s, F[0][s]);
@@ -1069,7 +1081,7 @@ struct Sm90Cta {
               --uleft;
               if (__any_sync(0xffffffffu, uleft == 0)) {  // block i+h+1 starts a group
                 uleft = gkb;
-                unit_group_start<true, kSets>(c, st, r, acc, more);
+                unit_group_start<kUns, true, kSets>(p, c, st, r, acc, more);
               }
             }
 #pragma unroll
