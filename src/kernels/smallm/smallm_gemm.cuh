@@ -47,8 +47,8 @@
 #include "kernels/smallm/smallm_trace.cuh"
 #include "mixgemm/layout.h"
 
-// The unit form (convert_16bit.cuh): u4b8 weights with f16 / bf16 group scales converted with one
-// fma per register instead of a sub and a mul, bit-exactly. Built, not yet measured on a GPU, so
+// The unit form (convert_16bit.cuh): 4-bit weights (u4b8, u4 with or without zero points) with f16 /
+// bf16 group scales converted with one fma per register instead of a sub and a mul, bit-exactly. Built, not yet measured on a GPU, so
 // off by default (0: the kernels are compiled as before it existed); -DMIXGEMM_SMALLM_UNIT_FORM=1
 // turns it on. docs/design-smallm.md, "The unit form".
 #ifndef MIXGEMM_SMALLM_UNIT_FORM
@@ -376,9 +376,10 @@ struct SmallmCta {
   }
   // A row that starts a group (or a chunk): the group's scales from the stage, the window test of
   // every row of the warp (one vote: a rebase is rare, and its branch stays warp-uniform), the
-  // rebase of the rows whose pair left its window, and the group's factors. ~27 SASS instructions
-  // on the straight path for TM 8 (2 blocks: 4 scale loads, 2 packs, 2 x (3 HMUL2 + the window's
-  // HSETP2s)), once per group where the base form spends 8 HMUL2 per row.
+  // rebase of the rows whose pair left its window, and the group's factors. 24 SASS instructions on
+  // the straight path for f16 u4b8 at TM 8 (2 blocks: 4 scale loads, 2 packs, 2 x (3 HMUL2 + the
+  // window's HSETP2s), the vote; u4 with zeros 41), once per group where the base form spends 8
+  // HMUL2 and the scale loads per row.
   template <bool kUns>
   static __device__ __forceinline__ void unit_group(const SmallmKernelParams& p, const uint8_t* sc, int gl,
                                                     Units& u, Acc (&acc)[kNBW][kNT][4]) {
@@ -418,7 +419,7 @@ struct SmallmCta {
       if constexpr (kUns) {
         // zs 2^u (0 without zero points), the zeros loaded only now: holding them through the rebase
         // made the TM 8 kernel spill.
-        const uint8_t* zp = sc + gl * p.srow_bytes + b * 16 * kSB + p.g_rows * p.srow_bytes;
+        const uint8_t* zp = sc + gl * p.srow_bytes + b * 16 * kSB + p.g_rows * p.srow_bytes;  // as load_sz
         const uint32_t zs2 = p.has_zeros ? *reinterpret_cast<const uint16_t*>(zp) |
                                                (uint32_t{*reinterpret_cast<const uint16_t*>(zp + 16)} << 16)
                                          : 0u;
