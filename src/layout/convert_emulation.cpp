@@ -253,6 +253,11 @@ float unit_rebase_half(Half h, uint32_t s2, uint32_t& base2, int row_half) {
   return f32_of_bits(kernels::convert::unit::rebase_factor_bits(bf, nb, old));
 }
 
+bool unit_domain(Half h, uint16_t s) {
+  if (h == Half::kF16) return (s & 0x7C00u) != 0x7C00u && std::fabs(numeric::from_f16(s)) <= 8188.0;
+  return (s & 0x7F80u) != 0x7F80u && std::fabs(numeric::from_bf16(s)) < std::ldexp(1.0, 117);
+}
+
 float unit_value_factor(Half h, uint32_t base2, int row_half) {
   return f32_of_bits(
       kernels::convert::unit::value_factor_bits(h == Half::kBF16, (base2 >> (16 * row_half)) & 0xFFFFu));

@@ -53,6 +53,9 @@ uint32_t unit_zero_term(Half h, uint32_t zs2, uint32_t base2);  // zs * 2^u
 void cvt_u4_unit_frag16(Half h, uint32_t word, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]);
 float unit_rebase_half(Half h, uint32_t s2, uint32_t& base2, int row_half);  // returns 2^(u_new - u_old)
 float unit_value_factor(Half h, uint32_t base2, int row_half);               // 2^-u
+// A u4b8 group scale of the unit form's domain (docs/semantics.md 4.1): finite, f16 |s| <= 8188
+// (8 |s| stays finite), bf16 |s| < 2^117.
+bool unit_domain(Half h, uint16_t s);
 
 // ---- convert_8bit.cuh -----------------------------------------------------------
 uint32_t spread_nibbles(uint32_t nibbles);

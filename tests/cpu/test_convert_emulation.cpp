@@ -432,12 +432,7 @@ TEST(ConvertEmulation, U4x4ToE4m3GroupScaleIsF16ThenE4m3) {
 // ---- the unit form (convert_16bit.cuh; unit_form.h) --------------------------------------
 namespace unit = mixgemm::kernels::convert::unit;
 
-// Every scale of the unit form's domain (docs/design-smallm.md, "The unit form"): finite, f16
-// |s| <= 8188 (8 |s| stays finite), bf16 |s| < 2^117.
-bool unit_domain(Half h, uint16_t s) {
-  if (h == Half::kF16) return (s & 0x7C00u) != 0x7C00u && std::fabs(nb::from_f16(s)) <= 8188.0;
-  return (s & 0x7F80u) != 0x7F80u && std::fabs(nb::from_bf16(s)) < std::ldexp(1.0, 117);
-}
+using emu::unit_domain;  // every scale of the unit form's domain
 
 // 2^u of a base image (base = 2^(u+9)).
 double unit_of_base(Half h, uint32_t base16) { return from_h(h, static_cast<uint16_t>(base16)) / 512.0; }

@@ -314,11 +314,6 @@ void emulate_unit(emu::Half h, const CaseUnit& c, uint32_t (&o)[kUnitOut]) {
   o[13] = emu::unit_zero_term(h, c.zs2, base2);
 }
 
-bool unit_domain(emu::Half h, uint16_t b) {
-  if (!finite16(h, b)) return false;
-  const double m = std::fabs(h == emu::Half::kF16 ? mixgemm::numeric::from_f16(b) : mixgemm::numeric::from_bf16(b));
-  return h == emu::Half::kF16 ? m <= 8188.0 : m < std::ldexp(1.0, 117);
-}
 
 template <class T>
 void run_unit(emu::Half h) {
@@ -328,7 +323,7 @@ void run_unit(emu::Half h) {
   auto domain_scale = [&] {
     for (;;) {
       const uint16_t b = static_cast<uint16_t>(rng());
-      if (unit_domain(h, b)) return b;
+      if (emu::unit_domain(h, b)) return b;
     }
   };
   const int kmin = bf ? -117 : -14, kmax = bf ? 9 : 11;
@@ -347,7 +342,7 @@ void run_unit(emu::Half h) {
   std::vector<CaseUnit> cases;
   for (uint32_t b = 0; b < 0x10000u; ++b) {
     const uint16_t sv = static_cast<uint16_t>(b);
-    if (!unit_domain(h, sv)) continue;
+    if (!emu::unit_domain(h, sv)) continue;
     for (int j = 0; j < 4; ++j) {
       const uint32_t s2 = sv | (uint32_t{domain_scale()} << 16);
       const uint32_t base0 = un::consts(bf).base0;
