@@ -449,13 +449,15 @@ TEST(Sm90, StreamK) {
 }
 
 // The unit form (sm90_gemm.cuh, kUnitForm: f16 / bf16 x u4b8 and u4 with or without zero points,
-// one group row per 64-k block on the block-issue tiles; built in with -DMIXGEMM_SM90_UNIT_FORM=1):
+// one group row per 64-k block on the block-issue tiles, u4b8 only on the 128 x 256 tile (its GPTQ
+// kernel); built in with -DMIXGEMM_SM90_UNIT_FORM=1):
 // group scales spread over 20 binades, zeros and f16 subnormals among them, signs mixed
 // (Spec::scale_spread), so that rows leave their windows and move to other units at many group
 // starts, with accumulators in several units at once. Groups of 64 (a group start every block)
 // and 128, and per channel (group size K: one group, a unit's first block only), random data,
 // M = 1, 40, 64, 200 (partial and whole token tiles), every compiled schedule (the 128 x 256 one
-// runs the base form: a check of the same data), against the CPU reference: with the heuristic's
+// runs the unit form for u4b8, at f16 g64 and bf16 per channel, and the base form for u4: a check of
+// the same data), against the CPU reference: with the heuristic's
 // own split, and with stream-K forced on 7 pretend SMs (k-ranges that start and end anywhere in a
 // group: a work unit's first block starts the unit form wherever it lies in its group). The weight
 // type rotates over the points (not every type at every point: the run time): u4b8; u4 with zero

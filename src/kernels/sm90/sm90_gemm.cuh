@@ -59,8 +59,9 @@
 #include "kernels/sm90/sm90_partition.h"
 #include "mixgemm/layout.h"
 
-// The unit form on the block-issue tiles (Sm90Cta::kUnitForm: f16 / bf16 x u4b8 and u4 with or
-// without zero points, one group row per 64-k block; docs/design-sm90.md "The unit form").
+// The unit form (Sm90Cta::kUnitForm: f16 / bf16 x u4b8 and u4 with or without zero points, one group
+// row per 64-k block, on the block-issue tiles and the 128 x 256 tile's GPTQ kernel; docs/design-sm90.md
+// "The unit form").
 // Default 0: built and tested, but off until it is measured on a GPU (with 0 every kernel's SASS
 // is the base form's); -DMIXGEMM_SM90_UNIT_FORM=1 turns it on.
 #ifndef MIXGEMM_SM90_UNIT_FORM
@@ -907,11 +908,12 @@ struct Sm90Cta {
   // form's unit, one per weight row, not a work unit) is carried by the row's f32 accumulators
   // (convert_16bit.cuh, "the unit form"). The block loop is paced by its instruction count
   // (docs/design-sm90.md, session 28), so the scales are also loaded and turned into the factors
-  // S2, C2 once per group (unit_group_start) instead of every block. Not the 128 x 256 tile: its
-  // k-step mainloop is tensor-core bound and reads the variant at run time.
+  // S2, C2 once per group (unit_group_start) instead of every block. On the 128 x 256 tile only its
+  // GPTQ kernel (u4b8, compile-time flags: the one kMode == kSm90ScaleBlock consumer of that tile;
+  // its others read the variant at run time) has it, in the k-step mainloop: that tile is
+  // tensor-core bound, and what it can gain is the power of the ALU work it no longer does.
   template <bool kUns, int kMode>
-  static constexpr bool kUnitForm =
-      MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && kWBits == 4 && kMode == kSm90ScaleBlock && Tr::kBlockIssue;
+  static constexpr bool kUnitForm = MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && kWBits == 4 && kMode == kSm90ScaleBlock;
 
   // Multiplies row half h (0: row g, 1: row g+8) of atom mw of one accumulator set by f: registers
   // 4j + 2h + e (the comment above epilogue). Exact: f is a power of two.
@@ -1119,8 +1121,24 @@ struct Sm90Cta {
                                     : Tr::kSteps - 1;
       // kTablesPerGroup: blocks left in the group of the block being converted (block 0 loaded
       // its tables above, whatever its place in its group).
-      [[maybe_unused]] const int gkb = kTablesPerGroup<kMode> ? p.gs / kKBlock : 1;
+      // (kUnitForm: gkb unsigned, one shift where ptxas recomputes it at a group start.)
+      [[maybe_unused]] const int gkb = kUnitForm<kUns, kMode> ? static_cast<int>(static_cast<uint32_t>(p.gs) / kKBlock)
+                                       : kTablesPerGroup<kMode> ? p.gs / kKBlock
+                                                                : 1;
       [[maybe_unused]] int left = kTablesPerGroup<kMode> ? group_blocks_left(kb0, gkb) : 1;
+      // kUnitForm (the GPTQ kernel): as on the block-issue tiles, every work unit starts its rows at
+      // base0 with a group start at its first block; uleft counts the blocks left in the group of
+      // the block being converted. A later group start runs before the next block's first
+      // conversion (step kSteps - 1, below), after this block's last wgmma was issued: a rebase
+      // waits for it (wgmma_wait<0>), since every wgmma issued so far carries the old units.
+      // One accumulator set: `none` stands for the block-issue tiles' further sets (never used).
+      [[maybe_unused]] int uleft = kUnitForm<kUns, kMode> ? group_blocks_left(kb0, gkb) : 1;
+      [[maybe_unused]] Acc none[1][kMW][kAcc];
+      if constexpr (kUnitForm<kUns, kMode>) {
+#pragma unroll
+        for (int mw = 0; mw < kMW; ++mw) r.base2[mw] = convert::kUnit<T16>.base0;
+        unit_group_start<kUns, false, 1>(p, c, st, r, acc, none);
+      }
       dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
       for (int i = 0; i < nk; ++i) {
         const uint64_t desc = ptx::smem_desc_swizzled<Tr::kRowBytes>(st);  // the stage's activation tile
@@ -1153,13 +1171,23 @@ struct Sm90Cta {
               load_block<kUns, kMode>(p, c, st, r);
             }
           }
-          if (s == Tr::kSteps - 1 && i + 1 < nk) dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
+          if (s == Tr::kSteps - 1 && i + 1 < nk) {
+            if constexpr (kUnitForm<kUns, kMode>) {
+              --uleft;
+              if (__any_sync(0xffffffffu, uleft == 0)) {  // block i + 1 starts a group (a vote, as above)
+                uleft = gkb;
+                unit_group_start<kUns, true, 1>(p, c, st, r, acc, none);
+              }
+            }
+            dequant_step<kUns, kMode>(p, c, st, r, 0, F[0]);
+          }
         }
       }
       ptx::wgmma_wait<0>();
       if (prev >= 0) release(c, prev);
       release(c, stage);
       advance(stage, phase);
+      if constexpr (kUnitForm<kUns, kMode>) unit_leave(r, acc);
     }
   }
 

@@ -7,13 +7,17 @@
 #                                                               # unit form (correctness: decides a merge)
 #   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 2   # ~8 min: memcheck, two CUDA-graph A/B pairs, two
 #                                                               # event-timed pairs (EVENT=0 skips them), --verify
+#   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 3   # ~4 min: the 128 x 256 tile's GPTQ kernel (session
+#                                                               # 71): graph pairs at M = 512, 1024, 2048, --verify
 # base = main as built by default (both switches 0), cand = the same tree with -DMIXGEMM_SMALLM_UNIT_FORM=1
 # -DMIXGEMM_SM90_UNIT_FORM=1. f16 x u4b8 g128 / per-channel and bf16 g128, M = 1, 8, 16, 64, 128, 256 on
-# llama3-8b + seed + llama2-70b; sm90 built with its three block-issue tiles only (the same set on both sides).
+# llama3-8b + seed + llama2-70b; sm90 built with its three block-issue tiles and the 128 x 256 tile (the same set
+# on both sides: M = 256 runs the heuristic's pick, 128 x 256 on most of these layers). Phase 3: f16 / bf16 u4b8
+# g128 at M = 512, 1024, 2048 (the 128 x 256 GPTQ kernel; MS=... TYPES=... override the M and type lists).
 # Outputs: $OUT/uf<phase>.tar.gz; the geomeans cand / base per (type, M) last. TYPES=... replaces the type list (e.g.
 # TYPES=f16.u4.g128 EVENT=0 bash ... 2: AWQ's u4 with zero points, graphs only, ~3 min).
 set -uo pipefail
-PHASE=${1:?usage: unitform.sh 1|2}
+PHASE=${1:?usage: unitform.sh 1|2|3}
 HERE=bench/results/2026-12-04-h200/s69-next
 cd "$(dirname "$0")/../../../.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -22,10 +26,13 @@ W=/tmp/uf; mkdir -p "$W"
 t0=$SECONDS
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || cat "$HERE/commit.txt")
 CF=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,bf16.u4 -DMIXGEMM_BUILD_PYTHON=OFF
-    "-DMIXGEMM_SM90_SCHEDULES=128x64_1x1x1_coop_splitk,256x64_1x1x1_coop_splitk,128x128_1x1x1_coop_splitk")
+    "-DMIXGEMM_SM90_SCHEDULES=128x64_1x1x1_coop_splitk,256x64_1x1x1_coop_splitk,128x128_1x1x1_coop_splitk,128x256_1x1x1_coop_splitk")
+if [ "$PHASE" = 3 ]; then
+  TYPES=${TYPES:-f16.u4b8.g128,bf16.u4b8.g128}; MS=${MS:-512,1024,2048}; EVENT=0
+fi
 BENCH=(--no-baselines --settle-ms 0 --summary-m none --quiet --git-commit "$COMMIT"
        --shapes llama3-8b,seed,llama2-70b --types "${TYPES:-f16.u4b8.g128,bf16.u4b8.g128,f16.u4b8.gch}"
-       --m 1,8,16,64,128,256)
+       --m "${MS:-1,8,16,64,128,256}")
 run_bench() {  # $1 side (base|cand), $2 stem, extra flags after
   local side=$1 stem=$2; shift 2
   local bin=build-uf/tools/mixgemm-bench; [ "$side" = base ] && bin=build-base/tools/mixgemm-bench
@@ -53,9 +60,11 @@ if [ "$PHASE" = 1 ]; then
   timeout 60 build-uf/tools/mixgemm-mma-rate > "$W/mma-rate.txt" 2>&1
   echo "mma-rate rc=$?"; grep -E "^row (f16.u4b8.g|f16.u4b8 no|\+ ldmatrix B \+ scale|unit)" "$W/mma-rate.txt" | head -12
 else
-  timeout 100 compute-sanitizer --tool memcheck build-uf/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' \
-    > "$W/memcheck.log" 2>&1
-  echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$W/memcheck.log" | tail -1) at $((SECONDS - t0)) s"
+  if [ "$PHASE" = 2 ]; then
+    timeout 100 compute-sanitizer --tool memcheck build-uf/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' \
+      > "$W/memcheck.log" 2>&1
+    echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$W/memcheck.log" | tail -1) at $((SECONDS - t0)) s"
+  fi
   run_bench base gr-base1 --iters 30 --warmup 3 --graph-batch 32
   run_bench cand gr-cand1 --iters 30 --warmup 3 --graph-batch 32
   run_bench cand gr-cand2 --iters 30 --warmup 3 --graph-batch 32
