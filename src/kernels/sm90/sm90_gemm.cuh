@@ -1676,6 +1676,11 @@ struct Sm90Cta {
     if constexpr (Tr::kA8) {  // 16-bit activations: pinning took the f16 wide tile 1-4% longer (s18-pinofs)
       c.wofs = ptx::pin(c.wofs);
       c.sofs = ptx::pin(c.sofs);
+    } else if constexpr (kVariant == kSm90VariantGptq && kUnitForm<false, kSm90ScaleBlock>) {
+      // The wide tile's GPTQ kernel with the unit form reads the scales only at group starts, where
+      // ptxas, at the 168-register cap, re-derived sofs from the thread index (7 instructions);
+      // pinned: a group start 15 instructions instead of 21, the block's straight path 91 (92).
+      c.sofs = ptx::pin(c.sofs);
     }
     // Kernel-uniform variant: one compiled consumer per (weight bias, scale mode), each with
     // its own accumulators (a switch per unit with shared accumulators made ptxas move them
