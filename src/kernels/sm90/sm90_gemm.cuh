@@ -67,6 +67,12 @@
 #ifndef MIXGEMM_SM90_UNIT_FORM
 #define MIXGEMM_SM90_UNIT_FORM 0
 #endif
+// The 16-bit wide tile's AWQ kernel (sm90_info: u4 with one group row per 64-k block, the variant fixed
+// at compile time, as the GPTQ kernel). Default 0: built and tested, off until it is measured on a GPU
+// (with 0 the instances are compiled as before it existed); -DMIXGEMM_SM90_AWQ_KERNEL=1 builds it.
+#ifndef MIXGEMM_SM90_AWQ_KERNEL
+#define MIXGEMM_SM90_AWQ_KERNEL 0
+#endif
 
 namespace mixgemm::kernels::sm90 {
 
@@ -1676,8 +1682,9 @@ struct Sm90Cta {
     if constexpr (Tr::kA8) {  // 16-bit activations: pinning took the f16 wide tile 1-4% longer (s18-pinofs)
       c.wofs = ptx::pin(c.wofs);
       c.sofs = ptx::pin(c.sofs);
-    } else if constexpr (kVariant == kSm90VariantGptq && kUnitForm<false, kSm90ScaleBlock>) {
-      // The wide tile's GPTQ kernel with the unit form reads the scales only at group starts, where
+    } else if constexpr ((kVariant == kSm90VariantGptq && kUnitForm<false, kSm90ScaleBlock>) ||
+                         (kVariant == kSm90VariantAwq && kUnitForm<true, kSm90ScaleBlock>)) {
+      // The wide tile's GPTQ (AWQ) kernel with the unit form reads the scales only at group starts, where
       // ptxas, at the 168-register cap, re-derived sofs from the thread index (7 instructions);
       // pinned: a group start 15 instructions instead of 21, the block's straight path 91 (92).
       c.sofs = ptx::pin(c.sofs);
@@ -1693,6 +1700,12 @@ struct Sm90Cta {
     } else if constexpr (kVariant == kSm90VariantPlain) {
       // The wide tile's per-channel kernel (sm90_info): biased weights, no group scales.
       consume<false, kSm90ScaleNone>(c, p, &s_flag);
+      return;
+    } else if constexpr (kVariant == kSm90VariantAwq) {
+      // The wide tile's AWQ kernel (sm90_info): u4 weights, one group row per 64-k block; whether
+      // the group scales and the zero points are present is read at run time (per block, or per
+      // group with the unit form).
+      consume<true, kSm90ScaleBlock>(c, p, &s_flag);
       return;
     } else if constexpr (!Tr::kBlockIssue && !Tr::kA8) {
       consume<false, kSm90ScaleAny>(c, p, &s_flag);
@@ -1734,13 +1747,19 @@ __global__ void __launch_bounds__(kThreads, 1) sm90_kernel(const __grid_constant
 // the mainloop. The 8-bit-activation wide tiles also get a per-channel kernel
 // (biased weights, no group scales: QQQ's per-channel W4A8): 0.92-0.98x the time for e4m3,
 // 0.93-1.01x for s8 (s10-plainab); the 16-bit one measured 0.93-1.07x (no gain), so it has none.
+// With MIXGEMM_SM90_AWQ_KERNEL=1 (session 71, not yet measured) the 16-bit wide tile also gets one for
+// u4 with one group row per 64-k block (AWQ: group scales and zero points, their presence read per
+// block): its block loop is 128 SASS instructions against the run-time-flag loop's 359 (all variants'
+// branches; 92 + 26 per group start with the unit form), 168 registers, no spills.
 template <AType A, int kWBits, int kTileN, int kTileT>
 Sm90KernelInfo sm90_info() {
   using Tr = Sm90Traits<A, kWBits, kTileN, kTileT>;
-  Sm90KernelInfo info{sm90_kernel<A, kWBits, kTileN, kTileT>, Tr::kSmemBytes, nullptr, nullptr};
+  Sm90KernelInfo info{sm90_kernel<A, kWBits, kTileN, kTileT>, Tr::kSmemBytes, nullptr, nullptr, nullptr};
   if constexpr (!Tr::kBlockIssue)
     info.fn_gptq = sm90_kernel<A, kWBits, kTileN, kTileT, kSm90VariantGptq>;
   if constexpr (Tr::kA8Wide) info.fn_plain = sm90_kernel<A, kWBits, kTileN, kTileT, kSm90VariantPlain>;
+  if constexpr (MIXGEMM_SM90_AWQ_KERNEL && !Tr::kBlockIssue && !Tr::kA8 && kWBits == 4)
+    info.fn_awq = sm90_kernel<A, kWBits, kTileN, kTileT, kSm90VariantAwq>;
   return info;
 }
 

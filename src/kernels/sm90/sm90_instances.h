@@ -20,6 +20,10 @@ struct Sm90KernelInfo {
   // The same tile compiled for biased weights without group scales or zero points
   // (kSm90ScaleNone: per-channel), or null.
   Sm90KernelFn fn_plain;
+  // The same tile compiled for 4-bit unsigned weights with one group row per 64-k block (u4 with
+  // group scales and / or zero points: AWQ's checkpoints), or null (built with
+  // MIXGEMM_SM90_AWQ_KERNEL=1 only, on the 16-bit wide tile).
+  Sm90KernelFn fn_awq;
 };
 
 struct Sm90Instance {

@@ -91,8 +91,10 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   const bool biased = !is_unsigned(p.b_type);
   const bool gptq_variant = mode == sm90::kSm90ScaleBlock && !p.has_zeros && biased;
   const bool plain_variant = mode == sm90::kSm90ScaleNone && biased;
+  const bool awq_variant = mode == sm90::kSm90ScaleBlock && !biased;  // fn_awq: 4-bit weights only
   const sm90::Sm90KernelFn fn = gptq_variant && info.fn_gptq     ? info.fn_gptq
                                 : plain_variant && info.fn_plain ? info.fn_plain
+                                : awq_variant && info.fn_awq     ? info.fn_awq
                                                                  : info.fn;
   const int smem = info.smem_bytes;
   {

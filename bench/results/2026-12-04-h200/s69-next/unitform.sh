@@ -10,7 +10,8 @@
 #   bash bench/results/2026-12-04-h200/s69-next/unitform.sh 3   # ~4 min: the 128 x 256 tile's GPTQ kernel (session
 #                                                               # 71): graph pairs at M = 512, 1024, 2048, --verify
 # base = main as built by default (both switches 0), cand = the same tree with -DMIXGEMM_SMALLM_UNIT_FORM=1
-# -DMIXGEMM_SM90_UNIT_FORM=1. f16 x u4b8 g128 / per-channel and bf16 g128, M = 1, 8, 16, 64, 128, 256 on
+# -DMIXGEMM_SM90_UNIT_FORM=1 (and, since session 71, -DMIXGEMM_SM90_AWQ_KERNEL=1: the wide tile's u4 kernel, which
+# no u4b8 row runs; TYPES=f16.u4.g128,bf16.u4.g128 MS=256,512,1024,2048 ... 3 times it). f16 x u4b8 g128 / per-channel and bf16 g128, M = 1, 8, 16, 64, 128, 256 on
 # llama3-8b + seed + llama2-70b; sm90 built with its three block-issue tiles and the 128 x 256 tile (the same set
 # on both sides: M = 256 runs the heuristic's pick, 128 x 256 on most of these layers). Phase 3: f16 / bf16 u4b8
 # g128 at M = 512, 1024, 2048 (the 128 x 256 GPTQ kernel; MS=... TYPES=... override the M and type lists).
@@ -40,7 +41,7 @@ run_bench() {  # $1 side (base|cand), $2 stem, extra flags after
   echo "$stem rc=$? at $((SECONDS - t0)) s"
 }
 if [ "$PHASE" = 1 ]; then
-  ( cmake -S . -B build-uf "${CF[@]}" "-DCMAKE_CUDA_FLAGS=-DMIXGEMM_SMALLM_UNIT_FORM=1 -DMIXGEMM_SM90_UNIT_FORM=1" \
+  ( cmake -S . -B build-uf "${CF[@]}" "-DCMAKE_CUDA_FLAGS=-DMIXGEMM_SMALLM_UNIT_FORM=1 -DMIXGEMM_SM90_UNIT_FORM=1 -DMIXGEMM_SM90_AWQ_KERNEL=1" \
       && cmake --build build-uf -j 16 --target mixgemm-bench mixgemm_gpu_tests mixgemm-mma-rate ) \
     > "$W/build-uf.log" 2>&1 &
   p1=$!
