@@ -60,8 +60,8 @@
 #include "mixgemm/layout.h"
 
 // The unit form (Sm90Cta::kUnitForm: f16 / bf16 x u4b8 and u4 with or without zero points, one group
-// row per 64-k block, on the block-issue tiles and the 128 x 256 tile's GPTQ kernel; docs/design-sm90.md
-// "The unit form").
+// row per 64-k block, on the block-issue tiles and the 128 x 256 tile's GPTQ and AWQ kernels;
+// docs/design-sm90.md "The unit form").
 // Default 0: built and tested, but off until it is measured on a GPU (with 0 every kernel's SASS
 // is the base form's); -DMIXGEMM_SM90_UNIT_FORM=1 turns it on.
 #ifndef MIXGEMM_SM90_UNIT_FORM
@@ -915,9 +915,10 @@ struct Sm90Cta {
   // (convert_16bit.cuh, "the unit form"). The block loop is paced by its instruction count
   // (docs/design-sm90.md, session 28), so the scales are also loaded and turned into the factors
   // S2, C2 once per group (unit_group_start) instead of every block. On the 128 x 256 tile only its
-  // GPTQ kernel (u4b8, compile-time flags: the one kMode == kSm90ScaleBlock consumer of that tile;
-  // its others read the variant at run time) has it, in the k-step mainloop: that tile is
-  // tensor-core bound, and what it can gain is the power of the ALU work it no longer does.
+  // GPTQ kernel (u4b8) and, where built, its AWQ kernel (u4) have it, the tile's kMode ==
+  // kSm90ScaleBlock consumers (its other kernel reads the variant at run time), in the k-step
+  // mainloop: that tile is tensor-core bound, and what it can gain is the power of the ALU work it
+  // no longer does.
   template <bool kUns, int kMode>
   static constexpr bool kUnitForm = MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && kWBits == 4 && kMode == kSm90ScaleBlock;
 
@@ -1132,7 +1133,7 @@ struct Sm90Cta {
                                        : kTablesPerGroup<kMode> ? p.gs / kKBlock
                                                                 : 1;
       [[maybe_unused]] int left = kTablesPerGroup<kMode> ? group_blocks_left(kb0, gkb) : 1;
-      // kUnitForm (the GPTQ kernel): as on the block-issue tiles, every work unit starts its rows at
+      // kUnitForm (the GPTQ and AWQ kernels): as on the block-issue tiles, every work unit starts its rows at
       // base0 with a group start at its first block; uleft counts the blocks left in the group of
       // the block being converted. A later group start runs before the next block's first
       // conversion (step kSteps - 1, below), after this block's last wgmma was issued: a rebase
