@@ -192,8 +192,8 @@ void scale_frag16(Half h, uint32_t (&frag)[4], uint16_t s_row_g, uint16_t s_row_
 // ---- the unit form ----------------------------------------------------------------
 
 namespace {
-const kernels::convert::unit::Consts& unit_consts(Half h) {
-  return kernels::convert::unit::consts(h == Half::kBF16);
+const kernels::convert::unit::Consts& unit_consts(Half h, int wbits = 4) {
+  return kernels::convert::unit::consts(h == Half::kBF16, wbits);
 }
 uint32_t lo_splat(uint32_t x) { return splat2(static_cast<uint16_t>(x & 0xFFFFu)); }
 uint32_t hi_splat(uint32_t x) { return splat2(static_cast<uint16_t>(x >> 16)); }
@@ -215,9 +215,9 @@ bool unit_in_window(Half h, uint32_t t2) {
   return true;
 }
 
-void unit_factors(Half h, uint32_t t2, uint32_t& S2, uint32_t& C2) {
-  S2 = mul_x2(h, t2, unit_consts(h).s_mul);
-  C2 = mul_x2(h, t2, unit_consts(h).c_mul);
+void unit_factors(Half h, uint32_t t2, uint32_t& S2, uint32_t& C2, int wbits) {
+  S2 = mul_x2(h, t2, unit_consts(h, wbits).s_mul);
+  C2 = mul_x2(h, t2, unit_consts(h, wbits).c_mul);
 }
 
 uint32_t unit_zero_term(Half h, uint32_t zs2, uint32_t base2) {
@@ -244,6 +244,14 @@ void cvt_u4_unit_frag16(Half h, uint32_t w, uint32_t S2, uint32_t C2, uint32_t (
   frag[3] = fma_x2(h, r3, hi_splat(S2), hi_splat(C2));
 }
 
+void cvt_u8_unit_frag16(uint32_t lo, uint32_t hi, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]) {
+  constexpr Half h = Half::kF16;
+  frag[0] = fma_x2(h, prmt(lo, 0u, 0x4140u), lo_splat(S2), lo_splat(C2));
+  frag[1] = fma_x2(h, prmt(lo, 0u, 0x4342u), hi_splat(S2), hi_splat(C2));
+  frag[2] = fma_x2(h, prmt(hi, 0u, 0x4140u), lo_splat(S2), lo_splat(C2));
+  frag[3] = fma_x2(h, prmt(hi, 0u, 0x4342u), hi_splat(S2), hi_splat(C2));
+}
+
 float unit_rebase_half(Half h, uint32_t s2, uint32_t& base2, int row_half) {
   const bool bf = h == Half::kBF16;
   const int sh = 16 * row_half;
@@ -253,8 +261,9 @@ float unit_rebase_half(Half h, uint32_t s2, uint32_t& base2, int row_half) {
   return f32_of_bits(kernels::convert::unit::rebase_factor_bits(bf, nb, old));
 }
 
-bool unit_domain(Half h, uint16_t s) {
-  if (h == Half::kF16) return (s & 0x7C00u) != 0x7C00u && std::fabs(numeric::from_f16(s)) <= 8188.0;
+bool unit_domain(Half h, uint16_t s, int wbits) {
+  if (h == Half::kF16)
+    return (s & 0x7C00u) != 0x7C00u && std::fabs(numeric::from_f16(s)) <= (wbits == 8 ? 511.75 : 8188.0);
   return (s & 0x7F80u) != 0x7F80u && std::fabs(numeric::from_bf16(s)) < std::ldexp(1.0, 117);
 }
 

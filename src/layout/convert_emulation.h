@@ -45,17 +45,19 @@ void scale_frag16(Half h, uint32_t (&frag)[4], uint16_t s_row_g, uint16_t s_row_
 void scale_zero_frag16(Half h, uint32_t (&frag)[4], uint16_t s_row_g, uint16_t s_row_g8,
                        uint16_t zs_row_g, uint16_t zs_row_g8);
 
-// the unit form (u4b8 with a 16-bit group scale; src/kernels/convert/unit_form.h has the rest)
+// the unit form (4-bit weights, and 8-bit ones with f16, with a 16-bit group scale;
+// src/kernels/convert/unit_form.h has the rest). wbits: 4 or 8 (f16 only).
 uint32_t unit_t(Half h, uint32_t s2, uint32_t base2);  // t = s * base, both rows
 bool unit_in_window(Half h, uint32_t t2);              // both rows' |t| inside the window
-void unit_factors(Half h, uint32_t t2, uint32_t& S2, uint32_t& C2);
+void unit_factors(Half h, uint32_t t2, uint32_t& S2, uint32_t& C2, int wbits = 4);
 uint32_t unit_zero_term(Half h, uint32_t zs2, uint32_t base2);  // zs * 2^u
 void cvt_u4_unit_frag16(Half h, uint32_t word, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]);
+void cvt_u8_unit_frag16(uint32_t lo, uint32_t hi, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]);  // f16
 float unit_rebase_half(Half h, uint32_t s2, uint32_t& base2, int row_half);  // returns 2^(u_new - u_old)
 float unit_value_factor(Half h, uint32_t base2, int row_half);               // 2^-u
-// A u4b8 group scale of the unit form's domain (docs/semantics.md 4.1): finite, f16 |s| <= 8188
-// (8 |s| stays finite), bf16 |s| < 2^117.
-bool unit_domain(Half h, uint16_t s);
+// A biased weight's group scale of the unit form's domain (docs/semantics.md 4.1): finite, and
+// u4b8: f16 |s| <= 8188 (8 |s| stays finite), bf16 |s| < 2^117; u8b128 (f16): |s| <= 511.75.
+bool unit_domain(Half h, uint16_t s, int wbits = 4);
 
 // ---- convert_8bit.cuh -----------------------------------------------------------
 uint32_t spread_nibbles(uint32_t nibbles);

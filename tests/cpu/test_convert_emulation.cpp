@@ -663,4 +663,105 @@ TEST(ConvertEmulation, UnitFormColumnBookkeeping) {
   }
 }
 
+// 8-bit weights with f16 scales (cvt_u8_unit_frag16): byte pairs {lo, hi} with every q in every
+// position, and bytes that differ (the element placement).
+std::vector<std::pair<uint32_t, uint32_t>> unit_byte_pairs() {
+  std::vector<std::pair<uint32_t, uint32_t>> v;
+  for (uint32_t q = 0; q < 256; q += 5) v.emplace_back(q * 0x01010101u, (255 - q) * 0x01010101u);
+  v.emplace_back(0x03020100u, 0x07060504u);
+  v.emplace_back(0x80FF7F00u, 0x017E81FEu);
+  return v;
+}
+
+// The 8-bit unit-form fragment of {lo, hi} with scales (sg, sg8) at bases (bg, bg8) and C2 (u8b128:
+// unit_factors' C; u8: zs 2^u from zs) equals the semantic weights times 2^u: RN((q - 128) s) for
+// u8b128, RN(q s + zs) for u8 (zs given: z_of_row >= 0).
+::testing::AssertionResult unit8_frag_exact(uint32_t lo, uint32_t hi, uint16_t sg, uint16_t sg8, uint32_t bg,
+                                            uint32_t bg8, int zs_g = -1, int zs_g8 = -1) {
+  constexpr Half h = Half::kF16;
+  const uint32_t s2 = sg | (uint32_t{sg8} << 16), base2 = bg | (bg8 << 16);
+  const bool u8 = zs_g >= 0;
+  uint32_t S2, C2, frag[4];
+  emu::unit_factors(h, emu::unit_t(h, s2, base2), S2, C2, 8);
+  if (u8) C2 = emu::unit_zero_term(h, static_cast<uint32_t>(zs_g) | (static_cast<uint32_t>(zs_g8) << 16), base2);
+  emu::cvt_u8_unit_frag16(lo, hi, S2, C2, frag);
+  const uint64_t both = lo | (uint64_t{hi} << 32);
+  for (int e = 0; e < 8; ++e) {
+    const int rh = row_half16(e);
+    const int q = static_cast<int>((both >> (8 * e)) & 0xFF);
+    const double s = from_h(h, rh ? sg8 : sg), scale_u = unit_of_base(h, rh ? bg8 : bg);
+    const double w = u8 ? from_h(h, to_h(h, q * s + from_h(h, static_cast<uint16_t>(rh ? zs_g8 : zs_g))))
+                        : from_h(h, to_h(h, static_cast<double>(q - 128) * s));
+    const double want = w * scale_u, got = from_h(h, half_of(frag, e));
+    if (got != want && !(got == 0 && want == 0)) {
+      std::ostringstream m;
+      m << "u8" << (u8 ? "" : "b128") << " bytes 0x" << std::hex << hi << "_" << lo << " s 0x" << sg << "/0x" << sg8
+        << " base 0x" << bg << "/0x" << bg8 << std::dec << " e " << e << ": got " << got << " want " << want;
+      return ::testing::AssertionFailure() << m.str();
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(ConvertEmulation, UnitFormEightBitIsExact) {
+  // u8b128 with f16 scales: every scale of the 8-bit domain (|s| <= 511.75: 128 |s| stays finite)
+  // at the unit the kernels move a row to for it (inside the window for every normal scale), the
+  // other row at another scale and unit; and every fourth scale at every base the kernels can hold
+  // wherever the window test passes.
+  constexpr Half h = Half::kF16;
+  const auto pairs = unit_byte_pairs();
+  const uint32_t base0 = unit::consts(false, 8).base0 & 0xFFFFu;
+  int checked = 0;
+  for (uint32_t b = 0; b < 0x10000u; ++b) {
+    const uint16_t s = static_cast<uint16_t>(b);
+    if (!unit_domain(h, s, 8)) continue;
+    const uint32_t base = unit::base_for_scale(false, s, base0);
+    if ((s & 0x7C00u) != 0)
+      ASSERT_TRUE(emu::unit_in_window(h, emu::unit_t(h, s | (uint32_t{s} << 16), base | (base << 16))))
+          << "s 0x" << std::hex << s;
+    const uint16_t s8 = static_cast<uint16_t>((s * 40503u + 7u) & 0xFFFFu);
+    const uint16_t s8d = unit_domain(h, s8, 8) ? s8 : s;
+    const uint32_t base8 = unit::base_for_scale(false, s8d, base0);
+    for (auto [lo, hi] : pairs) ASSERT_TRUE(unit8_frag_exact(lo, hi, s, s8d, base, base8));
+    ++checked;
+  }
+  EXPECT_GT(checked, 45000);
+  long inside = 0;
+  for (int k = -14; k <= 11; ++k) {
+    const uint32_t base = unit::pow2_bits(false, k);
+    for (uint32_t b = 0; b < 0x10000u; b += 4) {
+      const uint16_t s = static_cast<uint16_t>(b);
+      if (!unit_domain(h, s, 8)) continue;
+      if (!emu::unit_in_window(h, emu::unit_t(h, s | (uint32_t{s} << 16), base | (base << 16)))) continue;
+      ++inside;
+      for (auto [lo, hi] : pairs) ASSERT_TRUE(unit8_frag_exact(lo, hi, s, s, base, base));
+    }
+  }
+  EXPECT_GT(inside, 50000);
+}
+
+TEST(ConvertEmulation, UnitFormEightBitWithZeroPointsIsExact) {
+  // u8 with zero points: w = RN(q s + zs), zs = RN(-(z s)) as prepack stores it (0: u8 without them),
+  // C = zs 2^u: every seventh f16 scale with finite weights for the z tried (the group's weights all
+  // finite), z over 0..255, at the rebased unit.
+  constexpr Half h = Half::kF16;
+  const auto pairs = unit_byte_pairs();
+  const uint32_t base0 = unit::consts(false, 8).base0 & 0xFFFFu;
+  long checked = 0;
+  for (uint32_t b = 0; b < 0x10000u; b += 7) {
+    const uint16_t s = static_cast<uint16_t>(b);
+    if ((s & 0x7C00u) == 0x7C00u) continue;
+    const uint32_t base = unit::base_for_scale(false, s, base0);
+    for (int z : {0, 1, 8, 77, 128, 200, 255}) {
+      const uint16_t zs = to_h(h, -(z * from_h(h, s)));
+      bool finite = std::isfinite(from_h(h, zs));
+      for (int q = 0; q < 256 && finite; ++q) finite = std::isfinite(from_h(h, to_h(h, q * from_h(h, s) + from_h(h, zs))));
+      if (!finite) continue;
+      for (auto [lo, hi] : pairs) ASSERT_TRUE(unit8_frag_exact(lo, hi, s, s, base, base, zs, zs));
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 40000);
+}
+
 }  // namespace

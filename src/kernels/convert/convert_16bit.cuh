@@ -251,8 +251,8 @@ __device__ __forceinline__ void scale_zero_frag16(uint32_t (&frag)[4], T s_row_g
 // Registers of one row pair: s2 / base2 / t2 / S2 / C2 hold row g in the low half and row g+8 in
 // the high half.
 
-template <class T>
-inline constexpr unit::Consts kUnit = unit::consts(!detail::kIsF16<T>);
+template <class T, int kWBits = 4>
+inline constexpr unit::Consts kUnit = unit::consts(!detail::kIsF16<T>, kWBits);
 
 // t = s * base, both rows (exact for every t inside the window; outside it, the window test fails).
 template <class T>
@@ -268,12 +268,14 @@ __device__ __forceinline__ uint32_t unit_in_window(uint32_t t2) {
   else return ptx::abs_in_bf16x2(t2, kUnit<T>.t_lo, kUnit<T>.t_hi);
 }
 
-// S2 = t * {2^11, 2^15} (bf16 {2^124, 2^124}) and C2 = t * -2^-6: exact inside the window.
-template <class T>
+// S2 = t * {2^11, 2^15} (bf16 {2^124, 2^124}; 8-bit weights {2^15, 2^15}) and C2 = t * -2^-6 (8-bit:
+// -2^-2): exact inside the window.
+template <class T, int kWBits = 4>
 __device__ __forceinline__ void unit_factors(uint32_t t2, uint32_t& S2, uint32_t& C2) {
+  static_assert(kWBits == 4 || (kWBits == 8 && detail::kIsF16<T>), "8-bit weights: f16 only (unit_form.h)");
   if constexpr (detail::kIsF16<T>) {
-    S2 = ptx::mul_f16x2(t2, kUnit<T>.s_mul);
-    C2 = ptx::mul_f16x2(t2, kUnit<T>.c_mul);
+    S2 = ptx::mul_f16x2(t2, kUnit<T, kWBits>.s_mul);
+    C2 = ptx::mul_f16x2(t2, kUnit<T, kWBits>.c_mul);
   } else {
     S2 = ptx::mul_bf16x2(t2, kUnit<T>.s_mul);
     C2 = ptx::mul_bf16x2(t2, kUnit<T>.c_mul);
@@ -319,6 +321,22 @@ __device__ __forceinline__ void cvt_u4_unit_frag16(uint32_t w, uint32_t S2, uint
     frag[2] = ptx::fma_bf16x2_lo(r2, S2, C2);
     frag[3] = ptx::fma_bf16x2_hi(r3, S2, C2);
   }
+}
+
+// w * 2^u for one k16 step of 8-bit weights with f16 group scales (the bytes of cvt_u8b128_frag16 /
+// cvt_u8_frag16): C2 = -128 s 2^u (u8b128: unit_factors<__half, 8>) or zs 2^u (u8: unit_zero_term).
+// One prmt puts two bytes under zero high bytes, so each half is the subnormal q 2^-24 (exact for
+// every q < 1024), and S2 = s 2^(u+24) for both rows: 4 prmt + 4 fma, against the base form's 4 prmt
+// + 4 sub + 4 mul (u8 with zeros: 4 sub + 4 fma).
+template <class T>
+__device__ __forceinline__ void cvt_u8_unit_frag16(uint2 b, uint32_t S2, uint32_t C2, uint32_t (&frag)[4]) {
+  static_assert(detail::kIsF16<T>, "8-bit weights in the unit form: f16 only (unit_form.h)");
+  // b.x = {q3, q2, q1, q0}, b.y = {q7, q6, q5, q4}; prmt selector 4 picks a zero byte of the second
+  // operand. frag[0], frag[2] are row g (S2.lo, C2.lo), frag[1], frag[3] row g+8 (.hi).
+  frag[0] = ptx::fma_f16x2_lo(ptx::prmt(b.x, 0u, 0x4140u), S2, C2);  // {0x00,q1,0x00,q0}: (q0, q1) 2^-24
+  frag[1] = ptx::fma_f16x2_hi(ptx::prmt(b.x, 0u, 0x4342u), S2, C2);  // {0x00,q3,0x00,q2}
+  frag[2] = ptx::fma_f16x2_lo(ptx::prmt(b.y, 0u, 0x4140u), S2, C2);  // {0x00,q5,0x00,q4}
+  frag[3] = ptx::fma_f16x2_hi(ptx::prmt(b.y, 0u, 0x4342u), S2, C2);  // {0x00,q7,0x00,q6}
 }
 
 // Row h (0: g, low half; 1: g+8, high half) of a pair whose scale left its window: its new base

@@ -4,7 +4,8 @@
 //
 // The unit form computes a 4-bit weight with a 16-bit group scale s as w' = w * 2^u, where w =
 // RN((q - 8) s) (u4b8) or RN(q s + zs) (u4 with zero points) is docs/semantics.md's weight and 2^u a power of two held per weight row (per
-// output column) by that row's f32 accumulators. The kernels keep 2^u as its *base*
+// output column) by that row's f32 accumulators; with an f16 scale, an 8-bit weight likewise (u8b128:
+// RN((q - 128) s), u8: RN(q s + zs); kF16W8 below). The kernels keep 2^u as its *base*
 //   base = 2^(u + 9)                         (a 16-bit power of two, f16 or bf16)
 // because t = s * base is the quantity every factor is formed from (convert_16bit.cuh):
 //   f16:  S(row g) = s 2^(u+24) = t 2^15,  S(row g+8) = s 2^(u+20) = t 2^11,  C = -8 s 2^u = -t 2^-6
@@ -40,8 +41,15 @@ struct Consts {
 // rebase. bf16: u = 0 (base 2^9): no scaling at all for every normal |s| < 2^-5.
 inline constexpr Consts kF16{0x4C004C00u, 0x28002800u, 0x40004000u, 0x68007800u, 0xA400A400u, 0x18001800u};
 inline constexpr Consts kBF16{0x44004400u, 0x05000500u, 0x41804180u, 0x7D807D80u, 0xBC80BC80u, 0x3B003B00u};
+// 8-bit weights (u8b128, u8; f16 only: a byte under bf16's 7-bit mantissa would reach its exponent):
+// the byte sits at bits 0..7 of both rows' halves, q 2^-24 (cvt_u8_unit_frag16), so S = s 2^(u+24) =
+// t 2^15 for both rows, and C = -128 s 2^u = -t 2^-2 (u8b128). The same window: |s| 2^u in
+// [2^-14, 2^-8) keeps S < 2^16, C and every nonzero w' = (q - 128) s 2^u (|q - 128| <= 128) normal.
+inline constexpr Consts kF16W8{0x4C004C00u, 0x28002800u, 0x40004000u, 0x78007800u, 0xB400B400u, 0x18001800u};
 
-MIXGEMM_UNIT_HD constexpr const Consts& consts(bool bf16) { return bf16 ? kBF16 : kF16; }
+MIXGEMM_UNIT_HD constexpr const Consts& consts(bool bf16, int wbits = 4) {
+  return bf16 ? kBF16 : wbits == 8 ? kF16W8 : kF16;
+}
 
 // The 16-bit image of 2^k, k inside the format's normal range (every base is normal: below).
 MIXGEMM_UNIT_HD constexpr uint32_t pow2_bits(bool bf16, int k) {
