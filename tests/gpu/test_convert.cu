@@ -252,13 +252,15 @@ TEST(ConvertGpu, U8Frag16BF16MatchesEmulation) {
 // factors 2^-u. Every output register against the emulation, bit for bit: in particular the
 // hardware's fma.rn.{f16,bf16}x2 on the subnormal halves the masked nibbles are, and its HSETP2
 // window test. Scales: every one of the domain (docs/design-smallm.md, "The unit form") in row g,
-// a random one in row g+8, at the segment's first base and at random bases.
+// a random one in row g+8, at the segment's first base and at random bases. 8-bit weights (f16):
+// the same sequence with the fragment of the bytes {w, w8} (cvt_u8_unit_frag16) and kF16W8's factors.
 struct CaseUnit {
   uint32_t w, s2, base2, zs2;  // zs2: zero terms for unit_zero_term (at the final bases)
+  uint32_t w8;                 // 8-bit weights: bytes 4..7 (w holds bytes 0..3)
 };
 constexpr int kUnitOut = 14;
 
-template <class T>
+template <class T, int kWBits>
 __global__ void unit_kernel(const CaseUnit* cases, size_t n, uint32_t* out) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
     const CaseUnit c = cases[i];
@@ -271,8 +273,9 @@ __global__ void unit_kernel(const CaseUnit* cases, size_t n, uint32_t* out) {
       t2 = cv::unit_t<T>(c.s2, base2);
     }
     uint32_t S2, C2, f[4];
-    cv::unit_factors<T>(t2, S2, C2);
-    cv::cvt_u4_unit_frag16<T>(c.w, S2, C2, f);
+    cv::unit_factors<T, kWBits>(t2, S2, C2);
+    if constexpr (kWBits == 4) cv::cvt_u4_unit_frag16<T>(c.w, S2, C2, f);
+    else cv::cvt_u8_unit_frag16<T>(make_uint2(c.w, c.w8), S2, C2, f);
     uint32_t* o = out + kUnitOut * i;
     for (int r = 0; r < 4; ++r) o[r] = f[r];
     o[4] = t2;
@@ -288,7 +291,7 @@ __global__ void unit_kernel(const CaseUnit* cases, size_t n, uint32_t* out) {
   }
 }
 
-void emulate_unit(emu::Half h, const CaseUnit& c, uint32_t (&o)[kUnitOut]) {
+void emulate_unit(emu::Half h, int wbits, const CaseUnit& c, uint32_t (&o)[kUnitOut]) {
   uint32_t base2 = c.base2, t2 = emu::unit_t(h, c.s2, base2);
   const bool ok = emu::unit_in_window(h, t2);
   float f0 = 1.0f, f1 = 1.0f;
@@ -298,8 +301,9 @@ void emulate_unit(emu::Half h, const CaseUnit& c, uint32_t (&o)[kUnitOut]) {
     t2 = emu::unit_t(h, c.s2, base2);
   }
   uint32_t S2, C2, f[4];
-  emu::unit_factors(h, t2, S2, C2);
-  emu::cvt_u4_unit_frag16(h, c.w, S2, C2, f);
+  emu::unit_factors(h, t2, S2, C2, wbits);
+  if (wbits == 4) emu::cvt_u4_unit_frag16(h, c.w, S2, C2, f);
+  else emu::cvt_u8_unit_frag16(c.w, c.w8, S2, C2, f);
   for (int r = 0; r < 4; ++r) o[r] = f[r];
   o[4] = t2;
   o[5] = ok ? 1u : 0u;
@@ -315,15 +319,15 @@ void emulate_unit(emu::Half h, const CaseUnit& c, uint32_t (&o)[kUnitOut]) {
 }
 
 
-template <class T>
+template <class T, int kWBits = 4>
 void run_unit(emu::Half h) {
   namespace un = mixgemm::kernels::convert::unit;
   const bool bf = h == emu::Half::kBF16;
-  Rng rng(kSeed + (bf ? 41 : 40));
+  Rng rng(kSeed + (bf ? 41 : 40) + (kWBits == 8 ? 8 : 0));
   auto domain_scale = [&] {
     for (;;) {
       const uint16_t b = static_cast<uint16_t>(rng());
-      if (emu::unit_domain(h, b)) return b;
+      if (emu::unit_domain(h, b, kWBits)) return b;
     }
   };
   const int kmin = bf ? -117 : -14, kmax = bf ? 9 : 11;
@@ -333,7 +337,7 @@ void run_unit(emu::Half h) {
     for (int r = 0; r < 2; ++r) {
       const uint16_t sb = static_cast<uint16_t>(s2 >> (16 * r));
       const double sv = bf ? mixgemm::numeric::from_bf16(sb) : mixgemm::numeric::from_f16(sb);
-      const double z = rng() % 16u;
+      const double z = rng() % (kWBits == 8 ? 256u : 16u);
       zs2 |= uint32_t{bf ? mixgemm::numeric::to_bf16(-(z * sv)) : mixgemm::numeric::to_f16(-(z * sv))} << (16 * r);
     }
     return zs2;
@@ -342,17 +346,19 @@ void run_unit(emu::Half h) {
   std::vector<CaseUnit> cases;
   for (uint32_t b = 0; b < 0x10000u; ++b) {
     const uint16_t sv = static_cast<uint16_t>(b);
-    if (!emu::unit_domain(h, sv)) continue;
+    if (!emu::unit_domain(h, sv, kWBits)) continue;
     for (int j = 0; j < 4; ++j) {
       const uint32_t s2 = sv | (uint32_t{domain_scale()} << 16);
-      const uint32_t base0 = un::consts(bf).base0;
+      const uint32_t base0 = un::consts(bf, kWBits).base0;
       const uint32_t base2 = j < 2 ? base0 : (random_base() | (random_base() << 16));
-      cases.push_back(CaseUnit{covering_word_u4(j), s2, base2, zero_terms(s2)});
+      // 8-bit: bytes 0x00 / 0xFF / 0x80 / 0x7F in turn beside random ones (both ends of q - 128)
+      const uint32_t w = kWBits == 4 ? covering_word_u4(j) : (rng() & 0x00FFFF00u) | (0xFF807F00u >> (8 * j) & 0xFFu);
+      cases.push_back(CaseUnit{w, s2, base2, zero_terms(s2), rng()});
     }
   }
   for (int i = 0; i < 200000; ++i) {
     const uint32_t s2 = domain_scale() | (uint32_t{domain_scale()} << 16);
-    cases.push_back(CaseUnit{rng(), s2, random_base() | (random_base() << 16), zero_terms(s2)});
+    cases.push_back(CaseUnit{rng(), s2, random_base() | (random_base() << 16), zero_terms(s2), rng()});
   }
   const size_t n = cases.size();
   DeviceBuffer<CaseUnit> d_cases(n);
@@ -361,7 +367,7 @@ void run_unit(emu::Half h) {
   ASSERT_NE(d_out.p, nullptr);
   MIXGEMM_CUDA_OK(cudaMemcpy(d_cases.p, cases.data(), n * sizeof(CaseUnit), cudaMemcpyHostToDevice));
   MIXGEMM_CUDA_OK(cudaMemset(d_out.p, 0xA5, kUnitOut * n * sizeof(uint32_t)));
-  unit_kernel<T><<<1024, 256>>>(d_cases.p, n, d_out.p);
+  unit_kernel<T, kWBits><<<1024, 256>>>(d_cases.p, n, d_out.p);
   MIXGEMM_CUDA_OK(cudaGetLastError());
   MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
   std::vector<uint32_t> got(kUnitOut * n);
@@ -370,7 +376,7 @@ void run_unit(emu::Half h) {
   std::ostringstream first;
   for (size_t i = 0; i < n; ++i) {
     uint32_t want[kUnitOut];
-    emulate_unit(h, cases[i], want);
+    emulate_unit(h, kWBits, cases[i], want);
     rebased += want[5] == 0;
     for (int r = 0; r < kUnitOut; ++r) {
       if (got[kUnitOut * i + r] == want[r]) continue;
@@ -382,7 +388,7 @@ void run_unit(emu::Half h) {
     }
   }
   EXPECT_GT(rebased, n / 8) << "the cases exercise the rebase";
-  EXPECT_EQ(bad, 0u) << (bf ? "bf16" : "f16") << " unit form, seed 0x" << std::hex << kSeed << std::dec << ", "
+  EXPECT_EQ(bad, 0u) << (bf ? "bf16" : "f16") << " unit form, " << kWBits << "-bit weights, seed 0x" << std::hex << kSeed << std::dec << ", "
                      << bad << " mismatching outputs of " << kUnitOut * n
                      << " (0-3 fragment, 4 t, 5 window, 6 S, 7 C, 8 base, 9-10 rebase, 11-12 value, 13 zero term)" << first.str();
 }
@@ -391,6 +397,7 @@ TEST(ConvertGpu, UnitFormMatchesEmulation) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   run_unit<__half>(emu::Half::kF16);
   run_unit<__nv_bfloat16>(emu::Half::kBF16);
+  run_unit<__half, 8>(emu::Half::kF16);
 }
 // ---- 8-bit MMA register converters ----------------------------------------------
 

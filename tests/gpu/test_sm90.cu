@@ -448,16 +448,17 @@ TEST(Sm90, StreamK) {
                   [](const Spec& s) { check_forced(s, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream); });
 }
 
-// The unit form (sm90_gemm.cuh, kUnitForm: f16 / bf16 x u4b8 and u4 with or without zero points,
-// one group row per 64-k block on the block-issue tiles, u4b8 only on the 128 x 256 tile (its GPTQ
-// kernel); built in with -DMIXGEMM_SM90_UNIT_FORM=1):
+// The unit form (sm90_gemm.cuh, kUnitForm: f16 / bf16 x u4b8 and u4 with or without zero points, f16
+// x u8b128 and u8 with zero points, one group row per 64-k block on the block-issue tiles; on the
+// 128 x 256 tile u4b8 (its GPTQ kernel) and u4 (its AWQ kernel, with -DMIXGEMM_SM90_AWQ_KERNEL=1);
+// built in with -DMIXGEMM_SM90_UNIT_FORM=1):
 // group scales spread over 20 binades, zeros and f16 subnormals among them, signs mixed
 // (Spec::scale_spread), so that rows leave their windows and move to other units at many group
 // starts, with accumulators in several units at once. Groups of 64 (a group start every block)
 // and 128, and per channel (group size K: one group, a unit's first block only), random data,
 // M = 1, 40, 64, 200 (partial and whole token tiles), every compiled schedule (the 128 x 256 one
-// runs the unit form for u4b8, at f16 g64 and bf16 per channel, and the base form for u4: a check of
-// the same data), against the CPU reference: with the heuristic's
+// runs the unit form for u4b8, at f16 g64 and bf16 per channel, and for u4 where its AWQ kernel is
+// built, else the base form: a check of the same data), against the CPU reference: with the heuristic's
 // own split, and with stream-K forced on 7 pretend SMs (k-ranges that start and end anywhere in a
 // group: a work unit's first block starts the unit form wherever it lies in its group). The weight
 // type rotates over the points (not every type at every point: the run time): u4b8; u4 with zero
@@ -498,7 +499,30 @@ TEST(Sm90, UnitFormScalesAcrossWindows) {
       check_forced(s, ms, {7}, Sm90SplitMode::kStream);
       ++ran;
     }
-  if (ran == 0) GTEST_SKIP() << "neither f16.u4 nor bf16.u4 is compiled in this build";
+  // 8-bit weights (f16 only): u8b128 at g64 (a group start every block), u8 with zero points at g128.
+  for (BType b : {BType::kU8B128, BType::kU8}) {
+    Spec s;
+    s.a = AType::kF16;
+    s.b = b;
+    s.zeros = b == BType::kU8;
+    s.group_size = b == BType::kU8 ? 128 : 64;
+    s.N = 400;
+    s.K = K;
+    s.out = OutType::kF16;
+    s.bias = true;
+    s.ch = true;
+    s.integer = false;
+    s.scale_spread = true;
+    s.seed = base_seed() + 70 + i++;
+    if (mixgemm::kernels::sm90_configs(s.a, s.b).empty()) {
+      std::printf("[ not built ] %s\n", s.name().c_str());
+      continue;
+    }
+    check_all(s, ms);
+    check_forced(s, ms, {7}, Sm90SplitMode::kStream);
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << "none of f16.u4, bf16.u4, f16.u8 is compiled in this build";
 }
 
 // One split-K point (cfg, M, dd.sm_count) in each exchange mode: exact against the CPU reference, the modes

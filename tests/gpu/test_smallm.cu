@@ -373,7 +373,7 @@ TEST(Smallm, W4A8_E4M3) {
 }
 
 // u4b8, and u4 with and without zero points, with 16-bit group scales spread over 20 binades (zeros,
-// f16 subnormals, mixed signs):
+// f16 subnormals, mixed signs), and with f16 u8b128 and u8 with zero points (8-bit weights: f16 only):
 // with the unit form (MIXGEMM_SMALLM_UNIT_FORM=1) rows change units inside segments, groups cross
 // chunks (g192 on K = 1344: 8-row chunks of 512 k) and segments end inside a CTA's range (2 and 5
 // pretend SMs); every schedule, against the reference. Passes with the base form too.
@@ -399,6 +399,24 @@ TEST(Smallm, UnitFormScalesAcrossWindows) {
         if (shape == 1) check_all(s, {1, 16}, {}, 2 + 3 * (idx & 1));
         if (::testing::Test::HasFatalFailure()) return;
       }
+    }
+  }
+  for (int64_t g : {int64_t{32}, int64_t{192}, int64_t{-1}}) {  // 8-bit rows are 32 k: g32 starts every row
+    for (BType b : {BType::kU8B128, BType::kU8}) {
+      Spec s;
+      s.a = AType::kF16;
+      s.b = b;
+      s.zeros = b == BType::kU8;
+      s.N = 400;
+      s.K = 1344;
+      s.group_size = g > 0 ? g : s.K;
+      s.scale_spread = true;
+      s.out = OutType::kF16;
+      set_epilogue(&s, idx);
+      s.seed = 7300 + idx++;
+      check_all(s, {1, 5, 16, 33});
+      check_all(s, {1, 16}, {}, 2 + 3 * (idx & 1));
+      if (::testing::Test::HasFatalFailure()) return;
     }
   }
 }

@@ -688,7 +688,14 @@ struct Sm90Cta {
       for (int mw = 0; mw < kMW; ++mw) {
         uint32_t (&f)[4] = F[mw];
         if constexpr (kUnitForm<kUns, kMode>) {  // w * 2^u: one fma per register with the group's S2, C2
-          convert::cvt_u4_unit_frag16<T16>(word(r.v[mw], s), r.S2[mw], r.C2[mw], f);
+          if constexpr (kWBits == 4) {
+            convert::cvt_u4_unit_frag16<T16>(word(r.v[mw], s), r.S2[mw], r.C2[mw], f);
+          } else {  // the second layout block replaces the first, as below
+            if (s == 2) r.v[mw] = ptx::lds128(st + w_of(c, mw) + Tr::kNBlk * layout::kBlockBytes);
+            const uint4& v = r.v[mw];
+            convert::cvt_u8_unit_frag16<T16>(make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1)), r.S2[mw],
+                                             r.C2[mw], f);
+          }
           continue;
         }
         if constexpr (kWBits == 4) {
@@ -918,9 +925,11 @@ struct Sm90Cta {
   // GPTQ kernel (u4b8) and, where built, its AWQ kernel (u4) have it, the tile's kMode ==
   // kSm90ScaleBlock consumers (its other kernel reads the variant at run time), in the k-step
   // mainloop: that tile is tensor-core bound, and what it can gain is the power of the ALU work it
-  // no longer does.
+  // no longer does. 8-bit weights (u8b128: C = -128 s 2^u; u8: C = zs 2^u) with f16 only
+  // (convert::cvt_u8_unit_frag16, prmt + fma: a byte does not fit under bf16's mantissa).
   template <bool kUns, int kMode>
-  static constexpr bool kUnitForm = MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && kWBits == 4 && kMode == kSm90ScaleBlock;
+  static constexpr bool kUnitForm = MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && (kWBits == 4 || !Tr::kBF16) &&
+                                    kMode == kSm90ScaleBlock;
 
   // Multiplies row half h (0: row g, 1: row g+8) of atom mw of one accumulator set by f: registers
   // 4j + 2h + e (the comment above epilogue). Exact: f is a power of two.
@@ -984,7 +993,7 @@ struct Sm90Cta {
     if (!__all_sync(0xffffffffu, in_window)) unit_rebase<kMoveAcc, kSets>(s2, t2, r, acc, more);
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
-      convert::unit_factors<T16>(t2[mw], r.S2[mw], r.C2[mw]);
+      convert::unit_factors<T16, kWBits>(t2[mw], r.S2[mw], r.C2[mw]);
       if constexpr (kUns) {
         const uint32_t za = st + Tr::kOffZ + s_of(c, mw);  // as the scales
         const uint32_t zs2 = p.has_zeros ? ptx::lds16(za) | (ptx::lds16(za + 16) << 16) : 0u;

@@ -361,9 +361,12 @@ struct SmallmCta {
 
   // ---- the unit form (convert_16bit.cuh, "the unit form") ----------------------------------
   // The variants it serves: 4-bit weights with 16-bit group scales, one group per k-block row: u4b8
-  // (C = -8 s 2^u) and u4 with or without zero points (C = zs 2^u; s = 1 without group scales).
+  // (C = -8 s 2^u) and u4 with or without zero points (C = zs 2^u; s = 1 without group scales); with
+  // f16 scales also 8-bit weights (u8b128: C = -128 s 2^u; u8: C = zs 2^u; convert::cvt_u8_unit_frag16:
+  // a byte does not fit under bf16's mantissa).
   template <int kMode, bool kUns>
-  static constexpr bool kUnitForm = MIXGEMM_SMALLM_UNIT_FORM && Tr::kA16 && kWBits == 4 && kMode == kScaleBlock;
+  static constexpr bool kUnitForm = MIXGEMM_SMALLM_UNIT_FORM && Tr::kA16 && (kWBits == 4 || A == AType::kF16) &&
+                                    kMode == kScaleBlock;
   // Per block b of the warp: the units of its rows g (low half) and g+8 (high half) as bases
   // 2^(u+9), and the current group's fma factors S, C (unit_factors). The accumulators acc[b][nt]
   // registers {0,1} (row g) and {2,3} (row g+8) hold their sums times 2^u.
@@ -415,7 +418,7 @@ struct SmallmCta {
     }
 #pragma unroll
     for (int b = 0; b < kNBW; ++b) {
-      convert::unit_factors<T16>(t2[b], u.S2[b], u.C2[b]);
+      convert::unit_factors<T16, kWBits>(t2[b], u.S2[b], u.C2[b]);
       if constexpr (kUns) {
         // zs 2^u (0 without zero points), the zeros loaded only now: holding them through the rebase
         // made the TM 8 kernel spill.
@@ -655,8 +658,12 @@ struct SmallmCta {
 #pragma unroll
         for (int b = 0; b < kNBW; ++b) {
           uint32_t f[4];
-          if constexpr (kUnitForm<kMode, kUns>) convert::cvt_u4_unit_frag16<T16>(word(wv[b], s), u.S2[b], u.C2[b], f);
-          else dequant<kMode, kUns>(wv[b], s, szA[b], szB[b], f);
+          if constexpr (kUnitForm<kMode, kUns> && kWBits == 4)
+            convert::cvt_u4_unit_frag16<T16>(word(wv[b], s), u.S2[b], u.C2[b], f);
+          else if constexpr (kUnitForm<kMode, kUns>)  // 8-bit: k16 step s is words 2s, 2s+1 (as dequant)
+            convert::cvt_u8_unit_frag16<T16>(make_uint2(word(wv[b], 2 * s), word(wv[b], 2 * s + 1)), u.S2[b], u.C2[b], f);
+          else
+            dequant<kMode, kUns>(wv[b], s, szA[b], szB[b], f);
 #pragma unroll
           for (int nt = 0; nt < kNT; ++nt) mma(acc[b][nt], f, bf[nt]);
         }

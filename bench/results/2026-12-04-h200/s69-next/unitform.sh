@@ -26,7 +26,7 @@ OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
 W=/tmp/uf; mkdir -p "$W"
 t0=$SECONDS
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || cat "$HERE/commit.txt")
-CF=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,bf16.u4 -DMIXGEMM_BUILD_PYTHON=OFF
+CF=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,bf16.u4,f16.u8 -DMIXGEMM_BUILD_PYTHON=OFF
     "-DMIXGEMM_SM90_SCHEDULES=128x64_1x1x1_coop_splitk,256x64_1x1x1_coop_splitk,128x128_1x1x1_coop_splitk,128x256_1x1x1_coop_splitk")
 if [ "$PHASE" = 3 ]; then
   TYPES=${TYPES:-f16.u4b8.g128,bf16.u4b8.g128}; MS=${MS:-512,1024,2048}; EVENT=0
