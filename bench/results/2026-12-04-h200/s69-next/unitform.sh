@@ -34,35 +34,44 @@ fi
 BENCH=(--no-baselines --settle-ms 0 --summary-m none --quiet --git-commit "$COMMIT"
        --shapes llama3-8b,seed,llama2-70b --types "${TYPES:-f16.u4b8.g128,bf16.u4b8.g128,f16.u4b8.gch}"
        --m "${MS:-1,8,16,64,128,256}")
+# Every step is bounded by the call's deadline (DEADLINE s after the start, 570 by default: inside the device's
+# 600 s), so that the tar at the end always runs and what finished comes back. left N: seconds to the deadline
+# less N (at least 1).
+DEADLINE=${DEADLINE:-570}
+left() { local l=$((DEADLINE - (SECONDS - t0) - ${1:-0})); [ "$l" -gt 0 ] && echo "$l" || echo 1; }
 run_bench() {  # $1 side (base|cand), $2 stem, extra flags after
   local side=$1 stem=$2; shift 2
   local bin=build-uf/tools/mixgemm-bench; [ "$side" = base ] && bin=build-base/tools/mixgemm-bench
-  timeout 120 "$bin" "${BENCH[@]}" "$@" --csv "$W/$stem.csv" > "$W/$stem.txt" 2>&1
+  local lim; lim=$(left 25); [ "$lim" -gt 120 ] && lim=120
+  timeout "$lim" "$bin" "${BENCH[@]}" "$@" --csv "$W/$stem.csv" > "$W/$stem.txt" 2>&1
   echo "$stem rc=$? at $((SECONDS - t0)) s"
 }
 if [ "$PHASE" = 1 ]; then
+  BL=$(left 200)  # the builds leave 200 s for the tests and the row
   ( cmake -S . -B build-uf "${CF[@]}" "-DCMAKE_CUDA_FLAGS=-DMIXGEMM_SMALLM_UNIT_FORM=1 -DMIXGEMM_SM90_UNIT_FORM=1 -DMIXGEMM_SM90_AWQ_KERNEL=1" \
-      && cmake --build build-uf -j 16 --target mixgemm-bench mixgemm_gpu_tests mixgemm-mma-rate ) \
+      && timeout "$BL" cmake --build build-uf -j 16 --target mixgemm-bench mixgemm_gpu_tests mixgemm-mma-rate ) \
     > "$W/build-uf.log" 2>&1 &
   p1=$!
   ( cmake -S . -B build-base "${CF[@]}" -DMIXGEMM_BUILD_TESTS=OFF \
-    && cmake --build build-base -j 16 --target mixgemm-bench ) > "$W/build-base.log" 2>&1 &
+    && timeout "$BL" cmake --build build-base -j 16 --target mixgemm-bench ) > "$W/build-base.log" 2>&1 &
   p2=$!
   wait $p1 || { echo "BUILD uf FAILED"; tail -20 "$W/build-uf.log"; }
   wait $p2 || { echo "BUILD base FAILED"; tail -20 "$W/build-base.log"; }
   echo "builds done at $((SECONDS - t0)) s"
   grep -h "spill" "$W"/build-*.log | grep -v " 0 bytes spill" | sort | uniq -c | head -5
-  timeout 300 build-uf/tests/mixgemm_gpu_tests \
+  timeout "$(left 40)" build-uf/tests/mixgemm_gpu_tests \
     --gtest_filter='ConvertGpu.Unit*:Smallm.*:GemmApi.*:Sm90.UnitForm*:Sm90.W4W8A16_*:Sm90.RealShapes:-SmallmTiming.*' \
     > "$W/tests-uf.log" 2>&1
   echo "tests rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$W/tests-uf.log" | tr '\n' ' ') at $((SECONDS - t0)) s"
   grep -E "^\[  FAILED" "$W/tests-uf.log" | head -10
   # the decode row in isolation: exact, without the scale multiply, the unit form (session 27's cases + 69's)
-  timeout 60 build-uf/tools/mixgemm-mma-rate > "$W/mma-rate.txt" 2>&1
+  lim=$(left 5); [ "$lim" -gt 60 ] && lim=60
+  timeout "$lim" build-uf/tools/mixgemm-mma-rate > "$W/mma-rate.txt" 2>&1
   echo "mma-rate rc=$?"; grep -E "^row (f16.u4b8.g|f16.u4b8 no|\+ ldmatrix B \+ scale|unit)" "$W/mma-rate.txt" | head -12
 else
   if [ "$PHASE" = 2 ]; then
-    timeout 100 compute-sanitizer --tool memcheck build-uf/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' \
+    lim=$(left 400); [ "$lim" -gt 100 ] && lim=100
+    timeout "$lim" compute-sanitizer --tool memcheck build-uf/tests/mixgemm_gpu_tests --gtest_filter='*Sanitize*' \
       > "$W/memcheck.log" 2>&1
     echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$W/memcheck.log" | tail -1) at $((SECONDS - t0)) s"
   fi
