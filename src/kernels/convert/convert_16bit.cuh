@@ -254,6 +254,11 @@ __device__ __forceinline__ void scale_zero_frag16(uint32_t (&frag)[4], T s_row_g
 template <class T, int kWBits = 4>
 inline constexpr unit::Consts kUnit = unit::consts(!detail::kIsF16<T>, kWBits);
 
+// The weights the unit form converts with scales of type T: 4-bit with f16 or bf16, 8-bit with f16
+// only (a byte under bf16's 7-bit mantissa would reach its exponent).
+template <class T, int kWBits>
+inline constexpr bool kUnitFormWeights = kWBits == 4 || (kWBits == 8 && detail::kIsF16<T>);
+
 // t = s * base, both rows (exact for every t inside the window; outside it, the window test fails).
 template <class T>
 __device__ __forceinline__ uint32_t unit_t(uint32_t s2, uint32_t base2) {
@@ -272,7 +277,7 @@ __device__ __forceinline__ uint32_t unit_in_window(uint32_t t2) {
 // -2^-2): exact inside the window.
 template <class T, int kWBits = 4>
 __device__ __forceinline__ void unit_factors(uint32_t t2, uint32_t& S2, uint32_t& C2) {
-  static_assert(kWBits == 4 || (kWBits == 8 && detail::kIsF16<T>), "8-bit weights: f16 only (unit_form.h)");
+  static_assert(kUnitFormWeights<T, kWBits>, "8-bit weights: f16 only (unit_form.h)");
   if constexpr (detail::kIsF16<T>) {
     S2 = ptx::mul_f16x2(t2, kUnit<T, kWBits>.s_mul);
     C2 = ptx::mul_f16x2(t2, kUnit<T, kWBits>.c_mul);

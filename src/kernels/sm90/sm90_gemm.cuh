@@ -928,8 +928,8 @@ struct Sm90Cta {
   // no longer does. 8-bit weights (u8b128: C = -128 s 2^u; u8: C = zs 2^u) with f16 only
   // (convert::cvt_u8_unit_frag16, prmt + fma: a byte does not fit under bf16's mantissa).
   template <bool kUns, int kMode>
-  static constexpr bool kUnitForm = MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && (kWBits == 4 || !Tr::kBF16) &&
-                                    kMode == kSm90ScaleBlock;
+  static constexpr bool kUnitForm =
+      MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && convert::kUnitFormWeights<T16, kWBits> && kMode == kSm90ScaleBlock;
 
   // Multiplies row half h (0: row g, 1: row g+8) of atom mw of one accumulator set by f: registers
   // 4j + 2h + e (the comment above epilogue). Exact: f is a power of two.

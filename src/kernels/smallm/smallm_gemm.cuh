@@ -365,8 +365,8 @@ struct SmallmCta {
   // f16 scales also 8-bit weights (u8b128: C = -128 s 2^u; u8: C = zs 2^u; convert::cvt_u8_unit_frag16:
   // a byte does not fit under bf16's mantissa).
   template <int kMode, bool kUns>
-  static constexpr bool kUnitForm = MIXGEMM_SMALLM_UNIT_FORM && Tr::kA16 && (kWBits == 4 || A == AType::kF16) &&
-                                    kMode == kScaleBlock;
+  static constexpr bool kUnitForm =
+      MIXGEMM_SMALLM_UNIT_FORM && Tr::kA16 && convert::kUnitFormWeights<T16, kWBits> && kMode == kScaleBlock;
   // Per block b of the warp: the units of its rows g (low half) and g+8 (high half) as bases
   // 2^(u+9), and the current group's fma factors S, C (unit_factors). The accumulators acc[b][nt]
   // registers {0,1} (row g) and {2,3} (row g+8) hold their sums times 2^u.
