@@ -470,46 +470,30 @@ TEST(Sm90, UnitFormScalesAcrossWindows) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   const std::vector<int> ms = {1, 40, 64, 200};
   const int64_t K = 1024;
+  // i = 0..5: f16 g64 u4b8, g128 u4+z, g0 u4+z (zeros only); bf16 g64 u4+z, g128 u4, gK u4b8;
+  // i = 6, 7 (8-bit weights, f16 only): g64 u8b128 (a group start every block), g128 u8+z.
+  struct Point {
+    AType a;
+    BType b;
+    bool zeros;
+    int64_t g;
+  };
+  const Point points[] = {{AType::kF16, BType::kU4B8, false, 64},  {AType::kF16, BType::kU4, true, 128},
+                          {AType::kF16, BType::kU4, true, 0},      {AType::kBF16, BType::kU4, true, 64},
+                          {AType::kBF16, BType::kU4, false, 128},  {AType::kBF16, BType::kU4B8, false, K},
+                          {AType::kF16, BType::kU8B128, false, 64}, {AType::kF16, BType::kU8, true, 128}};
   int ran = 0, i = 0;
-  for (AType a : {AType::kF16, AType::kBF16})
-    for (int64_t g : {int64_t{64}, int64_t{128}, K}) {
-      // i = 0..5: f16 g64 u4b8, g128 u4+z, g0 u4+z (zeros only); bf16 g64 u4+z, g128 u4, gK u4b8.
-      enum { kB8, kZ, kS, kZOnly };
-      constexpr int kWeights[6] = {kB8, kZ, kZOnly, kZ, kS, kB8};
-      const int w = kWeights[i];
-      Spec s;
-      s.a = a;
-      s.b = w == kB8 ? BType::kU4B8 : BType::kU4;
-      s.zeros = w == kZ || w == kZOnly;
-      s.group_size = w == kZOnly ? 0 : g;
-      s.N = 400;
-      s.K = K;
-      s.out = i % 2 ? OutType::kBF16 : OutType::kF16;
-      s.bias = i % 2 == 0;
-      s.tok = i % 3 == 0;
-      s.ch = true;
-      s.integer = false;
-      s.scale_spread = true;
-      s.seed = base_seed() + 70 + i++;
-      if (mixgemm::kernels::sm90_configs(s.a, s.b).empty()) {
-        std::printf("[ not built ] %s\n", s.name().c_str());
-        continue;
-      }
-      check_all(s, ms);
-      check_forced(s, ms, {7}, Sm90SplitMode::kStream);
-      ++ran;
-    }
-  // 8-bit weights (f16 only): u8b128 at g64 (a group start every block), u8 with zero points at g128.
-  for (BType b : {BType::kU8B128, BType::kU8}) {
+  for (const Point& pt : points) {
     Spec s;
-    s.a = AType::kF16;
-    s.b = b;
-    s.zeros = b == BType::kU8;
-    s.group_size = b == BType::kU8 ? 128 : 64;
+    s.a = pt.a;
+    s.b = pt.b;
+    s.zeros = pt.zeros;
+    s.group_size = pt.g;
     s.N = 400;
     s.K = K;
-    s.out = OutType::kF16;
-    s.bias = true;
+    s.out = i % 2 ? OutType::kBF16 : OutType::kF16;
+    s.bias = i % 2 == 0;
+    s.tok = i % 3 == 0;
     s.ch = true;
     s.integer = false;
     s.scale_spread = true;
