@@ -687,19 +687,13 @@ struct Sm90Cta {
 #pragma unroll
       for (int mw = 0; mw < kMW; ++mw) {
         uint32_t (&f)[4] = F[mw];
-        if constexpr (kUnitForm<kUns, kMode>) {  // w * 2^u: one fma per register with the group's S2, C2
-          if constexpr (kWBits == 4) {
-            convert::cvt_u4_unit_frag16<T16>(word(r.v[mw], s), r.S2[mw], r.C2[mw], f);
-          } else {  // the second layout block replaces the first, as below
-            if (s == 2) r.v[mw] = ptx::lds128(st + w_of(c, mw) + Tr::kNBlk * layout::kBlockBytes);
-            const uint4& v = r.v[mw];
-            convert::cvt_u8_unit_frag16<T16>(make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1)), r.S2[mw],
-                                             r.C2[mw], f);
-          }
-          continue;
-        }
+        // kUnitForm: w * 2^u, one fma per register with the group's S2, C2 (no scale step below).
         if constexpr (kWBits == 4) {
           // word s of the lane's 16 bytes is k16 step s (layout.h)
+          if constexpr (kUnitForm<kUns, kMode>) {
+            convert::cvt_u4_unit_frag16<T16>(word(r.v[mw], s), r.S2[mw], r.C2[mw], f);
+            continue;
+          }
           if constexpr (kUns) convert::cvt_u4_frag16<T16>(word(r.v[mw], s), f);
           else convert::cvt_u4b8_frag16<T16>(word(r.v[mw], s), f);
         } else {
@@ -709,6 +703,10 @@ struct Sm90Cta {
             r.v[mw] = ptx::lds128(st + w_of(c, mw) + Tr::kNBlk * layout::kBlockBytes);
           const uint4& v = r.v[mw];
           const uint2 w2 = make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1));
+          if constexpr (kUnitForm<kUns, kMode>) {
+            convert::cvt_u8_unit_frag16<T16>(w2, r.S2[mw], r.C2[mw], f);
+            continue;
+          }
           if constexpr (kUns) convert::cvt_u8_frag16<T16>(w2, f);
           else convert::cvt_u8b128_frag16<T16>(w2, f);
         }
