@@ -373,11 +373,11 @@ TEST(Smallm, W4A8_E4M3) {
 }
 
 // u4b8, and u4 with and without zero points, with 16-bit group scales spread over 20 binades (zeros,
-// f16 subnormals, mixed signs), and with f16 u8b128 and u8 with zero points (8-bit weights: f16 only):
-// with the unit form (MIXGEMM_SMALLM_UNIT_FORM=1) rows change units inside segments, groups cross
-// chunks (g192 on K = 1344: 8-row chunks of 512 k) and segments end inside a CTA's range (2 and 5
-// pretend SMs); every schedule, against the reference. Passes with the base form too.
-TEST(Smallm, UnitFormScalesAcrossWindows) {
+// f16 subnormals, mixed signs), and with f16 u8b128 and u8 with zero points: groups cross chunks (g192
+// on K = 1344: 8-row chunks of 512 k) and segments end inside a CTA's range (2 and 5 pretend SMs);
+// every schedule, against the reference. (Written in session 70 for smallm's unit form, whose rows
+// changed units inside segments; that form was removed in session 72, measured no faster.)
+TEST(Smallm, ScalesAcrossBinades) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   int idx = 0;
   for (AType a : {AType::kF16, AType::kBF16}) {

@@ -59,19 +59,23 @@
 #include "kernels/sm90/sm90_partition.h"
 #include "mixgemm/layout.h"
 
-// The unit form (Sm90Cta::kUnitForm: f16 / bf16 x u4b8 and u4 with or without zero points, one group
-// row per 64-k block, on the block-issue tiles and the 128 x 256 tile's GPTQ and AWQ kernels;
-// docs/design-sm90.md "The unit form").
-// Default 0: built and tested, but off until it is measured on a GPU (with 0 every kernel's SASS
-// is the base form's); -DMIXGEMM_SM90_UNIT_FORM=1 turns it on.
+// The unit form (Sm90Cta::kUnitForm: f16 / bf16 x u4b8 and u4 with or without zero points, f16 x u8b128
+// and u8, one group row per 64-k block, on the block-issue tiles and the 128 x 256 tile's GPTQ and AWQ
+// kernels; docs/design-sm90.md "The unit form"). Where it is compiled in:
+//   2 (default): where it measured faster (session 72, bench/results/2026-12-05-h200/s72-awq/): the
+//      128 x 128 tile with u4 + zero points or 8-bit weights (0.94-0.97x the time at M = 128..1024);
+//      u4b8 there, the other tiles and the 128 x 256 kernels measured 0.98-1.03x (s71-unitform/,
+//      s72-awq/), so they keep the base form;
+//   1: every tile and weight type it covers (to test and time it everywhere);
+//   0: nowhere (every kernel's SASS is the base form's).
 #ifndef MIXGEMM_SM90_UNIT_FORM
-#define MIXGEMM_SM90_UNIT_FORM 0
+#define MIXGEMM_SM90_UNIT_FORM 2
 #endif
 // The 16-bit wide tile's AWQ kernel (sm90_info: u4 with one group row per 64-k block, the variant fixed
-// at compile time, as the GPTQ kernel). Default 0: built and tested, off until it is measured on a GPU
-// (with 0 the instances are compiled as before it existed); -DMIXGEMM_SM90_AWQ_KERNEL=1 builds it.
+// at compile time, as the GPTQ kernel). Default 1 since session 72: 0.92-0.98x the run-time-flag
+// kernel's time for f16 / bf16 u4 g128 at M = 256..2048 (s72-awq/); 0 compiles the instances without it.
 #ifndef MIXGEMM_SM90_AWQ_KERNEL
-#define MIXGEMM_SM90_AWQ_KERNEL 0
+#define MIXGEMM_SM90_AWQ_KERNEL 1
 #endif
 
 namespace mixgemm::kernels::sm90 {
@@ -925,9 +929,15 @@ struct Sm90Cta {
   // mainloop: that tile is tensor-core bound, and what it can gain is the power of the ALU work it
   // no longer does. 8-bit weights (u8b128: C = -128 s 2^u; u8: C = zs 2^u) with f16 only
   // (convert::cvt_u8_unit_frag16, prmt + fma: a byte does not fit under bf16's mantissa).
+  // The switch's policy (MIXGEMM_SM90_UNIT_FORM above): 1 everywhere, 2 the 128 x 128 tile for u4 with
+  // zero points (kUns) and 8-bit weights.
+  template <bool kUns>
+  static constexpr bool kUnitFormHere =
+      MIXGEMM_SM90_UNIT_FORM == 1 ||
+      (MIXGEMM_SM90_UNIT_FORM == 2 && kTileN == 128 && kTileT == 128 && (kUns || kWBits == 8));
   template <bool kUns, int kMode>
-  static constexpr bool kUnitForm =
-      MIXGEMM_SM90_UNIT_FORM && !Tr::kA8 && convert::kUnitFormWeights<T16, kWBits> && kMode == kSm90ScaleBlock;
+  static constexpr bool kUnitForm = kUnitFormHere<kUns> && !Tr::kA8 && convert::kUnitFormWeights<T16, kWBits> &&
+                                    kMode == kSm90ScaleBlock;
 
   // Multiplies row half h (0: row g, 1: row g+8) of atom mw of one accumulator set by f: registers
   // 4j + 2h + e (the comment above epilogue). Exact: f is a power of two.
@@ -1755,7 +1765,7 @@ __global__ void __launch_bounds__(kThreads, 1) sm90_kernel(const __grid_constant
 // the mainloop. The 8-bit-activation wide tiles also get a per-channel kernel
 // (biased weights, no group scales: QQQ's per-channel W4A8): 0.92-0.98x the time for e4m3,
 // 0.93-1.01x for s8 (s10-plainab); the 16-bit one measured 0.93-1.07x (no gain), so it has none.
-// With MIXGEMM_SM90_AWQ_KERNEL=1 (session 71, not yet measured) the 16-bit wide tile also gets one for
+// With MIXGEMM_SM90_AWQ_KERNEL=1 (the default since session 72) the 16-bit wide tile also gets one for
 // u4 with one group row per 64-k block (AWQ: group scales and zero points, their presence read per
 // block): its block loop is 128 SASS instructions against the run-time-flag loop's 359 (all variants'
 // branches; 92 + 26 per group start with the unit form), 168 registers, no spills.

@@ -21,8 +21,8 @@ struct Sm90KernelInfo {
   // (kSm90ScaleNone: per-channel), or null.
   Sm90KernelFn fn_plain;
   // The same tile compiled for 4-bit unsigned weights with one group row per 64-k block (u4 with
-  // group scales and / or zero points: AWQ's checkpoints), or null (built with
-  // MIXGEMM_SM90_AWQ_KERNEL=1 only, on the 16-bit wide tile).
+  // group scales and / or zero points: AWQ's checkpoints), or null (the 16-bit wide tile has it unless
+  // built with MIXGEMM_SM90_AWQ_KERNEL=0).
   Sm90KernelFn fn_awq;
 };
 

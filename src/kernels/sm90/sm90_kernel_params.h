@@ -60,7 +60,7 @@ enum Sm90Variant : int32_t {
   kSm90VariantGptq = 1,   // biased weights (u4b8 / u8b128), kSm90ScaleBlock, no zero points
   kSm90VariantPlain = 2,  // biased weights, kSm90ScaleNone (per-channel: channel scales only), 8-bit activations
   kSm90VariantAwq = 3,    // 4-bit unsigned weights (u4), kSm90ScaleBlock (AWQ: group scales and zero points),
-                          // 16-bit activations; built with MIXGEMM_SM90_AWQ_KERNEL=1 only
+                          // 16-bit activations; not built with MIXGEMM_SM90_AWQ_KERNEL=0
 };
 
 struct Sm90KernelParams {

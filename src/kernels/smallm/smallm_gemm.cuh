@@ -47,14 +47,6 @@
 #include "kernels/smallm/smallm_trace.cuh"
 #include "mixgemm/layout.h"
 
-// The unit form (convert_16bit.cuh): 4-bit weights (u4b8, u4 with or without zero points) with f16 /
-// bf16 group scales converted with one fma per register instead of a sub and a mul, bit-exactly. Built, not yet measured on a GPU, so
-// off by default (0: the kernels are compiled as before it existed); -DMIXGEMM_SMALLM_UNIT_FORM=1
-// turns it on. docs/design-smallm.md, "The unit form".
-#ifndef MIXGEMM_SMALLM_UNIT_FORM
-#define MIXGEMM_SMALLM_UNIT_FORM 0
-#endif
-
 namespace mixgemm::kernels::smallm {
 
 // Fixed schedule constants (the tunables that need no recompilation are runtime).
@@ -359,94 +351,6 @@ struct SmallmCta {
     return r;
   }
 
-  // ---- the unit form (convert_16bit.cuh, "the unit form") ----------------------------------
-  // The variants it serves: 4-bit weights with 16-bit group scales, one group per k-block row: u4b8
-  // (C = -8 s 2^u) and u4 with or without zero points (C = zs 2^u; s = 1 without group scales); with
-  // f16 scales also 8-bit weights (u8b128: C = -128 s 2^u; u8: C = zs 2^u; convert::cvt_u8_unit_frag16:
-  // a byte does not fit under bf16's mantissa).
-  template <int kMode, bool kUns>
-  static constexpr bool kUnitForm =
-      MIXGEMM_SMALLM_UNIT_FORM && Tr::kA16 && convert::kUnitFormWeights<T16, kWBits> && kMode == kScaleBlock;
-  // Per block b of the warp: the units of its rows g (low half) and g+8 (high half) as bases
-  // 2^(u+9), and the current group's fma factors S, C (unit_factors). The accumulators acc[b][nt]
-  // registers {0,1} (row g) and {2,3} (row g+8) hold their sums times 2^u.
-  struct Units {
-    uint32_t base2[kNBW], S2[kNBW], C2[kNBW];
-  };
-  static __device__ __forceinline__ void unit_start(Units& u) {
-#pragma unroll
-    for (int b = 0; b < kNBW; ++b) u.base2[b] = convert::kUnit<T16>.base0;
-  }
-  // A row that starts a group (or a chunk): the group's scales from the stage, the window test of
-  // every row of the warp (one vote: a rebase is rare, and its branch stays warp-uniform), the
-  // rebase of the rows whose pair left its window, and the group's factors. 24 SASS instructions on
-  // the straight path for f16 u4b8 at TM 8 (2 blocks: 4 scale loads, 2 packs, 2 x (3 HMUL2 + the
-  // window's HSETP2s), the vote; u4 with zeros 41), once per group where the base form spends 8
-  // HMUL2 and the scale loads per row.
-  template <bool kUns>
-  static __device__ __forceinline__ void unit_group(const SmallmKernelParams& p, const uint8_t* sc, int gl,
-                                                    Units& u, Acc (&acc)[kNBW][kNT][4]) {
-    uint32_t s2[kNBW], t2[kNBW], ok = 1;
-#pragma unroll
-    for (int b = 0; b < kNBW; ++b) {
-      const uint8_t* sp = sc + gl * p.srow_bytes + b * 16 * kSB;  // as load_sz
-      s2[b] = (kUns && !p.has_scales) ? (kOne | (kOne << 16))
-                                      : *reinterpret_cast<const uint16_t*>(sp) |
-                                            (uint32_t{*reinterpret_cast<const uint16_t*>(sp + 16)} << 16);
-      t2[b] = convert::unit_t<T16>(s2[b], u.base2[b]);
-      ok &= convert::unit_in_window<T16>(t2[b]);
-    }
-    if (!__all_sync(0xFFFFFFFFu, ok)) {
-      // Rare: the segment's first group with scales outside [2^-9, 2^-3) (f16) or >= 2^-5 (bf16),
-      // a later group's scale 8x above / 4x below the one that set the row's unit, a zero or
-      // subnormal scale. Both rows of a pair that failed move to their scales' units (exact for
-      // the one that was inside its window too); the others keep theirs.
-#pragma unroll
-      for (int b = 0; b < kNBW; ++b) {
-        if (convert::unit_in_window<T16>(t2[b])) continue;
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const float f = convert::unit_rebase_half<T16>(s2[b], u.base2[b], h);
-#pragma unroll
-          for (int nt = 0; nt < kNT; ++nt) {
-            acc[b][nt][2 * h] *= f;
-            acc[b][nt][2 * h + 1] *= f;
-          }
-        }
-        t2[b] = convert::unit_t<T16>(s2[b], u.base2[b]);
-      }
-    }
-#pragma unroll
-    for (int b = 0; b < kNBW; ++b) {
-      convert::unit_factors<T16, kWBits>(t2[b], u.S2[b], u.C2[b]);
-      if constexpr (kUns) {
-        // zs 2^u (0 without zero points), the zeros loaded only now: holding them through the rebase
-        // made the TM 8 kernel spill.
-        const uint8_t* zp = sc + gl * p.srow_bytes + b * 16 * kSB + p.g_rows * p.srow_bytes;  // as load_sz
-        const uint32_t zs2 = p.has_zeros ? *reinterpret_cast<const uint16_t*>(zp) |
-                                               (uint32_t{*reinterpret_cast<const uint16_t*>(zp + 16)} << 16)
-                                         : 0u;
-        u.C2[b] = convert::unit_zero_term<T16>(zs2, u.base2[b]);
-      }
-    }
-  }
-  // The segment's end: every row back to real values (x 2^-u, exact), the units back to the first.
-  static __device__ __forceinline__ void unit_leave(Units& u, Acc (&acc)[kNBW][kNT][4]) {
-#pragma unroll
-    for (int b = 0; b < kNBW; ++b) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const float f = convert::unit_value_factor<T16>(u.base2[b], h);
-#pragma unroll
-        for (int nt = 0; nt < kNT; ++nt) {
-          acc[b][nt][2 * h] *= f;
-          acc[b][nt][2 * h + 1] *= f;
-        }
-      }
-    }
-    unit_start(u);
-  }
-
   // ---- weights -> A fragment of k-step s -----------------------------------------------
   // szA: lookup for the k-step's first 16 k, szB: its second 16 k (s8 k32 steps only).
   template <int kMode, bool kUns>
@@ -571,7 +475,7 @@ struct SmallmCta {
   template <int kMode, bool kUns>
   static __device__ __forceinline__ long long compute_chunk(const SmallmKernelParams& p, const Ctx& x,
                                                        Acc (&acc)[kNBW][kNT][4], RingPos& rp,
-                                                       int stage, const Chunk& cur, Units& u) {
+                                                       int stage, const Chunk& cur) {
     // e4m3 reads its converted f16 buffer (behind the stages), the others the stage itself.
     const uint32_t stage_ldm =
         x.smem_u32 + (Tr::kConvertA ? kStages : stage) * p.stage_bytes + x.ldm_lane;
@@ -621,14 +525,7 @@ struct SmallmCta {
         rp.phase ^= 1u;
       }
       RowSZ szb[kNBW] = {};
-      if constexpr (kUnitForm<kMode, kUns>) {
-        // The group's factors stay in registers from its first row on; a chunk's first row
-        // (whose group may have started in the previous chunk, or in another segment) forms
-        // them again from this stage's copy of the scales.
-        if (j == 0 || r == 0) unit_group<kUns>(p, sc, gl, u, acc);
-        r += kKB;
-        if (r >= p.gs) { r -= p.gs; ++gl; }
-      } else if constexpr (kMode == kScaleBlock) {
+      if constexpr (kMode == kScaleBlock) {
 #pragma unroll
         for (int b = 0; b < kNBW; ++b) szb[b] = load_sz<kUns>(p, sc, gl, b);
         r += kKB;
@@ -658,12 +555,7 @@ struct SmallmCta {
 #pragma unroll
         for (int b = 0; b < kNBW; ++b) {
           uint32_t f[4];
-          if constexpr (kUnitForm<kMode, kUns> && kWBits == 4)
-            convert::cvt_u4_unit_frag16<T16>(word(wv[b], s), u.S2[b], u.C2[b], f);
-          else if constexpr (kUnitForm<kMode, kUns>)  // 8-bit: k16 step s is words 2s, 2s+1 (as dequant)
-            convert::cvt_u8_unit_frag16<T16>(make_uint2(word(wv[b], 2 * s), word(wv[b], 2 * s + 1)), u.S2[b], u.C2[b], f);
-          else
-            dequant<kMode, kUns>(wv[b], s, szA[b], szB[b], f);
+          dequant<kMode, kUns>(wv[b], s, szA[b], szB[b], f);
 #pragma unroll
           for (int nt = 0; nt < kNT; ++nt) mma(acc[b][nt], f, bf[nt]);
         }
@@ -1052,8 +944,6 @@ struct SmallmCta {
                                                     int nrows, int64_t u0, int* s_flag) {
     int seg_kb0 = cur.kb;  // first k-block of the current segment
     int stage = 0;
-    Units u;  // kUnitForm only (dead code otherwise)
-    unit_start(u);
     bool first = true;  // only for the trace (dead code without MIXGEMM_SMALLM_TRACE)
     CycleTrace ct;      // likewise
     ct.start();
@@ -1083,14 +973,13 @@ struct SmallmCta {
       // follows the previous chunk's last reads): their slots may be refilled.
       if (x.warp == 0) produce(p, x, pr, min(nrows - cur.left + p.ring_rows, nrows), nrows, u0);
       ct.lap(kCycProduce);
-      const long long row_wait = compute_chunk<kMode, kUns>(p, x, acc, rp, stage, cur, u);
+      const long long row_wait = compute_chunk<kMode, kUns>(p, x, acc, rp, stage, cur);
       ct.lap(kCycRows);
       ct.move(kCycRows, kCycRowWait, row_wait);
 
       const bool stripe_end = cur.kb + cur.rows == p.KBn;
       if (nxt.rows == 0) {  // the CTA's last segment ends here; the ring is dead from now on
         smallm_trace(kTraceFinalSegment);
-        if constexpr (kUnitForm<kMode, kUns>) unit_leave(u, acc);
         // Final reduction: all fragments (4 for TM 64) and several contributors at once:
         // 8 for TM 8 (16 loads of 16 B per lane in flight), 2 for TM 16 (4 spilled). Small
         // shapes have 9-17 contributors per stripe, each batch one dependent L2 round trip
@@ -1101,7 +990,6 @@ struct SmallmCta {
         break;
       }
       if (stripe_end) {  // a segment ends inside the range (CTA-uniform)
-        if constexpr (kUnitForm<kMode, kUns>) unit_leave(u, acc);
         finish_segment<2, 1, false>(p, x, acc, cur.stripe, seg_kb0 == 0, s_flag);
         zero_acc(acc);
         seg_kb0 = 0;  // any following segment starts a stripe
