@@ -63,9 +63,9 @@
 // and u8, one group row per 64-k block, on the block-issue tiles and the 128 x 256 tile's GPTQ and AWQ
 // kernels; docs/design-sm90.md "The unit form"). Where it is compiled in:
 //   2 (default): where it measured faster (session 72, bench/results/2026-12-05-h200/s72-awq/): the
-//      128 x 128 tile with u4 + zero points or 8-bit weights (0.94-0.97x the time at M = 128..1024);
-//      u4b8 there, the other tiles and the 128 x 256 kernels measured 0.98-1.03x (s71-unitform/,
-//      s72-awq/), so they keep the base form;
+//      128 x 128 tile with f16 and u4 + zero points or 8-bit weights (0.94-0.97x the time at
+//      M = 128..1024); u4b8 and bf16 there, the other tiles and the 128 x 256 kernels measured
+//      0.98-1.03x (s71-unitform/, s72-awq/), so they keep the base form;
 //   1: every tile and weight type it covers (to test and time it everywhere);
 //   0: nowhere (every kernel's SASS is the base form's).
 #ifndef MIXGEMM_SM90_UNIT_FORM
@@ -929,12 +929,13 @@ struct Sm90Cta {
   // mainloop: that tile is tensor-core bound, and what it can gain is the power of the ALU work it
   // no longer does. 8-bit weights (u8b128: C = -128 s 2^u; u8: C = zs 2^u) with f16 only
   // (convert::cvt_u8_unit_frag16, prmt + fma: a byte does not fit under bf16's mantissa).
-  // The switch's policy (MIXGEMM_SM90_UNIT_FORM above): 1 everywhere, 2 the 128 x 128 tile for u4 with
-  // zero points (kUns) and 8-bit weights.
+  // The switch's policy (MIXGEMM_SM90_UNIT_FORM above): 1 everywhere, 2 the 128 x 128 tile with f16 for
+  // unsigned weights (u4 with zero points or scales only, u8) and 8-bit ones (u8b128). Not bf16: it
+  // measured 0.997x there, and its domain has one more condition (docs/semantics.md 4.1).
   template <bool kUns>
   static constexpr bool kUnitFormHere =
-      MIXGEMM_SM90_UNIT_FORM == 1 ||
-      (MIXGEMM_SM90_UNIT_FORM == 2 && kTileN == 128 && kTileT == 128 && (kUns || kWBits == 8));
+      MIXGEMM_SM90_UNIT_FORM == 1 || (MIXGEMM_SM90_UNIT_FORM == 2 && kTileN == 128 && kTileT == 128 &&
+                                      !Tr::kBF16 && (kUns || kWBits == 8));
   template <bool kUns, int kMode>
   static constexpr bool kUnitForm = kUnitFormHere<kUns> && !Tr::kA8 && convert::kUnitFormWeights<T16, kWBits> &&
                                     kMode == kSm90ScaleBlock;
