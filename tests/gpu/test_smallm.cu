@@ -286,10 +286,30 @@ void check_all(const Spec& s, const std::vector<int>& ms, const std::vector<Smal
           const int64_t bad_p = ops.empty() ? -1 : compare(d, ops, M, &msg);
           ++(same ? (ps_cluster ? ps_bitwise_cluster : ps_bitwise_stream) : ps_ref_only);
           if (bad_p || (same && ops != *same)) {
+            // The first element whose bits differ, with its parts (hex f32 / s32), for the report.
+            std::string where;
+            if (!bad_p && same)
+              for (int64_t m = 0; m < M && where.empty(); ++m)
+                for (int64_t c = 0; c < s.N; ++c) {
+                  const size_t i = static_cast<size_t>(m * d.ldo + c);
+                  if (ops[i] == (*same)[i]) continue;
+                  char buf[96];
+                  std::snprintf(buf, sizeof buf, " first at m=%lld n=%lld: summed 0x%04x, reduction 0x%04x, parts",
+                                static_cast<long long>(m), static_cast<long long>(c), ops[i], (*same)[i]);
+                  where = buf;
+                  for (int64_t r = 0; r < S; ++r) {
+                    std::snprintf(buf, sizeof buf, " 0x%08x", raw[static_cast<size_t>((r * M + m) * s.N + c)]);
+                    where += buf;
+                  }
+                  std::snprintf(buf, sizeof buf, ", tok %a, ch %a, sm %d", d.tok.empty() ? 1.0 : d.tok[m],
+                                d.ch.empty() ? 1.0 : d.ch[c], sm);
+                  where += buf;
+                  break;
+                }
             ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " (partial sums, " << S
                           << (ps_cluster ? " parts, cluster geometry): " : " parts, stream-K): ")
                           << (ops.empty() ? err : bad_p ? std::to_string(bad_p) + " bad elements:" + msg
-                                                        : "the summed parts differ from the same partition's reduction");
+                                                        : "the summed parts differ from the same partition's reduction" + where);
             if (++failures > 8) return;
           } else if (run_partial_sums(d, dd, cfg, M, &err, &raw2).empty() || raw2 != raw) {
             ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " (partial sums): second run differs";
