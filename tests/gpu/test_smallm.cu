@@ -441,6 +441,34 @@ TEST(Smallm, ScalesAcrossBinades) {
   }
 }
 
+// Every schedule smallm_shape_ok accepts runs its ctas_per_sm CTAs per SM: the device's occupancy
+// for the kernel at the geometry's shared memory (what the launcher caps its persistent grid at) is
+// at least that, for every type pair, group size and zero-point setting. Until session 72 the
+// geometry sized the ring without the kernels' 128 static bytes, and 39 such combinations ran one
+// CTA per SM fewer than their time model and their partial sums' partition assumed.
+TEST(Smallm, SchedulesFitTheirCtasPerSm) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  using mixgemm::kernels::smallm_configs;
+  int checked = 0;
+  for (AType a : {AType::kF16, AType::kBF16, AType::kS8, AType::kE4M3})
+    for (BType b : {BType::kU4B8, BType::kU4, BType::kU8B128, BType::kU8})
+      for (const SmallmConfig& cfg : smallm_configs(a, b))
+        for (int64_t g : {int64_t{0}, int64_t{16}, int64_t{32}, int64_t{64}, int64_t{128}, int64_t{192},
+                          int64_t{256}, int64_t{3072}})
+          for (bool z : {false, true}) {
+            const bool uns = b == BType::kU4 || b == BType::kU8;
+            if (z && !uns) continue;
+            const int64_t N = 4096, K = 3072;
+            if (!mixgemm::kernels::smallm_shape_ok(1, N, K, a, b, g, cfg, nullptr)) continue;
+            const int fit = mixgemm::kernels::smallm_resident_ctas(1, N, K, a, b, g, z, cfg);
+            EXPECT_GE(fit, cfg.ctas_per_sm) << cfg.name() << " a=" << static_cast<int>(a) << " b="
+                                            << static_cast<int>(b) << " g=" << g << " zeros=" << z;
+            ++checked;
+          }
+  std::printf("[ note ] %d accepted (type pair, schedule, group size, zero points) combinations checked\n", checked);
+  EXPECT_GT(checked, 500);
+}
+
 // Shapes where each CTA streams several chunks and crosses stripes (U >> C), and where
 // whole stripes fall inside one CTA (output without the split-K reduction).
 TEST(Smallm, StreamShapes) {

@@ -115,6 +115,13 @@ SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count
 int64_t smallm_partial_sums_count(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size,
                                   bool has_zeros, const SmallmConfig& cfg, int sm_count);
 
+// The CTAs of this schedule's kernel that the device lets reside on one SM at this shape's
+// shared memory (cudaOccupancyMaxActiveBlocksPerMultiprocessor, cached): what the launcher caps
+// its persistent grid at. smallm_shape_ok accepts a schedule only where the geometry's footprint
+// model says ctas_per_sm fit; Smallm.SchedulesFitTheirCtasPerSm checks that against this.
+int smallm_resident_ctas(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size, bool has_zeros,
+                         const SmallmConfig& cfg);
+
 // Asynchronous launch on `stream` (nothing when M == 0). p.workspace must hold
 // smallm_workspace_bytes(p, cfg) bytes, zero-filled before the first call; every launch
 // leaves it zeroed. With p.partial_sums set it writes the smallm_partial_sums_count parts there

@@ -25,6 +25,30 @@ inline constexpr int kBlockBytes = 512;
 // sm_90: 227 KB of shared memory per block (opt-in), 228 KB per SM, 1 KB reserved per CTA.
 inline constexpr int64_t kMaxSmemPerBlock = 227 * 1024;
 inline constexpr int64_t kSmemPerSm = 228 * 1024;
+// What one CTA of a smallm kernel takes of its SM's shared memory: the dynamic bytes plus the
+// kernel's static __shared__ ones (128: ptxas's "128 bytes smem" for every smallm kernel, the flag
+// of the last-arriving CTA), allocated in 128-byte units, plus the 1 KB reserved per CTA. Until
+// session 72 the ring was sized without the static bytes: where it filled the SM's share to within
+// 128 bytes (t8_w4_o2 per-channel / g32 / g64 among others, 39 of 738 type x schedule x group
+// combinations) cudaOccupancyMaxActiveBlocksPerMultiprocessor gave one CTA less than ctas_per_sm,
+// and the launcher ran that many per SM (Smallm.ScalesAcrossBinades found it: the partial sums'
+// partition, sized for ctas_per_sm, no longer matched the workspace split's).
+inline constexpr int64_t kStaticSmemBytes = 128;
+inline constexpr int64_t kReservedSmemPerCta = 1024;
+inline constexpr int64_t cta_smem_footprint(int64_t dynamic_bytes) {
+  return (dynamic_bytes + kStaticSmemBytes + 127) / 128 * 128 + kReservedSmemPerCta;
+}
+// The most dynamic shared memory a CTA may have so that `ctas` of them fit on one SM.
+inline constexpr int64_t max_dynamic_smem(int ctas) {
+  const int64_t per_sm = (kSmemPerSm / (ctas < 1 ? 1 : ctas) - kReservedSmemPerCta) / 128 * 128 - kStaticSmemBytes;
+  return per_sm < kMaxSmemPerBlock - kStaticSmemBytes ? per_sm : kMaxSmemPerBlock - kStaticSmemBytes;
+}
+static_assert(cta_smem_footprint(max_dynamic_smem(2)) * 2 <= kSmemPerSm &&
+                  cta_smem_footprint(max_dynamic_smem(2) + 1) * 2 > kSmemPerSm,
+              "max_dynamic_smem is the largest size whose footprint fits");
+static_assert(cta_smem_footprint(max_dynamic_smem(4)) * 4 <= kSmemPerSm &&
+                  cta_smem_footprint(max_dynamic_smem(1)) <= kSmemPerSm,
+              "max_dynamic_smem fits");
 // Shared weight ring: CTA rows (W * kNBW * 512 bytes each, one bulk copy per row), as many
 // as the shared memory left by the stages allows, at most kMaxRingRows and kMaxRingBytes.
 inline constexpr int64_t kMaxRingRows = 32;
@@ -117,13 +141,12 @@ inline Geometry make_geometry(int64_t M, int64_t N, int64_t K, AType a, BType b,
   // e4m3: one f16 MMA buffer behind the stages (filled from the staged e4m3 per chunk).
   const int64_t staged = kStages * g.stage_bytes +
                          (a == AType::kE4M3 ? int64_t{cfg.token_tile} * g.act_stride : 0);
-  // Weight ring behind the stages: what one CTA may use of the SM (128 bytes stay free for
-  // the static __shared__ flag), minus the stages and 8 bytes of mbarrier per row. Fewer
+  // Weight ring behind the stages: what one CTA may use of the SM with ctas_per_sm of them
+  // resident (max_dynamic_smem), minus the stages and 8 bytes of mbarrier per row. Fewer
   // than kCK rows do not fit a chunk: then kCK rows, and smallm_shape_ok refuses the config.
   g.row_bytes = int64_t{kNBW} * cfg.warps * kBlockBytes;
   g.ring_off = (staged + 127) / 128 * 128;
-  const int64_t per_cta =
-      std::min<int64_t>(kMaxSmemPerBlock - 128, kSmemPerSm / std::max(cfg.ctas_per_sm, 1) - 1024);
+  const int64_t per_cta = max_dynamic_smem(cfg.ctas_per_sm);
   const int64_t fit = (per_cta - g.ring_off) / (g.row_bytes + 8);
   g.ring_rows = std::max<int64_t>(kCK, std::min({fit, kMaxRingRows, kMaxRingBytes / g.row_bytes}));
   g.bar_off = g.ring_off + g.ring_rows * g.row_bytes;

@@ -104,10 +104,9 @@ bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b,
     say(why, os.str());
     return false;
   }
-  // 128 bytes stay free for the kernel's static __shared__ variables (the flag of the
-  // last-arriving CTA): the 227 KiB block limit counts static and dynamic together.
-  if (g.smem_bytes + 128 > kMaxSmemPerBlock ||
-      cfg.ctas_per_sm * (g.smem_bytes + 1024) > kSmemPerSm) {
+  // The schedule's CTAs per SM must fit with their static shared memory, allocation unit and
+  // reserved kilobyte (cta_smem_footprint); the 227 KiB block limit counts static and dynamic together.
+  if (g.smem_bytes > max_dynamic_smem(cfg.ctas_per_sm)) {
     os << "smallm: " << cfg.name() << " needs " << g.smem_bytes << " bytes of shared memory per CTA";
     say(why, os.str());
     return false;

@@ -118,6 +118,14 @@ int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int 
 
 }  // namespace
 
+int smallm_resident_ctas(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size, bool has_zeros,
+                         const SmallmConfig& cfg) {
+  const sh::Geometry g = sh::make_geometry(M, N, K, a, b, group_size, has_zeros, cfg, 1);
+  const smallm::SmallmKernelFn fn = pick_kernel(a, b, cfg.token_tile, static_cast<int>(g.mode));
+  if (!fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
+  return resident_ctas(fn, cfg.warps * 32, g.smem_bytes);
+}
+
 int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream, SmallmCluster cluster,
                       SmallmReduce reduce) {
   if (p.M == 0) return 0;
