@@ -48,6 +48,16 @@ kernels::GemmParams params_of(const GemmArgs& args, int sm_count) {
 // each, in order on the stream (they reuse the workspace, which each launch leaves zeroed).
 int64_t slab_rows(int64_t M) { return std::min<int64_t>(M, kSmallmSlabTokens); }
 
+// The smallm pick for a call that only smallm serves, legal at the problem's group size; refused
+// with the reason where no schedule is (its stages would leave no room for the weight ring).
+std::string small_pick(const GemmProblem& p, int sm_count, kernels::AType a, kernels::BType b) {
+  const SmallmConfig c = kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b, p.group_size);
+  if (c.token_tile == 0)
+    MIXGEMM_NOT_SUPPORTED("gemm", "no smallm schedule fits " << p.types.name() << " at M=" << p.M
+                                  << " with group_size=" << p.group_size << " in shared memory; group sizes >= 64 fit");
+  return c.name();
+}
+
 }  // namespace
 
 std::vector<std::string> schedule_names(const TypeConfig& types) {
@@ -82,7 +92,8 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
   if ((p.M > min_tokens || compare) &&
       kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big, &t_ranked)) {
     if (!compare) return big.name();
-    const kernels::SmallmConfig small = kernels::smallm_default_config(p.M, p.N, p.K, sm_count, a, b);
+    const kernels::SmallmConfig small = kernels::smallm_default_config(p.M, p.N, p.K, sm_count, a, b, p.group_size);
+    if (small.token_tile == 0) return big.name();  // no smallm schedule fits this group size
     // A narrow layer (smallm's CTAs cut to whole stripes) at M <= kSmallmAlignedTokens runs smallm
     // for 16-bit and s8 activations: there TM 32 took 0.65-0.99x sm90's time in CUDA graphs and
     // 0.74-1.06x event-timed (9 narrow layers and Llama-3-8B o, M = 24 / 32), which neither time
@@ -106,7 +117,7 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
     if (p.M > kSmallmAlignedTokens || (a == kernels::AType::kE4M3 && p.M > kSmallmOnlyTokens)) {
       kernels::SmallmConfig narrow;
       double t_narrow = 0;
-      if (kernels::smallm_narrow_config(p.M, p.N, p.K, sm_count, a, b, &narrow, &t_narrow)) {
+      if (kernels::smallm_narrow_config(p.M, p.N, p.K, sm_count, a, b, p.group_size, &narrow, &t_narrow)) {
         const double scale = a == kernels::AType::kS8     ? kNarrowRankScaleS8
                              : a == kernels::AType::kE4M3 ? kNarrowRankScaleE4m3
                                                           : kNarrowRankScaleA16;
@@ -126,7 +137,7 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
   if (smallm.empty())
     MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " at M=" << p.M
                                   << " with group_size=" << p.group_size);
-  return kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b).name();
+  return small_pick(p, sm_count, a, b);
 }
 
 std::string choose_for_call(const GemmArgs& args, int sm_count) {
@@ -138,7 +149,7 @@ std::string choose_for_call(const GemmArgs& args, int sm_count) {
   const auto a = to_kernel(p.types.a);
   const auto b = to_kernel_b(p.types.b);
   if (kernels::smallm_configs(a, b).empty()) return pick;  // launch() will say why sm90 cannot run it
-  return kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b).name();
+  return small_pick(p, sm_count, a, b);
 }
 
 int64_t row_split_head(int64_t M, int64_t unit) {

@@ -165,7 +165,7 @@ PickTime pick_time(const std::string& pick, const char* const (&names)[kN], cons
 
 double picked_over_best(const Measured& m) {
   const std::string pick =
-      mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, AType::kF16, BType::kU4B8).name();
+      mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, AType::kF16, BType::kU4B8, 128).name();
   const PickTime t = pick_time(pick, kConfigs, m.us);
   return t.picked > 0 ? t.picked / t.best : 1e30;
 }
@@ -182,9 +182,9 @@ TEST(SmallmHeuristic, KnownMissesStayBounded) {
 // t8_w8_o2 (the cluster geometry's C = 224, not stripe-cut) keeps the average, as measured there.
 TEST(SmallmHeuristic, StripeCutLaunchesArePricedByTheBusiestSm) {
   for (int64_t M : {12, 16})
-    EXPECT_EQ(mixgemm::kernels::smallm_default_config(M, 2304, 16384, 132, AType::kE4M3, BType::kU4B8).name(),
+    EXPECT_EQ(mixgemm::kernels::smallm_default_config(M, 2304, 16384, 132, AType::kE4M3, BType::kU4B8, 128).name(),
               "smallm_t16_w8_o1_p0") << "M=" << M;
-  EXPECT_EQ(mixgemm::kernels::smallm_default_config(4, 28672, 4096, 132, AType::kF16, BType::kU4B8).name(),
+  EXPECT_EQ(mixgemm::kernels::smallm_default_config(4, 28672, 4096, 132, AType::kF16, BType::kU4B8, 128).name(),
             "smallm_t8_w8_o2_p0");
 }
 
@@ -194,10 +194,10 @@ TEST(SmallmHeuristic, StripeCutLaunchesArePricedByTheBusiestSm) {
 // keeps its pick (its 4-warp schedules share SMs).
 TEST(SmallmHeuristic, LoneFourWarpCtasOnNarrowLayers) {
   for (AType a : {AType::kF16, AType::kS8})
-    EXPECT_EQ(mixgemm::kernels::smallm_default_config(1, 768, 4096, 132, a, BType::kU4B8).warps, 4);
-  EXPECT_EQ(mixgemm::kernels::smallm_default_config(16, 1024, 8192, 132, AType::kF16, BType::kU4B8).name(),
+    EXPECT_EQ(mixgemm::kernels::smallm_default_config(1, 768, 4096, 132, a, BType::kU4B8, 128).warps, 4);
+  EXPECT_EQ(mixgemm::kernels::smallm_default_config(16, 1024, 8192, 132, AType::kF16, BType::kU4B8, 128).name(),
             "smallm_t16_w4_o2_p0");
-  EXPECT_EQ(mixgemm::kernels::smallm_default_config(1, 8192, 21760, 132, AType::kF16, BType::kU4B8).name(),
+  EXPECT_EQ(mixgemm::kernels::smallm_default_config(1, 8192, 21760, 132, AType::kF16, BType::kU4B8, 128).name(),
             "smallm_t8_w4_o4_p0");  // the seed shape's pick since session 39 (four 4-warp CTAs per SM)
 }
 
@@ -223,10 +223,10 @@ TEST(SmallmHeuristic, NarrowModelPricesThePartialTiles) {
   EXPECT_TRUE(std::isinf(smallm_narrow_predicted_us(64, 768, 4096, 132, f16, BType::kU8B128, t32)));  // 8-bit
   SmallmConfig pick;
   double t = 0;
-  ASSERT_TRUE(mixgemm::kernels::smallm_narrow_config(48, 768, 4096, 132, f16, BType::kU4B8, &pick, &t));
+  ASSERT_TRUE(mixgemm::kernels::smallm_narrow_config(48, 768, 4096, 132, f16, BType::kU4B8, 128, &pick, &t));
   EXPECT_EQ(pick.token_tile, 16);
   EXPECT_GT(t, 0.0);
-  EXPECT_FALSE(mixgemm::kernels::smallm_narrow_config(48, 8192, 21760, 132, f16, BType::kU4B8, &pick, &t));
+  EXPECT_FALSE(mixgemm::kernels::smallm_narrow_config(48, 8192, 21760, 132, f16, BType::kU4B8, 128, &pick, &t));
 }
 
 // On a stripe-cut layer whose C fills at most 3/4 of the SMs, schedules that differ only in o run the same CTAs (one
@@ -235,10 +235,10 @@ TEST(SmallmHeuristic, NarrowModelPricesThePartialTiles) {
 // keeps the earlier schedule: o2 lost up to 1.27x there.
 TEST(SmallmHeuristic, SmallerRingWinsTiesOnCutLayers) {
   using mixgemm::kernels::smallm_default_config;
-  EXPECT_EQ(smallm_default_config(1, 768, 4096, 132, AType::kF16, BType::kU4B8).name(), "smallm_t8_w4_o4_p0");
-  EXPECT_EQ(smallm_default_config(8, 1024, 3584, 132, AType::kS8, BType::kU4B8).ctas_per_sm, 4);
-  EXPECT_EQ(smallm_default_config(1, 4096, 4096, 132, AType::kF16, BType::kU4B8).name(), "smallm_t8_w8_o1_p0");
-  EXPECT_EQ(smallm_default_config(16, 4096, 4096, 132, AType::kF16, BType::kU4B8).name(), "smallm_t16_w8_o1_p0");
+  EXPECT_EQ(smallm_default_config(1, 768, 4096, 132, AType::kF16, BType::kU4B8, 128).name(), "smallm_t8_w4_o4_p0");
+  EXPECT_EQ(smallm_default_config(8, 1024, 3584, 132, AType::kS8, BType::kU4B8, 128).ctas_per_sm, 4);
+  EXPECT_EQ(smallm_default_config(1, 4096, 4096, 132, AType::kF16, BType::kU4B8, 128).name(), "smallm_t8_w8_o1_p0");
+  EXPECT_EQ(smallm_default_config(16, 4096, 4096, 132, AType::kF16, BType::kU4B8, 128).name(), "smallm_t16_w8_o1_p0");
 }
 
 TEST(SmallmHeuristic, PicksWithinFivePercentOfTheMeasuredBestFromM32) {
@@ -249,7 +249,7 @@ TEST(SmallmHeuristic, PicksWithinFivePercentOfTheMeasuredBestFromM32) {
   for (const Measured& m : kH200) {
     if (m.M <= 16) continue;  // superseded by kH200Graph (above)
     const std::string pick =
-        mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, AType::kF16, BType::kU4B8).name();
+        mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, AType::kF16, BType::kU4B8, 128).name();
     const auto [picked, best] = pick_time(pick, kConfigs, m.us);
     ASSERT_GT(picked, 0) << "the heuristic picked " << pick << ", which was not measured, for N=" << m.N
                          << " K=" << m.K << " M=" << m.M;
@@ -384,7 +384,7 @@ TEST(SmallmHeuristic, PicksCloseToTheBestInCudaGraphs) {
   double log_sum[3] = {0, 0, 0};
   int count[3] = {0, 0, 0};
   for (const MeasuredGraph& m : kH200Graph) {
-    const std::string pick = mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, m.a, BType::kU4B8).name();
+    const std::string pick = mixgemm::kernels::smallm_default_config(m.M, m.N, m.K, 132, m.a, BType::kU4B8, 128).name();
     const auto [picked, best] = pick_time(pick, kGraphConfigs, m.us);
     ASSERT_GT(picked, 0) << "the heuristic picked " << pick << ", which was not measured, for N=" << m.N
                          << " K=" << m.K << " M=" << m.M;

@@ -200,7 +200,7 @@ TEST(SmallmPartition, PartialSumsGeometry) {
   EXPECT_GT(none, 0);
   const auto pick = [](int64_t N, int64_t K) {
     const mixgemm::kernels::SmallmConfig cfg =
-        mixgemm::kernels::smallm_default_config(1, N, K, 132, AType::kF16, BType::kU4B8);
+        mixgemm::kernels::smallm_default_config(1, N, K, 132, AType::kF16, BType::kU4B8, 128);
     return sh::make_partial_sums_geometry(1, N, K, AType::kF16, BType::kU4B8, 128, false, cfg, 132);
   };
   EXPECT_EQ(pick(4096, 4096).parts, 8);

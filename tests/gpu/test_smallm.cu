@@ -553,7 +553,7 @@ TEST(Smallm, RealShape) {
     s.K = 8192;
     s.seed = 8000 + M;
     const SmallmConfig pick =
-        mixgemm::kernels::smallm_default_config(M, s.N, s.K, sm, s.a, s.b);
+        mixgemm::kernels::smallm_default_config(M, s.N, s.K, sm, s.a, s.b, s.group_size);
     check_all(s, {M}, {pick, SmallmConfig{16, 4, 2, 0}});
   }
 }
@@ -579,7 +579,7 @@ TEST(Smallm, W4A8FusedLlamaShapes) {
       s.K = K;
       s.seed = 8100 + i++;
       std::vector<SmallmConfig> cfgs;
-      for (int M : {1, 16}) cfgs.push_back(mixgemm::kernels::smallm_default_config(M, N, K, sm, s.a, s.b));
+      for (int M : {1, 16}) cfgs.push_back(mixgemm::kernels::smallm_default_config(M, N, K, sm, s.a, s.b, s.group_size));
       check_all(s, {1, 16}, cfgs);
     }
 }
@@ -666,7 +666,7 @@ TEST(SmallmHost, HeuristicPicksALegalTokenTile) {
   const std::pair<int64_t, int64_t> shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192}, {57344, 8192}, {8192, 28672}, {256, 512}};
   for (auto [N, K] : shapes)
     for (int M : {1, 2, 4, 8, 16, 32, 64}) {
-      const SmallmConfig c = mixgemm::kernels::smallm_default_config(M, N, K, 132, AType::kF16, BType::kU4B8);
+      const SmallmConfig c = mixgemm::kernels::smallm_default_config(M, N, K, 132, AType::kF16, BType::kU4B8, 128);
       std::string why;
       EXPECT_TRUE(mixgemm::kernels::smallm_shape_ok(M, N, K, AType::kF16, BType::kU4B8, 128, c, &why)) << why;
       EXPECT_GE(c.token_tile, M) << "M=" << M << " N=" << N << " K=" << K << " picked " << c.name();
@@ -746,7 +746,7 @@ TEST(SmallmTiming, Report) {
     cudaEventCreate(&e1);
     for (int gs : gss)
     for (int M : ms) {
-      const SmallmConfig pick = mixgemm::kernels::smallm_default_config(M, N, K, sm, AType::kF16, BType::kU4B8);
+      const SmallmConfig pick = mixgemm::kernels::smallm_default_config(M, N, K, sm, AType::kF16, BType::kU4B8, 128);
       const double floor_us =
           (wbytes + (gs ? sbytes : 0) + double(M) * K * 2 + double(M) * N * 2) / copy_bw * 1e6;
       std::vector<SmallmConfig> cfgs = mixgemm::kernels::smallm_configs(AType::kF16, BType::kU4B8);

@@ -98,14 +98,17 @@ double smallm_narrow_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
 
 // The schedule of token tile >= 16 (several token tiles allowed) with the smallest
 // smallm_narrow_predicted_us at this M, its time in *t_us; false where no schedule is
-// stripe-aligned (wide layers, 8-bit weights). Pure.
-bool smallm_narrow_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, SmallmConfig* cfg,
-                          double* t_us);
+// stripe-aligned (wide layers, 8-bit weights) or legal at group_size. Pure.
+bool smallm_narrow_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
+                          SmallmConfig* cfg, double* t_us);
 
-// The heuristic: list smallm_configs(a, b), drop the illegal ones, return the one with the
-// smallest smallm_predicted_us (ties: the earlier in the list). Pure function.
+// The heuristic: list smallm_configs(a, b), drop the ones smallm_shape_ok refuses at this
+// group_size (the problem's: 0, K or a multiple of 16; group sizes below 64 stage more scale
+// rows per chunk, and some schedules' stages then leave no room for their ring), return the one
+// with the smallest smallm_predicted_us (ties: the earlier in the list). token_tile == 0 where none
+// is legal. Pure function.
 SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
-                                   BType b);
+                                   BType b, int64_t group_size);
 
 // Partial sums (gemm_partial_sums): S, the parts per stripe of make_partial_sums_geometry
 // (smallm_geometry.h: the cluster geometry launched without clusters, or the schedule's stream-K

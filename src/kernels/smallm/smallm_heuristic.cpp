@@ -354,12 +354,12 @@ double smallm_narrow_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count,
          partial_mb * nm.partial_us_per_mb;
 }
 
-bool smallm_narrow_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, SmallmConfig* cfg,
-                          double* t_us) {
+bool smallm_narrow_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
+                          SmallmConfig* cfg, double* t_us) {
   bool found = false;
   double best_t = std::numeric_limits<double>::infinity();
   for (const SmallmConfig& c : smallm_configs(a, b)) {
-    if (!smallm_shape_ok(M, N, K, a, b, 0, c, nullptr)) continue;
+    if (!smallm_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
     const double t = smallm_narrow_predicted_us(M, N, K, sm_count, a, b, c);
     if (t < best_t) {
       best_t = t;
@@ -400,9 +400,10 @@ bool smaller_ring_ties(int64_t M, int64_t N, int64_t K, int sm_count, AType a, B
 
 }  // namespace
 
-SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,
-                                                          int sm_count, AType a, BType b) {
+SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
+                                   int64_t group_size) {
   SmallmConfig best{};
+  best.token_tile = 0;  // none legal
   double best_t = std::numeric_limits<double>::infinity();
   // One token tile, the smallest legal one that covers M: a second tile re-streams every
   // weight, and a larger tile runs more MMAs and staging per row for the same bytes. In every
@@ -413,11 +414,11 @@ SmallmConfig smallm_default_config(int64_t M, int64_t N, int64_t K,
   // refitted.
   int tile = 0;
   for (const SmallmConfig& c : smallm_configs(a, b))
-    if (c.token_tile >= M && (tile == 0 || c.token_tile < tile) && smallm_shape_ok(M, N, K, a, b, 0, c, nullptr))
+    if (c.token_tile >= M && (tile == 0 || c.token_tile < tile) && smallm_shape_ok(M, N, K, a, b, group_size, c, nullptr))
       tile = c.token_tile;
   for (const SmallmConfig& c : smallm_configs(a, b)) {
     if (tile != 0 && c.token_tile != tile) continue;
-    if (!smallm_shape_ok(M, N, K, a, b, 0, c, nullptr)) continue;
+    if (!smallm_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
     const double t = smallm_predicted_us(M, N, K, sm_count, a, b, c);
     if (t < best_t || (t == best_t && smaller_ring_ties(M, N, K, sm_count, a, b, c, best))) {
       best_t = t;
