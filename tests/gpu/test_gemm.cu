@@ -163,16 +163,19 @@ struct Case {
 TEST(GemmApi, MatchesReferenceThroughDispatch) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   uint64_t seed = test_seed();
+  // g32 at decode M: until session 72 the smallm pick ignored the group size and gemm refused it.
   for (ScalarType at : {f16, bf16})
-    for (int64_t M : {1, 7, 16, 64, 100, 257})
-      for (bool epi : {false, true}) {
-        Case c(M, 256, 1024, at, 128, seed++, epi);
-        MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, M * 256));
-        gemm(c.args(nullptr));
-        MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
-        EXPECT_EQ(c.check(c.download(), "dispatch"), 0)
-            << at.name() << " M=" << M << " epilogue=" << epi << " schedule " << choose_schedule(c.p, 132);
-      }
+    for (int64_t g : {int64_t{128}, int64_t{32}})
+      for (int64_t M : {1, 7, 16, 64, 100, 257})
+        for (bool epi : {false, true}) {
+          if (g == 32 && (M > 16 || epi)) continue;
+          Case c(M, 256, 1024, at, g, seed++, epi);
+          MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, M * 256));
+          gemm(c.args(nullptr));
+          MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+          EXPECT_EQ(c.check(c.download(), "dispatch"), 0) << at.name() << " g=" << g << " M=" << M << " epilogue="
+                                                          << epi << " schedule " << choose_schedule(c.p, 132);
+        }
 }
 
 TEST(GemmApi, EveryScheduleOfW4A16) {
