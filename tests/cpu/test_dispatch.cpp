@@ -90,6 +90,47 @@ TEST(Dispatch, PickIsSupportedAndLegalOnRealShapes) {
   }
 }
 
+// The same over random shapes (N a multiple of 16, K of 64, M 1..600) and every accepted group size:
+// the pick is legal for the problem, and the workspace query covers it. Seeded: the same points every run.
+TEST(Dispatch, PickIsLegalOnRandomShapes) {
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  auto next = [&x](int64_t lo, int64_t hi) {  // splitmix64, uniform in [lo, hi]
+    x += 0x9E3779B97F4A7C15ull;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return lo + static_cast<int64_t>(z % static_cast<uint64_t>(hi - lo + 1));
+  };
+  int checked = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const auto configs = served_configs();
+    const TypeConfig& t = configs[static_cast<size_t>(next(0, static_cast<int64_t>(configs.size()) - 1))];
+    const int64_t N = 16 * next(1, 1024), K = 64 * next(1, 256), M = next(1, 600);
+    const int64_t gs[] = {0, 16, 32, 64, 128, 192, 256, K};
+    const int64_t g = gs[next(0, 7)];
+    GemmProblem p{M, N, K, t, g};
+    try {
+      core::check_problem(p, "test");
+    } catch (const Error&) {
+      continue;  // refused up front (group size not accepted for the type config)
+    }
+    std::string s;
+    try {
+      s = choose_schedule(p, 132);
+    } catch (const Error& e) {
+      ADD_FAILURE() << t.name() << " M=" << M << " N=" << N << " K=" << K << " g=" << g << ": " << e.what();
+      continue;
+    }
+    std::string why;
+    EXPECT_TRUE(schedule_legal(s, p, &why)) << t.name() << " M=" << M << " N=" << N << " K=" << K << " g=" << g
+                                            << " " << s << ": " << why;
+    EXPECT_GE(core::workspace_bytes(p, 132), schedule_workspace(s, p)) << t.name() << " M=" << M << " " << s;
+    ++checked;
+  }
+  EXPECT_GT(checked, 1500);
+}
+
 // The family the dispatcher picks for a problem, over every generated sm90 tile (the same as
 // choose_schedule in a full build; builds restricted by MIXGEMM_SM90_TYPES / _SCHEDULES compile
 // fewer, and these pins are about the heuristic, not the build).
