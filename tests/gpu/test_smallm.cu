@@ -444,7 +444,7 @@ TEST(Smallm, ScalesAcrossBinades) {
 // Every schedule smallm_shape_ok accepts runs its ctas_per_sm CTAs per SM: the device's occupancy
 // for the kernel at the geometry's shared memory (what the launcher caps its persistent grid at) is
 // at least that, for every type pair, group size and zero-point setting. Until session 72 the
-// geometry sized the ring without the kernels' 128 static bytes, and 39 such combinations ran one
+// geometry sized the ring without the kernels' 128 static bytes, and 24 accepted combinations ran one
 // CTA per SM fewer than their time model and their partial sums' partition assumed.
 TEST(Smallm, SchedulesFitTheirCtasPerSm) {
   MIXGEMM_SKIP_WITHOUT_GPU();

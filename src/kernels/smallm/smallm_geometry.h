@@ -29,8 +29,8 @@ inline constexpr int64_t kSmemPerSm = 228 * 1024;
 // kernel's static __shared__ ones (128: ptxas's "128 bytes smem" for every smallm kernel, the flag
 // of the last-arriving CTA), allocated in 128-byte units, plus the 1 KB reserved per CTA. Until
 // session 72 the ring was sized without the static bytes: where it filled the SM's share to within
-// 128 bytes (t8_w4_o2 per-channel / g32 / g64 among others, 39 of 738 type x schedule x group
-// combinations) cudaOccupancyMaxActiveBlocksPerMultiprocessor gave one CTA less than ctas_per_sm,
+// 128 bytes (t8_w4_o2 per-channel / g32 / g64 among others, 24 of 738 accepted type x schedule x
+// group combinations) cudaOccupancyMaxActiveBlocksPerMultiprocessor gave one CTA less than ctas_per_sm,
 // and the launcher ran that many per SM (Smallm.ScalesAcrossBinades found it: the partial sums'
 // partition, sized for ctas_per_sm, no longer matched the workspace split's).
 inline constexpr int64_t kStaticSmemBytes = 128;
