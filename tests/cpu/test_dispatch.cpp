@@ -53,6 +53,24 @@ std::vector<TypeConfig> served_configs() {
   };
 }
 
+// choose_schedule's pick on 132 SMs; "" where check_problem refuses the problem up front (a group size
+// the type config does not accept, e.g. s8: multiples of 32), and "" with a test failure where the
+// problem is accepted but choose_schedule throws.
+std::string pick_of_accepted(const GemmProblem& p) {
+  try {
+    core::check_problem(p, "test");
+  } catch (const Error&) {
+    return "";
+  }
+  try {
+    return choose_schedule(p, 132);
+  } catch (const Error& e) {
+    ADD_FAILURE() << p.types.name() << " M=" << p.M << " N=" << p.N << " K=" << p.K << " g=" << p.group_size << ": "
+                  << e.what();
+    return "";
+  }
+}
+
 TEST(Dispatch, PickIsSupportedAndLegalOnRealShapes) {
   const std::pair<int64_t, int64_t> shapes[] = {{8192, 21760}, {10240, 8192}, {8192, 8192},
                                                 {57344, 8192}, {8192, 28672}, {256, 1024}};
@@ -66,18 +84,8 @@ TEST(Dispatch, PickIsSupportedAndLegalOnRealShapes) {
         // u4 + zeros g64, at M <= 16), per-channel (K), none.
         for (int64_t g : {int64_t{0}, int64_t{16}, int64_t{32}, int64_t{64}, int64_t{128}, K}) {
           GemmProblem p{M, N, K, t, g};
-          try {
-            core::check_problem(p, "test");
-          } catch (const Error&) {
-            continue;  // a group size the type config does not accept (s8: multiples of 32), refused up front
-          }
-          std::string s;
-          try {
-            s = choose_schedule(p, 132);
-          } catch (const Error& e) {
-            ADD_FAILURE() << t.name() << " M=" << M << " N=" << N << " K=" << K << " g=" << g << ": " << e.what();
-            continue;
-          }
+          const std::string s = pick_of_accepted(p);
+          if (s.empty()) continue;
           EXPECT_NE(std::find(names.begin(), names.end(), s), names.end()) << s;
           std::string why;
           EXPECT_TRUE(schedule_legal(s, p, &why))
@@ -110,18 +118,8 @@ TEST(Dispatch, PickIsLegalOnRandomShapes) {
     const int64_t gs[] = {0, 16, 32, 64, 128, 192, 256, K};
     const int64_t g = gs[next(0, 7)];
     GemmProblem p{M, N, K, t, g};
-    try {
-      core::check_problem(p, "test");
-    } catch (const Error&) {
-      continue;  // refused up front (group size not accepted for the type config)
-    }
-    std::string s;
-    try {
-      s = choose_schedule(p, 132);
-    } catch (const Error& e) {
-      ADD_FAILURE() << t.name() << " M=" << M << " N=" << N << " K=" << K << " g=" << g << ": " << e.what();
-      continue;
-    }
+    const std::string s = pick_of_accepted(p);
+    if (s.empty()) continue;
     std::string why;
     EXPECT_TRUE(schedule_legal(s, p, &why)) << t.name() << " M=" << M << " N=" << N << " K=" << K << " g=" << g
                                             << " " << s << ": " << why;
