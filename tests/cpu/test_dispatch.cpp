@@ -36,13 +36,13 @@ bool schedule_legal(const std::string& s, const GemmProblem& p, std::string* why
                                   p.group_size, cfg, why);
 }
 
-size_t schedule_workspace(const std::string& s, const GemmProblem& p) {
+size_t schedule_workspace(const std::string& s, const GemmProblem& p, int sms = 132) {
   kernels::Sm90Config big;
-  if (kernels::sm90_parse_name(s, &big)) return kernels::sm90_workspace_bytes(p.M, p.N, p.K, big, 132);
+  if (kernels::sm90_parse_name(s, &big)) return kernels::sm90_workspace_bytes(p.M, p.N, p.K, big, sms);
   kernels::SmallmConfig cfg;
   EXPECT_TRUE(kernels::smallm_parse_name(s, &cfg)) << s;
   return kernels::smallm_workspace_bytes(std::min<int64_t>(p.M, core::kSmallmSlabTokens), p.N, p.K,
-                                         core::to_kernel(p.types.a), core::to_kernel_b(p.types.b), cfg, 132);
+                                         core::to_kernel(p.types.a), core::to_kernel_b(p.types.b), cfg, sms);
 }
 
 std::vector<TypeConfig> served_configs() {
@@ -56,14 +56,14 @@ std::vector<TypeConfig> served_configs() {
 // choose_schedule's pick on 132 SMs; "" where check_problem refuses the problem up front (a group size
 // the type config does not accept, e.g. s8: multiples of 32), and "" with a test failure where the
 // problem is accepted but choose_schedule throws.
-std::string pick_of_accepted(const GemmProblem& p) {
+std::string pick_of_accepted(const GemmProblem& p, int sms = 132) {
   try {
     core::check_problem(p, "test");
   } catch (const Error&) {
     return "";
   }
   try {
-    return choose_schedule(p, 132);
+    return choose_schedule(p, sms);
   } catch (const Error& e) {
     ADD_FAILURE() << p.types.name() << " M=" << p.M << " N=" << p.N << " K=" << p.K << " g=" << p.group_size << ": "
                   << e.what();
@@ -98,8 +98,9 @@ TEST(Dispatch, PickIsSupportedAndLegalOnRealShapes) {
   }
 }
 
-// The same over random shapes (N a multiple of 16, K of 64, M 1..600) and every accepted group size:
-// the pick is legal for the problem, and the workspace query covers it. Seeded: the same points every run.
+// The same over random shapes (N a multiple of 16, K of 64, M 1..600), every accepted group size and
+// four SM counts: the pick is legal for the problem, and the workspace query covers it. Seeded: the
+// same points every run.
 TEST(Dispatch, PickIsLegalOnRandomShapes) {
   uint64_t x = 0x9E3779B97F4A7C15ull;
   auto next = [&x](int64_t lo, int64_t hi) {  // splitmix64, uniform in [lo, hi]
@@ -117,13 +118,16 @@ TEST(Dispatch, PickIsLegalOnRandomShapes) {
     const int64_t N = 16 * next(1, 1024), K = 64 * next(1, 256), M = next(1, 600);
     const int64_t gs[] = {0, 16, 32, 64, 128, 192, 256, K};
     const int64_t g = gs[next(0, 7)];
+    const int sm_counts[] = {16, 78, 114, 132};  // a partition, an H20, an H100 PCIe, an H100 / H200 SXM
+    const int sms = sm_counts[next(0, 3)];
     GemmProblem p{M, N, K, t, g};
-    const std::string s = pick_of_accepted(p);
+    const std::string s = pick_of_accepted(p, sms);
     if (s.empty()) continue;
     std::string why;
     EXPECT_TRUE(schedule_legal(s, p, &why)) << t.name() << " M=" << M << " N=" << N << " K=" << K << " g=" << g
-                                            << " " << s << ": " << why;
-    EXPECT_GE(core::workspace_bytes(p, 132), schedule_workspace(s, p)) << t.name() << " M=" << M << " " << s;
+                                            << " SMs=" << sms << " " << s << ": " << why;
+    EXPECT_GE(core::workspace_bytes(p, sms), schedule_workspace(s, p, sms))
+        << t.name() << " M=" << M << " SMs=" << sms << " " << s;
     ++checked;
   }
   EXPECT_GT(checked, 1500);
