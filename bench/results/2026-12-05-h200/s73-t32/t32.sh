@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Session 73 (prepared, not run): two-atom sm90 tiles with fewer tokens, 256 x 32 and 256 x 16 (two m64 atoms per
-# consumer warpgroup). At M = 17..32 the heuristic runs 256 x 64 on a half zero-padded token tile (the same wgmma work as
+# Session 73 (prepared, not run): two-atom sm90 tiles with fewer tokens, 256 x 32, 256 x 16 and 256 x 8 (two m64 atoms
+# per consumer warpgroup). At M = 17..32 the heuristic runs 256 x 64 on a half zero-padded token tile (the same wgmma work as
 # M = 64: s65-sweep's M = 32 and 64 take the same time on the seed shape); at M <= 16 smallm. t32.patch (device only) adds
-# both schedules to the generator, MIXGEMM_SM90_NARROW_SETS (accumulator chains per atom on them: 1 or 2) and a line
+# the three schedules to the generator (the 8-token one stages its output with stmatrix.x2), MIXGEMM_SM90_NARROW_SETS (accumulator chains per atom on them: 1 or 2) and a line
 # that keeps sm90_pick's picks main's (tiles of < 64 tokens only when forced). Two builds (sets 1 with the GPU tests,
 # sets 2); --verify of the new tiles' rows; then f16 / s8 / e4m3 u4b8 g128 on the seed + Llama-2-70B layers in CUDA
-# graphs (32 launches per replay): 256x32 (M = 1..32) and 256x16 (M = 1..16), each with 1 and 2 sets, 256x64 forced and
+# graphs (32 launches per replay): 256x32 (M = 1..32), 256x16 (M = 1..16) and 256x8 (M = 1 / 8), each with 1 and 2 sets, 256x64 forced and
 # the heuristic's pick, two rounds in mirrored order; the Sm90 suites on the new tiles with the time left (every test
 # iterates the compiled schedules).
 #   bash bench/results/2026-12-05-h200/s73-t32/t32.sh   (repo root, device; ~9 min from a fresh machine, estimate)
@@ -18,7 +18,7 @@ t0=$SECONDS; DEADLINE=${DEADLINE:-570}
 left() { local l=$((DEADLINE - (SECONDS - t0) - ${1:-0})); [ "$l" -gt 0 ] && echo "$l" || echo 1; }
 git apply "$D/t32.patch" || exit 1
 CF=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,s8.u4,e4m3.u4 -DMIXGEMM_BUILD_PYTHON=OFF
-    "-DMIXGEMM_SM90_SCHEDULES=256x64_1x1x1_coop_splitk,256x32_1x1x1_coop_splitk,256x16_1x1x1_coop_splitk")
+    "-DMIXGEMM_SM90_SCHEDULES=256x64_1x1x1_coop_splitk,256x32_1x1x1_coop_splitk,256x16_1x1x1_coop_splitk,256x8_1x1x1_coop_splitk")
 ( cmake -S . -B build-s1 "${CF[@]}" && timeout 250 cmake --build build-s1 -j 10 --target mixgemm-bench mixgemm_gpu_tests ) \
   > $W/build-s1.log 2>&1 &
 ( cmake -S . -B build-s2 "${CF[@]}" -DMIXGEMM_BUILD_TESTS=OFF -DCMAKE_CUDA_FLAGS=-DMIXGEMM_SM90_NARROW_SETS=2 &&
@@ -35,12 +35,16 @@ run() {  # $1 build, $2 stem, rest: flags
   timeout "$lim" build-$b/tools/mixgemm-bench "${B[@]}" "$@" --csv $W/$s.csv > $W/$s.log 2>&1; echo "$s rc=$? at $((SECONDS - t0)) s"
 }
 T32=(--schedule sm90_256x32_1x1x1_coop_splitk); T64=(--schedule sm90_256x64_1x1x1_coop_splitk)
-T16=(--schedule sm90_256x16_1x1x1_coop_splitk --m 1,8,16)
-run s1 verify-s1 "${T32[@]}" --verify --iters 3; run s2 verify-s2 "${T32[@]}" --verify --iters 3
-run s1 verify16-s1 "${T16[@]}" --verify --iters 3; run s2 verify16-s2 "${T16[@]}" --verify --iters 3
+T16=(--schedule sm90_256x16_1x1x1_coop_splitk --m 1,8,16); T8=(--schedule sm90_256x8_1x1x1_coop_splitk --m 1,8)
+V=(--verify --iters 3 --shapes seed --shape 8192x8192)
+run s1 verify32-s1 "${T32[@]}" "${V[@]}"; run s2 verify32-s2 "${T32[@]}" "${V[@]}"
+run s1 verify16-s1 "${T16[@]}" "${V[@]}"; run s2 verify16-s2 "${T16[@]}" "${V[@]}"
+run s1 verify8-s1 "${T8[@]}" "${V[@]}"; run s2 verify8-s2 "${T8[@]}" "${V[@]}"
 G=(--graph-batch 32)
 run s1 t32-s1-r1 "${T32[@]}" "${G[@]}"; run s1 t64-s1-r1 "${T64[@]}" "${G[@]}"; run s2 t32-s2-r1 "${T32[@]}" "${G[@]}"
 run s1 heur-s1-r1 "${G[@]}"; run s1 t16-s1-r1 "${T16[@]}" "${G[@]}"; run s2 t16-s2-r1 "${T16[@]}" "${G[@]}"
+run s1 t8-s1-r1 "${T8[@]}" "${G[@]}"; run s2 t8-s2-r1 "${T8[@]}" "${G[@]}"
+run s2 t8-s2-r2 "${T8[@]}" "${G[@]}"; run s1 t8-s1-r2 "${T8[@]}" "${G[@]}"
 run s2 t16-s2-r2 "${T16[@]}" "${G[@]}"; run s1 t16-s1-r2 "${T16[@]}" "${G[@]}"; run s1 heur-s1-r2 "${G[@]}"
 run s2 t32-s2-r2 "${T32[@]}" "${G[@]}"; run s1 t64-s1-r2 "${T64[@]}" "${G[@]}"; run s1 t32-s1-r2 "${T32[@]}" "${G[@]}"
 if [ "$(left 60)" -gt 30 ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""s73-t32's table: per (type, shape, M), the 256 x 16 and 256 x 32 tiles (sets 1 / 2) and 256 x 64 over the heuristic's pick (each
+"""s73-t32's table: per (type, shape, M), the 256 x 8, 256 x 16 and 256 x 32 tiles (sets 1 / 2) and 256 x 64 over the heuristic's pick (each
 the mean of its two rounds' medians), the pick's schedule; geomeans per (type, M); the verify status of the new rows."""
 import csv, glob, math, os, sys
 from collections import defaultdict
@@ -21,14 +21,14 @@ for p in sorted(glob.glob(os.path.join(w, "*.csv"))):
             print("not ok:", tag, key, r["status"], r.get("note", ""))
             continue
         parts = tag.split("-")
-        kind = parts[0] + "-" + parts[1] if parts[0] in ("t32", "t16") else parts[0]
+        kind = parts[0] + "-" + parts[1] if parts[0] in ("t32", "t16", "t8") else parts[0]
         t[(kind,) + key].append(float(r["us_median"]))
         if kind == "heur":
             sched[key] = r["schedule"]
 for k, v in sorted(verify.items()):
     print("verify", *k, v)
 mean = lambda v: sum(v) / len(v) if v else float("nan")
-kinds = ("t16-s1", "t16-s2", "t32-s1", "t32-s2", "t64")
+kinds = ("t8-s1", "t8-s2", "t16-s1", "t16-s2", "t32-s1", "t32-s2", "t64")
 print(f"\n{'type':16} {'shape':24} {'M':>3} {'pick us':>8} " + " ".join(f"{k:>7}" for k in kinds) + "  (time / pick's)  pick")
 g = defaultdict(list)
 for key in sorted({k[1:] for k in t}):
