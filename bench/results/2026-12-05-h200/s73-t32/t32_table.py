@@ -6,6 +6,7 @@ from collections import defaultdict
 
 w = sys.argv[1]
 t = defaultdict(list)  # (kind, type, shape, M) -> [us]
+pf = defaultdict(list)  # (kind, type, shape, M) -> [% of the weight-streaming floor]
 sched = {}
 verify = defaultdict(int)
 for p in sorted(glob.glob(os.path.join(w, "*.csv"))):
@@ -23,13 +24,16 @@ for p in sorted(glob.glob(os.path.join(w, "*.csv"))):
         parts = tag.split("-")
         kind = parts[0] + "-" + parts[1] if parts[0] in ("t32", "t16", "t8") else parts[0]
         t[(kind,) + key].append(float(r["us_median"]))
+        if r.get("pct_floor"):
+            pf[(kind,) + key].append(float(r["pct_floor"]))
         if kind == "heur":
             sched[key] = r["schedule"]
 for k, v in sorted(verify.items()):
     print("verify", *k, v)
 mean = lambda v: sum(v) / len(v) if v else float("nan")
 kinds = ("t8-s1", "t8-s2", "t16-s1", "t16-s2", "t32-s1", "t32-s2", "t64")
-print(f"\n{'type':16} {'shape':24} {'M':>3} {'pick us':>8} " + " ".join(f"{k:>7}" for k in kinds) + "  (time / pick's)  pick")
+print(f"\n{'type':16} {'shape':24} {'M':>3} {'pick us':>8} " + " ".join(f"{k:>7}" for k in kinds) +
+      "  (time / pick's)  pick %floor, best new tile %floor, pick")
 g = defaultdict(list)
 for key in sorted({k[1:] for k in t}):
     b = mean(t[("heur",) + key])
@@ -37,7 +41,9 @@ for key in sorted({k[1:] for k in t}):
     for k, x in zip(kinds, row):
         if not math.isnan(x):
             g[(key[0], key[2], k)].append(x)
-    print(f"{key[0]:16} {key[1]:24} {key[2]:3} {b:8.2f} " + " ".join(f"{x:7.3f}" for x in row) + f"  {sched.get(key, '')}")
+    best = max((mean(pf[(k,) + key]) for k in kinds[:-1] if pf[(k,) + key]), default=float("nan"))
+    print(f"{key[0]:16} {key[1]:24} {key[2]:3} {b:8.2f} " + " ".join(f"{x:7.3f}" for x in row) +
+          f"  {mean(pf[('heur',) + key]):5.1f} {best:5.1f}  {sched.get(key, '')}")
 print("\ngeomean over shapes, time / the heuristic pick's (< 1: faster than the pick):")
 for ty in sorted({k[0] for k in g}):
     for m in sorted({k[1] for k in g}):
