@@ -117,8 +117,9 @@ struct Sm90Traits {
   // (m64n32k16, m64n64k16) is short next to its latency, so one chain of dependent steps
   // leaves the tensor cores idle; 4 (32 tokens) or 2 (64 tokens) chains overlap.
   static constexpr int kAccSets = kMW > 1 ? 1 : kTileT == 32 ? 4 : kTileT == 64 ? 2 : 1;
-  // Set s takes k16 (k32) step s of each block: a set with no step would be summed uninitialized (a 32-token
-  // one-atom tile of 8-bit activations, 2 steps per block, would need 2 sets, not 4: not generated).
+  // Step S of a block accumulates into set S % kAccSets, so with more sets than steps the sets past the steps
+  // would be summed unwritten (a 32-token one-atom tile of 8-bit activations: 2 k32 steps per block, 4 sets;
+  // not generated).
   static_assert(kAccSets <= kSteps, "every accumulator set gets a k step of each block");
   // 8-bit activations on the k-step mainloop (128 x 256): one compiled consumer with
   // run-time flags (two copies of its mainloop spill), as the 16-bit 128 x 256 tile.
