@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""s73-t32's table: per (type, shape, M), the 256 x 8, 256 x 16 and 256 x 32 tiles (sets 1 / 2) and 256 x 64 over the heuristic's pick (each
+"""s73-t32's table: per (type, shape, M), the narrow token tiles (t: 256 rows, two consumer warpgroups; c: 384 rows, three) and 256 x 64 over the heuristic's pick (each
 the mean of its two rounds' medians), the pick's schedule; geomeans per (type, M); the verify status of the new rows."""
 import csv, glob, math, os, sys
 from collections import defaultdict
@@ -21,8 +21,7 @@ for p in sorted(glob.glob(os.path.join(w, "*.csv"))):
         if r["status"] != "ok" or not r["us_median"]:
             print("not ok:", tag, key, r["status"], r.get("note", ""))
             continue
-        parts = tag.split("-")
-        kind = parts[0] + "-" + parts[1] if parts[0] in ("t32", "t16", "t8") else parts[0]
+        kind = tag.split("-")[0]  # t32 / c32 / t16 / c16 / t8 / c8 / t64 / heur
         t[(kind,) + key].append(float(r["us_median"]))
         if r.get("pct_floor"):
             pf[(kind,) + key].append(float(r["pct_floor"]))
@@ -31,7 +30,7 @@ for p in sorted(glob.glob(os.path.join(w, "*.csv"))):
 for k, v in sorted(verify.items()):
     print("verify", *k, v)
 mean = lambda v: sum(v) / len(v) if v else float("nan")
-kinds = ("t8-s1", "t8-s2", "t16-s1", "t16-s2", "t32-s1", "t32-s2", "t64")
+kinds = ("t8", "c8", "t16", "c16", "t32", "c32", "t64")
 print(f"\n{'type':16} {'shape':24} {'M':>3} {'pick us':>8} " + " ".join(f"{k:>7}" for k in kinds) +
       "  (time / pick's)  pick %floor, best new tile %floor, pick")
 g = defaultdict(list)
