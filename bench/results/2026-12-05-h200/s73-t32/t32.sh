@@ -33,7 +33,7 @@ else
       -DMIXGEMM_BUILD_PYTHON=OFF "-DMIXGEMM_SM90_SCHEDULES=$(echo $S | sed 's/\([0-9]*x[0-9]*\)/\1_1x1x1_coop_splitk/g')" &&
     timeout 300 cmake --build build-nt -j 16 --target mixgemm-bench mixgemm_gpu_tests ) > $W/build.log 2>&1
   git apply -R "$D/t32.patch"
-  [ -x build-nt/tools/mixgemm-bench ] || { echo "build failed"; tail -30 $W/build.log; }
+  [ -x build-nt/tools/mixgemm-bench ] || { echo "build failed"; tail -30 $W/build.log; exit 1; }
 fi
 echo "built at $((SECONDS - t0)) s"
 grep -h "spill" $W/build.log 2>/dev/null | grep -v " 0 bytes spill" | sort | uniq -c | head -8
