@@ -42,16 +42,16 @@ struct GemmProblem {
 struct GemmArgs {
   GemmProblem problem;
 
-  const void* a = nullptr;         // [M, K] row-major, element type types.a
+  const void* a = nullptr;         // [M, K] row-major, element type types.a, 16-byte aligned
   int64_t lda = 0;                 // row stride of a in elements (>= K, multiple of 8 for 16-bit, 16 for 8-bit)
-  const void* b = nullptr;         // prepacked weights (mixgemm::prepack), K x N
-  const void* group_scales = nullptr;  // [K/group_size, N] row-major, types.scale
-  const void* group_zeros = nullptr;   // prepacked zero points (mixgemm::prepack_zeros), when has_zeros
-  const float* channel_scales = nullptr;  // [N] f32, optional (ch)
-  const float* token_scales = nullptr;    // [M] f32, optional (tok)
-  const void* bias = nullptr;             // [N], type types.out, optional
+  const void* b = nullptr;         // prepacked weights (mixgemm::prepack), K x N, 16-byte aligned
+  const void* group_scales = nullptr;  // [K/group_size, N] row-major, types.scale, 16-byte aligned
+  const void* group_zeros = nullptr;   // prepacked zero points (mixgemm::prepack_zeros), when has_zeros, 16-byte aligned
+  const float* channel_scales = nullptr;  // [N] f32, optional (ch), 4-byte aligned
+  const float* token_scales = nullptr;    // [M] f32, optional (tok), 4-byte aligned
+  const void* bias = nullptr;             // [N], type types.out, optional, 4-byte aligned
 
-  void* out = nullptr;  // [M, N] row-major, types.out
+  void* out = nullptr;  // [M, N] row-major, types.out, 16-byte aligned
   int64_t ldo = 0;      // row stride of out in elements (>= N, multiple of 8)
 
   // Device memory of at least workspace_size(problem) bytes, 256-byte aligned, zero-filled

@@ -139,8 +139,10 @@ void check_inputs(const GemmArgs& args, const char* where) {
                                                                                               << ", N]");
   MIXGEMM_REQUIRE(t.has_zeros || args.group_zeros == nullptr, where,
                   "group_zeros given but types.has_zeros is false; use b=u4/u8 with has_zeros=true, or pass null");
-  if (args.group_scales) require_aligned(args.group_scales, 4, "group_scales", where);
-  if (args.group_zeros) require_aligned(args.group_zeros, 4, "group_zeros", where);
+  // Both kernel families copy the scale and zero rows in 16-byte pieces (sm90 by TMA bulk
+  // copies, smallm by cp.async): rows start 16-byte aligned (N % 16 == 0), so the base must too.
+  if (args.group_scales) require_aligned(args.group_scales, 16, "group_scales", where);
+  if (args.group_zeros) require_aligned(args.group_zeros, 16, "group_zeros", where);
 
   require_schedule_of(t, args.schedule, where);
 }
@@ -185,22 +187,31 @@ std::vector<std::string> supported_schedules(const TypeConfig& types) {
   return core::schedule_names(types);
 }
 
+namespace {
+
+// What gemm() would launch for `problem` without a forced schedule (no pointers are needed).
+std::vector<core::PlannedLaunch> plan_of(const GemmProblem& problem, int sm_count) {
+  GemmArgs args;
+  args.problem = problem;
+  return core::plan_call(args, sm_count);
+}
+
+}  // namespace
+
 std::string choose_schedule(const GemmProblem& problem, int sm_count) {
   core::check_problem(problem, "choose_schedule");
-  const int64_t head = core::choose_row_split(problem, sm_count);
-  GemmProblem first = problem;
-  if (head > 0) first.M = head;
-  return core::choose(first, sm_count);
+  return plan_of(problem, sm_count).front().schedule;
 }
 
 std::string describe_plan(const GemmProblem& problem, int sm_count) {
   core::check_problem(problem, "describe_plan");
-  const std::string first = choose_schedule(problem, sm_count);
-  const int64_t head = core::choose_row_split(problem, sm_count);
-  if (head == 0) return first;
-  GemmProblem rest = problem;
-  rest.M = problem.M - head;
-  return first + "[" + std::to_string(head) + "]+" + core::choose(rest, sm_count);
+  const std::vector<core::PlannedLaunch> plan = plan_of(problem, sm_count);
+  std::string s = plan.front().schedule;
+  if (plan.size() > 1) {
+    s.append("[").append(std::to_string(plan.front().rows)).append("]+");
+    s.append(plan.back().schedule);
+  }
+  return s;
 }
 
 void gemm(const GemmArgs& args) {
@@ -217,25 +228,22 @@ void gemm(const GemmArgs& args) {
   require_device_pointer(args.workspace, "workspace");
 
   // Without a forced schedule a badly tile-fitting M may run as two row slices, each with the
-  // heuristic's pick for its rows (core::choose_row_split), in order on the stream.
-  const std::string one_launch = args.schedule.empty() ? core::choose_for_call(args, dev.sm_count) : args.schedule;
-  const int64_t head = core::row_split_for_call(args, one_launch, dev.sm_count);
+  // heuristic's pick for its rows (core::plan_call), in order on the stream. Every launch is
+  // checked before the first one runs: a refused call writes nothing.
+  const std::vector<core::PlannedLaunch> plan = core::plan_call(args, dev.sm_count);
+  for (const core::PlannedLaunch& l : plan) core::require_runnable(args, l, dev.sm_count);
   const int64_t M = args.problem.M;
-  for (int64_t m0 = 0; m0 < M;) {
-    const int64_t rows = head > 0 && m0 == 0 ? head : M - m0;
-    const GemmArgs slice = rows == M ? args : core::row_slice(args, m0, rows);
-    const std::string schedule = rows == M ? one_launch : core::choose_for_call(slice, dev.sm_count);
+  for (const core::PlannedLaunch& l : plan) {
     if (core::print_config_enabled()) {
       std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s%s", static_cast<long long>(M),
                    static_cast<long long>(args.problem.N), static_cast<long long>(args.problem.K),
                    args.problem.types.name().c_str(), static_cast<long long>(args.problem.group_size),
-                   schedule.c_str(), args.schedule.empty() ? " (heuristic)" : " (forced)");
-      if (rows != M)
-        std::fprintf(stderr, " rows [%lld, %lld)", static_cast<long long>(m0), static_cast<long long>(m0 + rows));
+                   l.schedule.c_str(), args.schedule.empty() ? " (heuristic)" : " (forced)");
+      if (l.rows != M)
+        std::fprintf(stderr, " rows [%lld, %lld)", static_cast<long long>(l.m0), static_cast<long long>(l.m0 + l.rows));
       std::fprintf(stderr, "\n");
     }
-    core::launch(slice, schedule, dev.sm_count);
-    m0 += rows;
+    core::launch(l.rows == M ? args : core::row_slice(args, l.m0, l.rows), l.schedule, dev.sm_count);
   }
 }
 

@@ -140,18 +140,6 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
   return small_pick(p, sm_count, a, b);
 }
 
-std::string choose_for_call(const GemmArgs& args, int sm_count) {
-  const std::string pick = choose(args.problem, sm_count);
-  Sm90Config big;
-  if (!kernels::sm90_parse_name(pick, &big)) return pick;
-  if (kernels::sm90_can_implement(params_of(args, sm_count), big, nullptr)) return pick;
-  const GemmProblem& p = args.problem;
-  const auto a = to_kernel(p.types.a);
-  const auto b = to_kernel_b(p.types.b);
-  if (kernels::smallm_configs(a, b).empty()) return pick;  // launch() will say why sm90 cannot run it
-  return small_pick(p, sm_count, a, b);
-}
-
 int64_t row_split_head(int64_t M, int64_t unit) {
   const int64_t head = M - M % unit;
   return head >= 128 && M - head >= kRowSplitMinTail ? head : 0;
@@ -240,13 +228,6 @@ bool row_split_enabled() {
   return enabled;
 }
 
-int64_t row_split_for_call(const GemmArgs& args, const std::string& one_launch, int sm_count) {
-  if (!args.schedule.empty()) return 0;
-  Sm90Config big;
-  if (!kernels::sm90_parse_name(one_launch, &big)) return 0;
-  return choose_row_split(args.problem, sm_count);
-}
-
 GemmArgs row_slice(const GemmArgs& args, int64_t m0, int64_t rows) {
   GemmArgs s = args;
   s.problem.M = rows;
@@ -254,6 +235,41 @@ GemmArgs row_slice(const GemmArgs& args, int64_t m0, int64_t rows) {
   s.out = static_cast<char*>(args.out) + m0 * args.ldo * (args.problem.types.out.size_bits() / 8);
   if (args.token_scales) s.token_scales = args.token_scales + m0;
   return s;
+}
+
+std::vector<PlannedLaunch> plan_call(const GemmArgs& args, int sm_count) {
+  const int64_t M = args.problem.M;
+  if (!args.schedule.empty()) return {{0, M, args.schedule}};
+  const std::string one_launch = choose(args.problem, sm_count);
+  Sm90Config big;
+  const int64_t head = kernels::sm90_parse_name(one_launch, &big) ? choose_row_split(args.problem, sm_count) : 0;
+  if (head == 0) return {{0, M, one_launch}};
+  return {{0, head, choose(with_rows(args.problem, head), sm_count)},
+          {head, M - head, choose(with_rows(args.problem, M - head), sm_count)}};
+}
+
+void require_runnable(const GemmArgs& args, const PlannedLaunch& launch, int sm_count) {
+  const GemmArgs call = launch.rows == args.problem.M ? args : row_slice(args, launch.m0, launch.rows);
+  std::string why;
+  Sm90Config big;
+  if (kernels::sm90_parse_name(launch.schedule, &big)) {
+    if (!kernels::sm90_can_implement(params_of(call, sm_count), big, &why))
+      MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << launch.schedule << " cannot run this problem: " << why);
+    return;
+  }
+  SmallmConfig cfg;
+  if (!kernels::smallm_parse_name(launch.schedule, &cfg))
+    MIXGEMM_NOT_SUPPORTED("gemm", "schedule '" << launch.schedule << "' has no kernel");
+  // The slabs differ only in their rows (a, out and tok advance by whole rows, which keeps their
+  // alignment), but each is checked: the last one may hold fewer tokens.
+  for (int64_t m0 = 0; m0 < call.problem.M; m0 += kSmallmSlabTokens) {
+    const GemmArgs slab = row_slice(call, m0, std::min<int64_t>(kSmallmSlabTokens, call.problem.M - m0));
+    if (!kernels::smallm_can_implement(params_of(slab, sm_count), cfg, &why))
+      MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << launch.schedule << " cannot run this problem"
+                                    << (call.problem.M > kSmallmSlabTokens ? " (rows [" + std::to_string(m0) + ", ...))"
+                                                                           : std::string())
+                                    << ": " << why);
+  }
 }
 
 size_t workspace_bytes(const GemmProblem& p, int sm_count) {
@@ -266,13 +282,11 @@ size_t workspace_bytes(const GemmProblem& p, int sm_count) {
 }
 
 void launch(const GemmArgs& args, const std::string& schedule, int sm_count) {
-  std::string why;
+  // require_runnable has checked every launch of the call; launch_sm90 / launch_smallm check
+  // their own arguments once more and throw rather than launch a kernel that cannot run them.
   Sm90Config big;
   if (kernels::sm90_parse_name(schedule, &big)) {
-    const kernels::GemmParams k = params_of(args, sm_count);
-    if (!kernels::sm90_can_implement(k, big, &why))
-      MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << schedule << " cannot run this problem: " << why);
-    kernels::launch_sm90(k, big, args.stream);
+    kernels::launch_sm90(params_of(args, sm_count), big, args.stream);
     return;
   }
   SmallmConfig cfg;
@@ -282,8 +296,6 @@ void launch(const GemmArgs& args, const std::string& schedule, int sm_count) {
   for (int64_t m0 = 0; m0 < M; m0 += kSmallmSlabTokens) {
     kernels::GemmParams s = params_of(row_slice(args, m0, std::min<int64_t>(kSmallmSlabTokens, M - m0)), sm_count);
     s.pdl = s.pdl && m0 == 0;  // later slabs follow this call's own launches
-    if (m0 == 0 && !kernels::smallm_can_implement(s, cfg, &why))
-      MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << schedule << " cannot run this problem: " << why);
     kernels::launch_smallm(s, cfg, args.stream);
   }
 }

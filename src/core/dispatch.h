@@ -22,10 +22,6 @@ std::string choose(const GemmProblem& problem, int sm_count);
 // pass every generated tile, so their pins hold in builds that compile a subset).
 std::string choose_among(const GemmProblem& problem, int sm_count, const std::vector<kernels::Sm90Config>& sm90);
 
-// The heuristic's pick for this call: choose(), except that a pick the call's pointers rule
-// out (sm90 bulk-copies scale and zero rows, so it needs them 16-byte aligned where gemm
-// accepts 4) falls back to smallm. Pure host logic, no CUDA call.
-std::string choose_for_call(const GemmArgs& args, int sm_count);
 
 // Row split (docs/design.md, "Row split"): a problem whose M fits the sm90 token tiles badly
 // (e.g. M = 320: two 256-token tiles, 37% of them padding, or three 128-token ones) runs as
@@ -60,10 +56,20 @@ inline constexpr double kRowSplitSecondLaunchUs = 10.0;
 // build): gemm() then runs every problem in one launch.
 bool row_split_enabled();
 
-// choose_row_split for a call whose one-launch schedule is `one_launch` (choose_for_call's pick,
-// or the caller's forced schedule): 0 where the row split is disabled, a schedule is forced, or
-// the one launch is not sm90 (decode sizes, or pointers that send the call to smallm).
-int64_t row_split_for_call(const GemmArgs& args, const std::string& one_launch, int sm_count);
+// One launch of a gemm() call: rows [m0, m0 + rows) of the call with `schedule`.
+struct PlannedLaunch {
+  int64_t m0 = 0, rows = 0;
+  std::string schedule;
+};
+// The launches gemm() makes for a validated call, in stream order: one over all rows (the forced
+// schedule, or the heuristic's pick), or, where the pick is sm90 and choose_row_split says so, the
+// row split's two, each with the heuristic's pick for its rows. Pure host logic, no CUDA call.
+std::vector<PlannedLaunch> plan_call(const GemmArgs& args, int sm_count);
+// Throws kNotSupported, naming the schedule and the reason, where a planned launch cannot run
+// these arguments: its kernel family's can_implement on the launch's rows (for smallm, on every
+// 64-token slab). gemm() checks every launch of a call before the first one runs, so a refused
+// call writes nothing. Pure host logic, no CUDA call.
+void require_runnable(const GemmArgs& args, const PlannedLaunch& launch, int sm_count);
 
 // Rows [m0, m0 + rows) of a call: the same weights, scales and workspace; a, out and the token
 // scales advanced by m0 rows.
@@ -73,7 +79,7 @@ GemmArgs row_slice(const GemmArgs& args, int64_t m0, int64_t rows);
 // caller may force and over the row slices gemm may run (pure).
 size_t workspace_bytes(const GemmProblem& problem, int sm_count);
 
-// Launches `schedule` (already checked to be a name of schedule_names) on args.stream.
+// Launches `schedule` (a name of schedule_names that require_runnable accepted) on args.stream.
 void launch(const GemmArgs& args, const std::string& schedule, int sm_count);
 
 // gemm_partial_sums (include/mixgemm/gemm.h): the decode schedule it runs, `schedule` when given,

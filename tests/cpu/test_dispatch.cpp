@@ -298,28 +298,106 @@ TEST(Dispatch, WorkspaceCoversEverySchedule) {
     }
 }
 
-// gemm accepts 4-byte-aligned group scales; sm90 bulk-copies them and needs 16. The call's
-// pick then falls back to smallm instead of failing at launch.
-TEST(Dispatch, UnalignedScalesFallBackToSmallm) {
-  if (kernels::sm90_configs(kernels::AType::kF16, kernels::BType::kU4B8).empty())
-    GTEST_SKIP() << "this build compiles no sm90 instance of f16 x u4b8 (MIXGEMM_SM90_TYPES)";
+// A call check_gemm_args accepts must be one its planned launches can run: gemm() checks every
+// launch (core::require_runnable: the kernel family's can_implement on the launch's rows) before
+// the first, so a gap between the two would refuse a valid call, or, with a missing check in a
+// family, run one it cannot. Every type config, group size and M of the issues, on the #4 / #6
+// shapes and narrow ones, with every pointer at the least alignment gemm accepts.
+TEST(Dispatch, EveryAcceptedCallIsRunnable) {
+  struct T {
+    TypeConfig t;
+    std::vector<int64_t> groups;  // 0: none; -1: per-channel (K)
+  };
+  const std::vector<T> types = {
+      {{f16, u4b8, f16, false, f16}, {-1, 32, 64, 128, 256}},   {{bf16, u4, bf16, true, bf16}, {32, 64, 128, -1}},
+      {{f16, u8b128, f16, false, f16}, {0, -1, 128}},           {{bf16, u8, bf16, true, bf16}, {64, 128}},
+      {{s8, u4b8, u8, false, f16}, {0, 64, 128, 256}},          {{s8, u4, u8, true, bf16}, {128, -1}},
+      {{e4m3, u4b8, f16, false, bf16}, {0, 32, 64, 128, 256}},  {{e4m3, u4, f16, true, f16}, {128}},
+  };
+  const std::vector<std::pair<int64_t, int64_t>> shapes = {{8192, 21760}, {10240, 8192}, {8192, 28672},
+                                                           {1536, 4096},  {768, 4096},   {4096, 4096}};
+  const std::vector<int64_t> ms = {1, 2, 3, 5, 7, 8, 13, 16, 17, 24, 31, 32, 48, 64, 65, 127, 160, 257, 320, 1024, 1200};
+  // Addresses with exactly the alignment gemm asks for (16: a, b, out, scales, zeros; 4: ch, tok,
+  // bias; 256: workspace), never dereferenced.
+  const uintptr_t base = uintptr_t{1} << 32;
+  auto at = [&](int i, uintptr_t align) { return reinterpret_cast<void*>(base * i + align); };
+  int accepted = 0, launches = 0;
+  for (const T& tc : types)
+    for (const auto& [N, K] : shapes)
+      for (const int64_t g : tc.groups)
+        for (const int64_t M : ms) {
+          GemmArgs args;
+          args.problem = GemmProblem{M, N, K, tc.t, g < 0 ? K : g};
+          const bool a8 = tc.t.a == s8 || tc.t.a == e4m3;
+          args.a = at(1, 16);
+          args.lda = K + (a8 ? 16 : 8);
+          args.b = at(2, 16);
+          args.group_scales = args.problem.group_size > 0 ? at(3, 16) : nullptr;
+          args.group_zeros = tc.t.has_zeros ? at(4, 16) : nullptr;
+          args.channel_scales = static_cast<const float*>(at(5, 4));
+          args.token_scales = a8 ? static_cast<const float*>(at(6, 4)) : nullptr;
+          args.bias = at(7, 4);
+          args.out = at(8, 16);
+          args.ldo = N + 8;
+          args.workspace = at(9, 256);
+          const std::string ctx = "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) +
+                                  " " + tc.t.name() + " g=" + std::to_string(args.problem.group_size);
+          try {
+            args.workspace_bytes = workspace_size(args.problem);
+            check_gemm_args(args);
+          } catch (const Error& e) {
+            ADD_FAILURE() << ctx << ": a valid call refused by check_gemm_args: " << e.what();
+            continue;
+          }
+          ++accepted;
+          try {
+            const std::vector<core::PlannedLaunch> plan = core::plan_call(args, 132);
+            ASSERT_FALSE(plan.empty()) << ctx;
+            int64_t next = 0;
+            for (const core::PlannedLaunch& l : plan) {
+              EXPECT_EQ(l.m0, next) << ctx;
+              EXPECT_GT(l.rows, 0) << ctx;
+              next = l.m0 + l.rows;
+              core::require_runnable(args, l, 132);
+              ++launches;
+            }
+            EXPECT_EQ(next, M) << ctx;
+          } catch (const Error& e) {
+            ADD_FAILURE() << ctx << ": accepted by check_gemm_args, then refused: " << e.what();
+          }
+        }
+  EXPECT_EQ(accepted, 3276);  // every call listed is valid
+  std::printf("[dispatch] %d accepted calls, %d launches planned and runnable\n", accepted, launches);
+}
+
+// gemm asks 16-byte alignment of the group scales and zero points: both families copy their rows
+// in 16-byte pieces. A 4-byte aligned pointer is refused up front, naming the argument.
+TEST(Dispatch, GroupScalesAndZerosMustBe16ByteAligned) {
   alignas(256) static uint8_t fake[1 << 12];  // never dereferenced: only addresses are checked
   GemmArgs g;
-  g.problem = GemmProblem{1024, 8192, 8192, {f16, u4b8, f16, false, f16}, 128};
+  g.problem = GemmProblem{1024, 8192, 8192, {f16, u4, f16, true, f16}, 128};
   g.a = fake;
   g.lda = 8192;
   g.b = fake;
   g.out = fake;
   g.ldo = 8192;
   g.group_scales = fake + 16;
+  g.group_zeros = fake + 32;
   g.workspace = fake;
   g.workspace_bytes = size_t{1} << 40;
-  const std::string aligned = core::choose_for_call(g, 132);
-  EXPECT_EQ(aligned.rfind("sm90_", 0), 0u) << aligned;
-  EXPECT_EQ(aligned, choose_schedule(g.problem, 132));
-  g.group_scales = fake + 4;
-  const std::string fallback = core::choose_for_call(g, 132);
-  EXPECT_EQ(fallback.rfind("smallm_", 0), 0u) << fallback;
+  EXPECT_NO_THROW(check_gemm_args(g));
+  for (int which = 0; which < 2; ++which) {
+    GemmArgs bad = g;
+    (which == 0 ? bad.group_scales : bad.group_zeros) = fake + 4;
+    try {
+      check_gemm_args(bad);
+      ADD_FAILURE() << "a 4-byte aligned " << (which == 0 ? "group_scales" : "group_zeros") << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+      const std::string want = std::string(which == 0 ? "group_scales" : "group_zeros") + " is not 16-byte aligned";
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(Dispatch, ChoiceIsAPureFunction) {
@@ -445,30 +523,30 @@ TEST(Dispatch, RowSliceAdvancesActivationsOutputsAndTokenScales) {
 TEST(Dispatch, RowSplitOnlyForTheHeuristicsSm90Calls) {
   if (kernels::sm90_configs(kernels::AType::kF16, kernels::BType::kU4B8).empty())
     GTEST_SKIP() << "this build compiles no sm90 instance of f16 x u4b8 (MIXGEMM_SM90_TYPES)";
-  alignas(256) static uint8_t fake[1 << 12];
   GemmArgs g;
   g.problem = GemmProblem{320, 8192, 21760, {f16, u4b8, f16, false, f16}, 128};
-  g.a = fake;
-  g.lda = 21760;
-  g.b = fake;
-  g.out = fake;
-  g.ldo = 8192;
-  g.group_scales = fake + 16;
-  g.workspace = fake;
-  g.workspace_bytes = size_t{1} << 40;
-  ASSERT_EQ(core::row_split_for_call(g, core::choose_for_call(g, 132), 132), core::choose_row_split(g.problem, 132));
+  const std::vector<core::PlannedLaunch> plan = core::plan_call(g, 132);
+  ASSERT_EQ(plan.size() == 2 ? plan.front().rows : 0, core::choose_row_split(g.problem, 132));
   if (core::choose_row_split(g.problem, 132) == 0 && kernels::sm90_instance_set_restricted())
     GTEST_SKIP() << "this restricted sm90 instance set (MIXGEMM_SM90_SCHEDULES) plans one launch: "
                  << describe_plan(g.problem, 132);
   EXPECT_EQ(core::choose_row_split(g.problem, 132), 256);
-  const std::string plan = describe_plan(g.problem, 132);
-  EXPECT_EQ(plan.find("[256]+"), plan.find(']') - 4) << plan;
-  EXPECT_EQ(plan.substr(0, plan.find('[')), choose_schedule(g.problem, 132));
-  g.schedule = choose_schedule(g.problem, 132);  // forced: one launch
-  EXPECT_EQ(core::row_split_for_call(g, g.schedule, 132), 0);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(plan[1].m0, 256);
+  EXPECT_EQ(plan[1].rows, 64);
+  EXPECT_EQ(plan[0].schedule, choose_schedule(g.problem, 132));
+  EXPECT_EQ(plan[1].schedule, choose_schedule(GemmProblem{64, 8192, 21760, g.problem.types, 128}, 132));
+  const std::string described = describe_plan(g.problem, 132);
+  EXPECT_EQ(described, plan[0].schedule + "[256]+" + plan[1].schedule);
+  g.schedule = choose_schedule(g.problem, 132);  // forced: one launch over every row
+  const std::vector<core::PlannedLaunch> forced = core::plan_call(g, 132);
+  ASSERT_EQ(forced.size(), 1u);
+  EXPECT_EQ(forced[0].rows, 320);
+  EXPECT_EQ(forced[0].schedule, g.schedule);
   g.schedule.clear();
-  g.group_scales = fake + 4;  // sm90 cannot take these scales: smallm slabs, no row split
-  EXPECT_EQ(core::row_split_for_call(g, core::choose_for_call(g, 132), 132), 0);
+  g.problem.M = 16;  // a decode pick (smallm): one launch
+  ASSERT_EQ(core::plan_call(g, 132).size(), 1u);
+  EXPECT_EQ(core::plan_call(g, 132)[0].schedule.rfind("smallm_", 0), 0u);
 }
 
 // Session 54 (tests/cpu/row_split_timings.h, bench/results/2026-12-03-h200/s54-rowsplit/): the one launch
