@@ -18,6 +18,7 @@ The C++ extension never sees a torch type: the ops pass data pointers and
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 from typing import Dict, Iterable, List, Optional, Tuple
@@ -120,6 +121,57 @@ def _check_cuda(where: str, a: Tensor, *others: Optional[Tensor]) -> None:
                 f"mixgemm.torch.{where}: every tensor must be on {a.device}; got one on {t.device}")
 
 
+_ELEM_BYTES = {"f16": 2, "bf16": 2, "s8": 1, "e4m3": 1, "u8": 1, "f32": 4}
+
+
+@functools.lru_cache(maxsize=None)
+def _prepacked_bytes(K: int, N: int, weight_type: str) -> int:
+    return mixgemm.prepacked_size(K, N, weight_type)
+
+
+def _require_dense(where: str, name: str, t: Optional[Tensor], count: int, nbytes: int) -> None:
+    if t is None:
+        return
+    if t.element_size() != nbytes:
+        raise mixgemm.InvalidArgumentError(
+            f"mixgemm.torch.{where}: {name} has {t.element_size()}-byte elements ({t.dtype}); expected "
+            f"{nbytes}-byte elements")
+    if not t.is_contiguous():
+        raise mixgemm.InvalidArgumentError(f"mixgemm.torch.{where}: {name} must be contiguous (row-major)")
+    if t.numel() != count:
+        raise mixgemm.InvalidArgumentError(
+            f"mixgemm.torch.{where}: {name} has {t.numel()} elements, shape {tuple(t.shape)}; expected {count}")
+
+
+def _check_operands(where: str, a: Tensor, b: Tensor, N: int, weight_type: str, scale_type: str, group_size: int,
+                    out_type: str, group_scales: Optional[Tensor] = None, group_zeros: Optional[Tensor] = None,
+                    channel_scales: Optional[Tensor] = None, token_scales: Optional[Tensor] = None,
+                    bias: Optional[Tensor] = None) -> None:
+    """What the ops pass to the library as bare pointers must be what those pointers are read as:
+    the rules of :func:`mixgemm.gemm`'s array checks (element size, contiguity, element count; b at
+    least the prepacked size). A tensor of another layout would otherwise be read as garbage."""
+    if a.dim() != 2:
+        raise mixgemm.InvalidArgumentError(f"mixgemm.torch.{where}: a must be 2-D [M, K]; got shape {tuple(a.shape)}")
+    M, K = a.shape
+    if not b.is_contiguous():
+        raise mixgemm.InvalidArgumentError(f"mixgemm.torch.{where}: b (the prepacked weights) must be contiguous")
+    if K > 0 and N > 0 and weight_type in mixgemm.WEIGHT_TYPES:
+        need = _prepacked_bytes(int(K), int(N), weight_type)
+        if b.numel() * b.element_size() < need:
+            raise mixgemm.InvalidArgumentError(
+                f"mixgemm.torch.{where}: b holds {b.numel() * b.element_size()} bytes; a prepacked {K} x {N} "
+                f"{weight_type} weight needs {need}")
+    G = K // group_size if group_size > 0 and K % group_size == 0 else 1
+    sb = _ELEM_BYTES.get(scale_type, 0)
+    _require_dense(where, "group_scales", group_scales, G * N, sb)
+    # Prepacked zero points: the scale type's width for 16-bit and e4m3 activations, u8 for s8.
+    zb = 1 if a.dtype == torch.int8 else (sb if group_size > 0 else 2)
+    _require_dense(where, "group_zeros", group_zeros, G * N, zb)
+    _require_dense(where, "channel_scales", channel_scales, N, 4)
+    _require_dense(where, "token_scales", token_scales, M, 4)
+    _require_dense(where, "bias", bias, N, _ELEM_BYTES.get(out_type, 0))
+
+
 # ---- custom ops -------------------------------------------------------------------------------
 @torch.library.custom_op("mixgemm::gemm", mutates_args=())
 def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
@@ -127,6 +179,8 @@ def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: 
              N: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int, out_type: str,
              schedule: str, pdl: bool = False) -> Tensor:
     _check_cuda("gemm", a, b, group_scales, group_zeros, channel_scales, token_scales, bias)
+    _check_operands("gemm", a, b, N, weight_type, scale_type, group_size, out_type, group_scales, group_zeros,
+                    channel_scales, token_scales, bias)
     M, K = a.shape
     out = torch.empty((M, N), dtype=_FROM_NAME[out_type], device=a.device)
     if M == 0:
@@ -163,6 +217,8 @@ def _gemm_partial_sums_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], 
                           N: int, parts: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int,
                           out_type: str, schedule: str, pdl: bool = False) -> Tensor:
     _check_cuda("gemm_partial_sums", a, b, group_scales, group_zeros)
+    _check_operands("gemm_partial_sums", a, b, N, weight_type, scale_type, group_size, out_type, group_scales,
+                    group_zeros)
     M, K = a.shape
     out = torch.empty((parts, M, N), dtype=torch.int32 if a.dtype == torch.int8 else torch.float32, device=a.device)
     if M == 0:

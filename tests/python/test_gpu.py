@@ -132,6 +132,9 @@ def test_errors_arrive_with_the_library_message():
         mt.gemm(x, b, N, group_scales=s, group_size=48)
     with pytest.raises(mg.InvalidArgumentError, match="schedule='no_such_schedule' is not a schedule"):
         mt.gemm(x, b, N, group_scales=s, group_size=128, schedule="no_such_schedule")
+    # The op passes bare pointers: scales of another element size are refused, not misread.
+    with pytest.raises(mg.InvalidArgumentError, match="group_scales has 4-byte elements"):
+        mt.gemm(x, b, N, group_scales=s.float(), group_size=128)
 
 
 @pytest.mark.parametrize("act", ["f16", "s8", "e4m3"])

@@ -97,3 +97,39 @@ def test_cuda_ops_refuse_cpu_tensors():
     layer = mt.QuantLinear.from_linear(torch.nn.Linear(128, 64).half(), device="cpu")
     with pytest.raises(mg.InvalidArgumentError, match="CUDA device"):
         layer(torch.zeros(2, 128, dtype=torch.float16))
+
+
+def test_ops_refuse_operands_the_kernels_would_misread():
+    # The ops hand bare pointers to the library: a tensor of another element size, layout or size
+    # than the pointer is read as must be refused before it (mixgemm.gemm's array rules).
+    K, N, M = 256, 128, 4
+    a = torch.zeros(M, K, dtype=torch.float16)
+    b = torch.zeros(mg.prepacked_size(K, N, "u4b8"), dtype=torch.uint8)
+    s = torch.zeros(K // 128, N, dtype=torch.float16)
+    ch, bias = torch.ones(N), torch.zeros(N, dtype=torch.float16)
+    check = mt._check_operands
+    check("gemm", a, b, N, "u4b8", "f16", 128, "f16", s, None, ch, None, bias)  # valid: no error
+    bad = [
+        (dict(group_scales=s.float()), "group_scales has 4-byte elements"),
+        (dict(group_scales=torch.zeros(N, K // 128, dtype=torch.float16).t()), "group_scales must be contiguous"),
+        (dict(group_scales=s[:1]), r"group_scales has 128 elements, shape \(1, 128\); expected 256"),
+        (dict(b=b[:-16]), "b holds"),
+        (dict(channel_scales=ch.half()), "channel_scales has 2-byte elements"),
+        (dict(token_scales=torch.ones(M + 1)), "token_scales has 5 elements"),
+        (dict(bias=bias.float()), "bias has 4-byte elements"),
+        (dict(a=a[0]), "a must be 2-D"),
+    ]
+    for change, msg in bad:
+        args = dict(a=a, b=b, group_scales=s, channel_scales=ch, token_scales=None, bias=bias)
+        args.update(change)
+        with pytest.raises(mg.InvalidArgumentError, match=msg):
+            check("gemm", args["a"], args["b"], N, "u4b8", "f16", 128, "f16", args["group_scales"], None,
+                  args["channel_scales"], args["token_scales"], args["bias"])
+    # s8: u8 group scales and u8 prepacked zero points; per-channel e4m3 zeros take f16.
+    a8 = torch.zeros(M, K, dtype=torch.int8)
+    su8, zu8 = torch.ones(K // 128, N, dtype=torch.uint8), torch.zeros(K // 128, N, dtype=torch.uint8)
+    check("gemm", a8, b, N, "u4", "u8", 128, "bf16", su8, zu8, ch, torch.ones(M), None)
+    with pytest.raises(mg.InvalidArgumentError, match="group_zeros has 2-byte elements"):
+        check("gemm", a8, b, N, "u4", "u8", 128, "bf16", su8, zu8.half(), ch, torch.ones(M), None)
+    ae = torch.zeros(M, K, dtype=torch.float8_e4m3fn)
+    check("gemm", ae, b, N, "u4", "f16", 0, "f16", None, torch.zeros(1, N, dtype=torch.float16), ch, torch.ones(M))
