@@ -279,6 +279,9 @@ def sum_partials(parts: Tensor) -> Tensor:
 @torch.library.custom_op("mixgemm::quantize_activations", mutates_args=())
 def _quantize_activations_op(a: Tensor, to: str, static_scale: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
     _check_cuda("quantize_activations", a, static_scale)
+    if to not in ("s8", "e4m3"):
+        raise mixgemm.InvalidArgumentError(f"mixgemm.torch.quantize_activations: to='{to}'; accepted: s8, e4m3")
+    _require_dense("quantize_activations", "static_scale", static_scale, 1, 4)
     M, K = a.shape
     q = torch.empty((M, K), dtype=_FROM_NAME[to], device=a.device)
     tok = torch.empty((M,), dtype=torch.float32, device=a.device)

@@ -135,6 +135,8 @@ def test_errors_arrive_with_the_library_message():
     # The op passes bare pointers: scales of another element size are refused, not misread.
     with pytest.raises(mg.InvalidArgumentError, match="group_scales has 4-byte elements"):
         mt.gemm(x, b, N, group_scales=s.float(), group_size=128)
+    with pytest.raises(mg.InvalidArgumentError, match="static_scale has 2-byte elements"):
+        mt.quantize_activations(x, "s8", torch.ones(1, dtype=torch.float16, device=DEV))
 
 
 @pytest.mark.parametrize("act", ["f16", "s8", "e4m3"])
