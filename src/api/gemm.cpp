@@ -15,6 +15,7 @@
 #include "core/dispatch.h"
 #include "core/print_config.h"
 #include "core/problem.h"
+#include "api/gemm_call.h"
 #include "mixgemm/gemm.h"
 
 namespace mixgemm {
@@ -57,24 +58,6 @@ DeviceFacts current_device_facts() {
     g_sm_count[dev].store(f.sm_count, std::memory_order_relaxed);
   }
   return f;
-}
-
-// A pointer the current device can read: device memory of this device, or managed memory.
-void require_device_pointer(const void* p, const char* name, const char* where = kWhere) {
-  if (p == nullptr) return;
-  cudaPointerAttributes attr{};
-  cudaError_t e = cudaPointerGetAttributes(&attr, p);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();  // clear the sticky-free error this query may leave
-    MIXGEMM_REQUIRE(false, where, name << " is not a pointer known to CUDA; accepted: device memory");
-  }
-  MIXGEMM_REQUIRE(attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged, where,
-                  name << " points to host memory; accepted: device memory of the current device");
-  int dev = 0;
-  (void)cudaGetDevice(&dev);
-  MIXGEMM_REQUIRE(attr.type == cudaMemoryTypeManaged || attr.device == dev, where,
-                  name << " lives on device " << attr.device << " but the current device is " << dev
-                       << "; call cudaSetDevice(" << attr.device << ") first");
 }
 
 void require_aligned(const void* p, size_t align, const char* name, const char* where = kWhere) {
@@ -214,26 +197,51 @@ std::string describe_plan(const GemmProblem& problem, int sm_count) {
   return s;
 }
 
-void gemm(const GemmArgs& args) {
+namespace api {
+
+// A pointer the current device can read: device memory of this device, or managed memory.
+void require_device_pointer(const void* p, const char* name, const char* where) {
+  if (p == nullptr) return;
+  cudaPointerAttributes attr{};
+  cudaError_t e = cudaPointerGetAttributes(&attr, p);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the sticky-free error this query may leave
+    MIXGEMM_REQUIRE(false, where, name << " is not a pointer known to CUDA; accepted: device memory");
+  }
+  MIXGEMM_REQUIRE(attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged, where,
+                  name << " points to host memory; accepted: device memory of the current device");
+  int dev = 0;
+  (void)cudaGetDevice(&dev);
+  MIXGEMM_REQUIRE(attr.type == cudaMemoryTypeManaged || attr.device == dev, where,
+                  name << " lives on device " << attr.device << " but the current device is " << dev
+                       << "; call cudaSetDevice(" << attr.device << ") first");
+}
+
+CheckedCall check_call(const GemmArgs& args) {
   check_gemm_args(args);
   const DeviceFacts dev = require_sm90(kWhere);
-  require_device_pointer(args.a, "a");
-  require_device_pointer(args.b, "b");
-  require_device_pointer(args.out, "out");
-  require_device_pointer(args.group_scales, "group_scales");
-  require_device_pointer(args.group_zeros, "group_zeros");
-  require_device_pointer(args.channel_scales, "channel_scales");
-  require_device_pointer(args.token_scales, "token_scales");
-  require_device_pointer(args.bias, "bias");
-  require_device_pointer(args.workspace, "workspace");
-
+  require_device_pointer(args.a, "a", kWhere);
+  require_device_pointer(args.b, "b", kWhere);
+  require_device_pointer(args.out, "out", kWhere);
+  require_device_pointer(args.group_scales, "group_scales", kWhere);
+  require_device_pointer(args.group_zeros, "group_zeros", kWhere);
+  require_device_pointer(args.channel_scales, "channel_scales", kWhere);
+  require_device_pointer(args.token_scales, "token_scales", kWhere);
+  require_device_pointer(args.bias, "bias", kWhere);
+  require_device_pointer(args.workspace, "workspace", kWhere);
   // Without a forced schedule a badly tile-fitting M may run as two row slices, each with the
   // heuristic's pick for its rows (core::plan_call), in order on the stream. Every launch is
   // checked before the first one runs: a refused call writes nothing.
-  const std::vector<core::PlannedLaunch> plan = core::plan_call(args, dev.sm_count);
-  for (const core::PlannedLaunch& l : plan) core::require_runnable(args, l, dev.sm_count);
+  CheckedCall call;
+  call.sm_count = dev.sm_count;
+  call.plan = core::plan_call(args, dev.sm_count);
+  for (const core::PlannedLaunch& l : call.plan) core::require_runnable(args, l, dev.sm_count);
+  return call;
+}
+
+void run_call(const GemmArgs& args, const CheckedCall& call) {
   const int64_t M = args.problem.M;
-  for (const core::PlannedLaunch& l : plan) {
+  for (const core::PlannedLaunch& l : call.plan) {
     if (core::print_config_enabled()) {
       std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s%s", static_cast<long long>(M),
                    static_cast<long long>(args.problem.N), static_cast<long long>(args.problem.K),
@@ -243,9 +251,13 @@ void gemm(const GemmArgs& args) {
         std::fprintf(stderr, " rows [%lld, %lld)", static_cast<long long>(l.m0), static_cast<long long>(l.m0 + l.rows));
       std::fprintf(stderr, "\n");
     }
-    core::launch(l.rows == M ? args : core::row_slice(args, l.m0, l.rows), l.schedule, dev.sm_count);
+    core::launch(l.rows == M ? args : core::row_slice(args, l.m0, l.rows), l.schedule, call.sm_count);
   }
 }
+
+}  // namespace api
+
+void gemm(const GemmArgs& args) { api::run_call(args, api::check_call(args)); }
 
 int64_t partial_sums_count(const GemmProblem& problem, const std::string& schedule) {
   constexpr const char* where = "partial_sums_count";
@@ -277,11 +289,11 @@ void gemm_partial_sums(const GemmArgs& args, void* parts) {
                       << "; partial_sums_count says 0: decode schedules with token tiles of 8 or 16 and at least two "
                          "CTAs per column stripe have one (call gemm instead)");
   const DeviceFacts dev = require_sm90(where);
-  require_device_pointer(args.a, "a", where);
-  require_device_pointer(args.b, "b", where);
-  require_device_pointer(parts, "parts", where);
-  require_device_pointer(args.group_scales, "group_scales", where);
-  require_device_pointer(args.group_zeros, "group_zeros", where);
+  api::require_device_pointer(args.a, "a", where);
+  api::require_device_pointer(args.b, "b", where);
+  api::require_device_pointer(parts, "parts", where);
+  api::require_device_pointer(args.group_scales, "group_scales", where);
+  api::require_device_pointer(args.group_zeros, "group_zeros", where);
   if (core::print_config_enabled())
     std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s (%s), %lld partial sums\n",
                  static_cast<long long>(args.problem.M), static_cast<long long>(args.problem.N),

@@ -10,7 +10,8 @@
 //              element (k-step s, element e) it reads the weight at layout::fragment_coord()
 //              and places it at layout::element_bit() - the same functions position() uses;
 //   3. store:  one 16-byte store per thread, 512 contiguous bytes per warp.
-// Asynchronous on the stream; no allocation, no host synchronization.
+// Asynchronous on the stream; no allocation, no host synchronization. The public entry and its
+// argument checks: src/api/prepack.cpp.
 //
 // Input values: the CPU prepack refuses unpacked 4-bit values above 15; the GPU one cannot
 // look at the data without a sync, so it keeps the low 4 bits (identical for valid input).
@@ -20,10 +21,8 @@
 #include <string>
 
 #include "core/check.h"
-#include "layout/prepack_check.h"
-#include "mixgemm/error.h"
+#include "kernels/prepack/prepack.h"
 #include "mixgemm/layout.h"
-#include "mixgemm/prepack.h"
 
 namespace mixgemm {
 
@@ -226,20 +225,11 @@ void launch(const void* src, void* dst, int64_t K, int64_t N, cudaStream_t strea
 
 }  // namespace kernels::prepack
 
-void prepack(const void* src, WeightFormat format, int64_t K, int64_t N, ScalarType b_type,
-             ScalarType a_type, void* dst, cudaStream_t stream) {
-  using namespace kernels::prepack;
-  constexpr const char* kWhere = "prepack";
-  const layout::Kind kind = prepack_detail::check_format(format, K, N, b_type, a_type, kWhere);
-  MIXGEMM_REQUIRE(src != nullptr, kWhere,
-                  "src is null; accepted: a device pointer to the " << K << " x " << N << " weights in format "
-                                                                    << prepack_detail::format_name(format));
-  MIXGEMM_REQUIRE(dst != nullptr, kWhere,
-                  "dst is null; accepted: a device pointer to prepacked_size(K, N, b_type) = "
-                      << layout::prepacked_bytes(kind, K, N) << " bytes");
-  MIXGEMM_REQUIRE(reinterpret_cast<uintptr_t>(dst) % 16 == 0, kWhere,
-                  "dst is not 16-byte aligned; accepted: a 16-byte aligned device pointer (cudaMalloc gives 256)");
+namespace kernels {
 
+cudaError_t launch_prepack(const void* src, WeightFormat format, layout::Kind kind, int64_t K, int64_t N, void* dst,
+                           cudaStream_t stream) {
+  using namespace kernels::prepack;
   const bool m16 = kind.mma_bits == 16;
   if (kind.weight_bits == 8) {
     launch<Src::kUnpacked8, 8, 16>(src, dst, K, N, stream);  // kind_for refuses 8-bit x 8-bit MMA
@@ -250,11 +240,9 @@ void prepack(const void* src, WeightFormat format, int64_t K, int64_t N, ScalarT
   } else {
     m16 ? launch<Src::kAwq, 4, 16>(src, dst, K, N, stream) : launch<Src::kAwq, 4, 8>(src, dst, K, N, stream);
   }
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) {
-    throw Error(ErrorCode::kCudaError,
-                std::string("mixgemm::prepack: kernel launch failed: ") + cudaGetErrorString(err));
-  }
+  return cudaGetLastError();
 }
+
+}  // namespace kernels
 
 }  // namespace mixgemm

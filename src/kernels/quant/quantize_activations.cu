@@ -1,5 +1,6 @@
 // quantize_activations.cu - per-token activation quantization (f16/bf16 -> s8/e4m3 + f32
-// token scales) and its host launcher, side by side.
+// token scales) and its host launcher, side by side (the public entry and its argument checks:
+// src/api/activation_quant.cpp).
 //
 // One CTA per token row. Pass 1 reads the row with 16-byte loads and reduces |a| to the
 // row's amax (warp shuffles, then one word per warp in shared memory). Pass 2 reads the
@@ -14,25 +15,14 @@
 
 #include <cstdint>
 
-#include "core/check.h"
 #include "kernels/ptx/sm90.cuh"
-#include "mixgemm/activation_quant.h"
+#include "kernels/quant/quantize_activations.h"
 
 namespace mixgemm::kernels {
 
 namespace {
 
 constexpr int kThreads = 256;
-
-struct QuantParams {
-  const uint8_t* a;
-  int64_t lda_bytes;
-  uint8_t* q;
-  int64_t ldq;
-  float* tok;
-  const float* static_scale;
-  int32_t K;
-};
 
 template <class T>
 __device__ __forceinline__ float to_float(T v);
@@ -120,74 +110,15 @@ void launch(const QuantParams& p, int64_t M, cudaStream_t s) {
 }
 
 }  // namespace
-}  // namespace mixgemm::kernels
 
-namespace mixgemm {
-
-void quantize_activations(const ActivationQuantArgs& x) {
-  constexpr const char* kWhere = "quantize_activations";
-  const bool a16 = x.a_type == types::f16 || x.a_type == types::bf16;
-  MIXGEMM_REQUIRE(a16, kWhere, "a_type=" << x.a_type.name() << "; accepted: f16, bf16");
-  MIXGEMM_REQUIRE(x.to == types::s8 || x.to == types::e4m3, kWhere,
-                  "to=" << x.to.name() << "; accepted: s8, e4m3");
-  MIXGEMM_REQUIRE(x.M >= 1 && x.M <= 0x7fffffff, kWhere, "M=" << x.M << "; accepted: 1 <= M < 2^31");
-  MIXGEMM_REQUIRE(x.K >= 8 && x.K % 8 == 0 && x.K <= 0x7fffffff, kWhere,
-                  "K=" << x.K << "; accepted: a positive multiple of 8 (16-byte rows)");
-  MIXGEMM_REQUIRE(x.lda >= x.K && x.lda % 8 == 0, kWhere,
-                  "lda=" << x.lda << "; accepted: lda >= K=" << x.K << " and a multiple of 8");
-  MIXGEMM_REQUIRE(x.ldq >= x.K && x.ldq % 16 == 0, kWhere,
-                  "ldq=" << x.ldq << "; accepted: ldq >= K=" << x.K << " and a multiple of 16");
-  MIXGEMM_REQUIRE(x.a != nullptr && reinterpret_cast<uintptr_t>(x.a) % 16 == 0, kWhere,
-                  "a is null or not 16-byte aligned; accepted: a 16-byte aligned device pointer");
-  MIXGEMM_REQUIRE(x.q != nullptr && reinterpret_cast<uintptr_t>(x.q) % 16 == 0, kWhere,
-                  "q is null or not 16-byte aligned; accepted: a 16-byte aligned device pointer");
-  MIXGEMM_REQUIRE(x.token_scales != nullptr, kWhere, "token_scales is null; accepted: a device [M] f32 array");
-
-  kernels::QuantParams p{static_cast<const uint8_t*>(x.a), x.lda * 2, static_cast<uint8_t*>(x.q), x.ldq,
-                         x.token_scales, x.static_scale, static_cast<int32_t>(x.K)};
-  const bool s8 = x.to == types::s8;
-  if (x.a_type == types::f16) {
-    s8 ? kernels::launch<__half, true>(p, x.M, x.stream) : kernels::launch<__half, false>(p, x.M, x.stream);
+cudaError_t launch_quantize_activations(const QuantParams& p, bool a_bf16, bool to_s8, int64_t M,
+                                        cudaStream_t stream) {
+  if (!a_bf16) {
+    to_s8 ? launch<__half, true>(p, M, stream) : launch<__half, false>(p, M, stream);
   } else {
-    s8 ? kernels::launch<__nv_bfloat16, true>(p, x.M, x.stream)
-       : kernels::launch<__nv_bfloat16, false>(p, x.M, x.stream);
+    to_s8 ? launch<__nv_bfloat16, true>(p, M, stream) : launch<__nv_bfloat16, false>(p, M, stream);
   }
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess)
-    throw Error(ErrorCode::kCudaError, std::string("mixgemm::quantize_activations: launch failed: ") +
-                                           cudaGetErrorString(e));
+  return cudaGetLastError();
 }
 
-void gemm_with_activation_quant(GemmArgs args, const void* a16, ScalarType a16_type, int64_t lda16,
-                                void* q_buf, float* tok_buf, const float* static_scale) {
-  constexpr const char* kWhere = "gemm_with_activation_quant";
-  const ScalarType to = args.problem.types.a;
-  MIXGEMM_REQUIRE(to == types::s8 || to == types::e4m3, kWhere,
-                  "types.a=" << to.name() << "; this entry quantizes to s8 or e4m3 (use gemm() for 16-bit)");
-  // Validate the gemm half first, with the buffers it will read, so nothing runs when it
-  // would be refused.
-  args.a = q_buf;
-  args.lda = (args.problem.K + 15) / 16 * 16;
-  args.token_scales = tok_buf;
-  check_gemm_args(args);
-  ActivationQuantArgs qa;
-  qa.M = args.problem.M;
-  qa.K = args.problem.K;
-  qa.a = a16;
-  qa.a_type = a16_type;
-  qa.lda = lda16;
-  qa.to = to;
-  qa.q = q_buf;
-  qa.ldq = args.lda;
-  qa.token_scales = tok_buf;
-  qa.static_scale = static_scale;
-  qa.stream = args.stream;
-  quantize_activations(qa);
-  // The quantize grid triggers its dependents at entry: a decode GEMM starts streaming its
-  // weights while the activations are quantized, and waits for them (docs/design-smallm.md,
-  // "Session 38").
-  args.programmatic_dependent_launch = true;
-  gemm(args);
-}
-
-}  // namespace mixgemm
+}  // namespace mixgemm::kernels
