@@ -213,6 +213,44 @@ TEST(ActivationQuantGpu, QuantizeThenGemmMatchesReference) {
     if (got[i] != ref[i] && bad++ < 3)
       ADD_FAILURE() << "out[" << i / N << "][" << i % N << "] gpu 0x" << std::hex << got[i] << " cpu 0x" << ref[i];
   EXPECT_EQ(bad, 0);
+
+  // A refused call writes nothing: with a bias in host memory the gemm half is refused, and
+  // the quantize half must not have run either (until session 74 it ran first and wrote q).
+  MIXGEMM_CUDA_OK(cudaMemset(d_q, 0x55, M * K));
+  MIXGEMM_CUDA_OK(test::poison_16bit(d_out, M * N));
+  static uint16_t host_bias[512];
+  GemmArgs bad_call = g;
+  bad_call.bias = host_bias;
+  try {
+    gemm_with_activation_quant(bad_call, d_a16, f16, K, d_q, d_tok);
+    ADD_FAILURE() << "a bias in host memory was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bias points to host memory"), std::string::npos) << e.what();
+  }
+  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+  std::vector<uint8_t> q_after(M * K);
+  cudaMemcpy(q_after.data(), d_q, M * K, cudaMemcpyDeviceToHost);
+  EXPECT_TRUE(std::all_of(q_after.begin(), q_after.end(), [](uint8_t v) { return v == 0x55; }))
+      << "the quantize grid ran for a refused call";
+  std::vector<uint16_t> out_after(M * N);
+  cudaMemcpy(out_after.data(), d_out, M * N * 2, cudaMemcpyDeviceToHost);
+  EXPECT_TRUE(std::all_of(out_after.begin(), out_after.end(), [](uint16_t v) { return v == 0xFFFF; }))
+      << "out was written by a refused call";
+  // quantize_activations names a host pointer instead of faulting in the kernel.
+  ActivationQuantArgs host_a;
+  host_a.M = M;
+  host_a.K = K;
+  host_a.a = a16.data();
+  host_a.lda = K;
+  host_a.q = d_q;
+  host_a.ldq = K;
+  host_a.token_scales = d_tok;
+  try {
+    quantize_activations(host_a);
+    ADD_FAILURE() << "activations in host memory were accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a points to host memory"), std::string::npos) << e.what();
+  }
   for (void* p : {d_a16, d_b, d_sg, d_q, d_out, d_ws, static_cast<void*>(d_tok), static_cast<void*>(d_ch)})
     if (p) cudaFree(p);
 }
