@@ -218,7 +218,7 @@ TEST(ActivationQuantGpu, QuantizeThenGemmMatchesReference) {
   // the quantize half must not have run either (until session 74 it ran first and wrote q).
   MIXGEMM_CUDA_OK(cudaMemset(d_q, 0x55, M * K));
   MIXGEMM_CUDA_OK(test::poison_16bit(d_out, M * N));
-  static uint16_t host_bias[512];
+  alignas(16) static uint16_t host_bias[512];
   GemmArgs bad_call = g;
   bad_call.bias = host_bias;
   try {
