@@ -302,7 +302,8 @@ TEST(Dispatch, WorkspaceCoversEverySchedule) {
 // launch (core::require_runnable: the kernel family's can_implement on the launch's rows) before
 // the first, so a gap between the two would refuse a valid call, or, with a missing check in a
 // family, run one it cannot. Every type config, group size and M of the issues, on the #4 / #6
-// shapes and narrow ones, with every pointer at the least alignment gemm accepts.
+// shapes and narrow ones, with every pointer at the least alignment gemm accepts, planned for
+// 132 / 114 / 78 / 16 SMs.
 TEST(Dispatch, EveryAcceptedCallIsRunnable) {
   struct T {
     TypeConfig t;
@@ -343,27 +344,34 @@ TEST(Dispatch, EveryAcceptedCallIsRunnable) {
           const std::string ctx = "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) +
                                   " " + tc.t.name() + " g=" + std::to_string(args.problem.group_size);
           try {
-            args.workspace_bytes = workspace_size(args.problem);
+            args.workspace_bytes = workspace_size(args.problem);  // this machine: no device, 132 SMs
             check_gemm_args(args);
           } catch (const Error& e) {
             ADD_FAILURE() << ctx << ": a valid call refused by check_gemm_args: " << e.what();
             continue;
           }
           ++accepted;
-          try {
-            const std::vector<core::PlannedLaunch> plan = core::plan_call(args, 132);
-            ASSERT_FALSE(plan.empty()) << ctx;
-            int64_t next = 0;
-            for (const core::PlannedLaunch& l : plan) {
-              EXPECT_EQ(l.m0, next) << ctx;
-              EXPECT_GT(l.rows, 0) << ctx;
-              next = l.m0 + l.rows;
-              core::require_runnable(args, l, 132);
-              ++launches;
+          // The plan on other GPUs too (an H100 PCIe's 114 SMs, MIG slices), with the workspace
+          // workspace_size would ask for there.
+          for (const int sms : {132, 114, 78, 16}) {
+            GemmArgs on = args;
+            on.workspace_bytes = core::workspace_bytes(args.problem, sms);
+            const std::string at = ctx + " sms=" + std::to_string(sms);
+            try {
+              const std::vector<core::PlannedLaunch> plan = core::plan_call(on, sms);
+              ASSERT_FALSE(plan.empty()) << at;
+              int64_t next = 0;
+              for (const core::PlannedLaunch& l : plan) {
+                EXPECT_EQ(l.m0, next) << at;
+                EXPECT_GT(l.rows, 0) << at;
+                next = l.m0 + l.rows;
+                core::require_runnable(on, l, sms);
+                ++launches;
+              }
+              EXPECT_EQ(next, M) << at;
+            } catch (const Error& e) {
+              ADD_FAILURE() << at << ": accepted by check_gemm_args, then refused: " << e.what();
             }
-            EXPECT_EQ(next, M) << ctx;
-          } catch (const Error& e) {
-            ADD_FAILURE() << ctx << ": accepted by check_gemm_args, then refused: " << e.what();
           }
         }
   EXPECT_EQ(accepted, 3276);  // every call listed is valid
