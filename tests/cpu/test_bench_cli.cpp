@@ -400,6 +400,37 @@ TEST(BenchPlan, ParsesItsFlags) {
   EXPECT_NE(u.find("--sm-count"), std::string::npos);
 }
 
+// --host-cost: one row per shape x type x M with gemm()'s host time per call before the launch
+// (positive; a problem gemm() refuses gets "refused: ..."), and the flag parses like --plan.
+TEST(BenchHostCost, OneRowPerPointWithAPositiveTime) {
+  EXPECT_FALSE(parse({}).host_cost);
+  EXPECT_THROW(parse({"--host-cost=1"}), std::invalid_argument);
+  EXPECT_NE(usage().find("--host-cost"), std::string::npos);
+  const Options o = parse({"--host-cost", "--shapes", "seed", "--shape", "4096x4000", "--m", "1,320",
+                           "--types", "f16.u4b8.g128,s8.u4b8.gch"});
+  EXPECT_TRUE(o.host_cost);
+  std::istringstream in(host_cost_text(o));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line.rfind("# mixgemm host cost", 0), 0u) << line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "shape,tp,N,K,type,M,host_us");
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(in, line)) rows.push_back(csv_split(line));
+  ASSERT_EQ(rows.size(), 2u * 2u * 2u);
+  int timed = 0;
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 7u);
+    if (row[3] == "4000") {  // K = 4000 is no multiple of 64: refused, as gemm() would
+      EXPECT_EQ(row[6].rfind("refused: ", 0), 0u) << row[6];
+      continue;
+    }
+    EXPECT_GT(std::stod(row[6]), 0.0) << row[6];
+    ++timed;
+  }
+  EXPECT_EQ(timed, 4);
+}
+
 // One row per shape x type x M, in the command line's order, each with the schedule
 // choose_schedule gives that problem; a problem gemm() refuses still gets its row.
 TEST(BenchPlan, OneRowPerPointWithTheHeuristicsChoice) {

@@ -160,6 +160,10 @@ int bench_main(int argc, char** argv) {
     std::fputs(plan_text(opt).c_str(), stdout);
     return 0;
   }
+  if (opt.host_cost) {
+    std::fputs(host_cost_text(opt).c_str(), stdout);
+    return 0;
+  }
 
   BenchContext ctx;
   ctx.opt = &opt;

@@ -73,7 +73,8 @@ struct Options {
   int64_t time_limit_s = 0;  // stop starting new (shape, kernel) sweeps after this many seconds (0: none)
   bool list = false;
   bool plan = false;       // --plan: print the dispatch choices, measure nothing (no GPU needed)
-  int plan_sm_count = 132;  // --sm-count: the SMs --plan assumes (132: H100 SXM / H200)
+  int plan_sm_count = 132;  // --sm-count: the SMs --plan / --host-cost assume (132: H100 SXM / H200)
+  bool host_cost = false;   // --host-cost: time gemm()'s host work before the launch (no GPU needed)
   bool help = false;
   std::string command_line;
 };
@@ -182,7 +183,12 @@ Output
   --plan               print the schedule gemm() would choose for every shape x type x M of the
                        command line (this build's instances, mixgemm::describe_plan), as CSV,
                        then exit; measures nothing and needs no GPU
-  --sm-count N         the SM count --plan assumes (default 132: H100 SXM, H200)
+  --host-cost          time, for every shape x type x M of the command line, the host work gemm() does
+                       before its launch: the argument checks, the heuristic's plan and every launch's
+                       can_implement (fake aligned pointers, never dereferenced; without
+                       cudaPointerGetAttributes and the launch itself), as CSV in microseconds per call,
+                       then exit; needs no GPU
+  --sm-count N         the SM count --plan and --host-cost assume (default 132: H100 SXM, H200)
   -h, --help           this text
 Exit status: 0 ok; 1 a verification failed, an output was not finite, or a CUDA/cuBLAS call
 failed; 2 bad command line; 3 no GPU.
@@ -257,6 +263,7 @@ inline Options parse_options(const std::vector<std::string>& args) {
     if (flag == "-h" || flag == "--help") { no_value(); o.help = true; }
     else if (flag == "--list") { no_value(); o.list = true; }
     else if (flag == "--plan") { no_value(); o.plan = true; }
+    else if (flag == "--host-cost") { no_value(); o.host_cost = true; }
     else if (flag == "--sm-count") {
       const int64_t n = take_int(1);
       if (n > 1024) throw std::invalid_argument("--sm-count: " + std::to_string(n) + " is larger than 1024");

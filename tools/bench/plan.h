@@ -5,11 +5,16 @@
 // moves only the points it means to. Header-only, unit-tested in tests/cpu/test_bench_cli.cpp.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/dispatch.h"
 #include "mixgemm/gemm.h"
 #include "options.h"
 #include "shapes.h"
@@ -39,6 +44,72 @@ inline std::string plan_text(const Options& o) {
             if (c == ',' || c == '\n') c = ';';
         }
         os << s.name << ',' << s.tp << ',' << s.N << ',' << s.K << ',' << t.text << ',' << M << ',' << choice << '\n';
+      }
+    }
+  }
+  return os.str();
+}
+
+// The arguments of a call of problem p with every pointer gemm() reads set to a distinct fake,
+// 256-byte aligned address (never dereferenced) and the workspace workspace_size asks.
+inline GemmArgs host_cost_args(const GemmProblem& p) {
+  auto fake = [](uintptr_t i) { return reinterpret_cast<void*>((uintptr_t{1} << 40) * i); };
+  GemmArgs a;
+  a.problem = p;
+  const bool a8 = p.types.a.size_bits() == 8;
+  a.a = fake(1);
+  a.lda = (p.K + 15) / 16 * 16;
+  a.b = fake(2);
+  a.group_scales = p.group_size > 0 ? fake(3) : nullptr;
+  a.group_zeros = p.types.has_zeros ? fake(4) : nullptr;
+  a.channel_scales = static_cast<const float*>(fake(5));
+  a.token_scales = a8 ? static_cast<const float*>(fake(6)) : nullptr;
+  a.out = fake(7);
+  a.ldo = (p.N + 7) / 8 * 8;
+  a.workspace = fake(8);
+  a.workspace_bytes = workspace_size(p);
+  return a;
+}
+
+// Microseconds of host work per call before gemm()'s launch for problem p (the median of
+// `rounds` rounds of `reps` calls): check_gemm_args, core::plan_call and core::require_runnable
+// of every planned launch. Throws what gemm() would (a refused problem).
+inline double host_cost_us(const GemmProblem& p, int sm_count, int reps = 200, int rounds = 5) {
+  const GemmArgs a = host_cost_args(p);
+  std::vector<double> us;
+  for (int r = 0; r < rounds; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i) {
+      check_gemm_args(a);
+      const std::vector<core::PlannedLaunch> plan = core::plan_call(a, sm_count);
+      for (const core::PlannedLaunch& l : plan) core::require_runnable(a, l, sm_count);
+    }
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps);
+  }
+  std::sort(us.begin(), us.end());
+  return us[us.size() / 2];
+}
+
+// CSV: shape,tp,N,K,type,M,host_us (a problem gemm() refuses: "refused: <reason>").
+inline std::string host_cost_text(const Options& o) {
+  std::ostringstream os;
+  os << "# mixgemm host cost per gemm() call before the launch: check_gemm_args + plan_call + require_runnable, "
+     << o.plan_sm_count << " SMs, fake pointers (no cudaPointerGetAttributes, no launch, no GPU)\n";
+  os << "shape,tp,N,K,type,M,host_us\n";
+  for (const Shape& s : expand_shapes(o.sets, o.tps, o.custom_shapes)) {
+    for (const TypeSpec& t : o.types) {
+      for (int64_t M : o.m_list) {
+        std::string cell;
+        try {
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%.2f", host_cost_us(plan_problem(s, t, M), o.plan_sm_count));
+          cell = buf;
+        } catch (const std::exception& e) {
+          cell = std::string("refused: ") + e.what();
+          for (char& c : cell)
+            if (c == ',' || c == '\n') c = ';';
+        }
+        os << s.name << ',' << s.tp << ',' << s.N << ',' << s.K << ',' << t.text << ',' << M << ',' << cell << '\n';
       }
     }
   }

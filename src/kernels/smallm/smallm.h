@@ -60,8 +60,9 @@ struct SmallmConfig {
 bool smallm_parse_name(std::string_view name, SmallmConfig* cfg);
 
 // Every schedule of the family for an (activation, weight) type pair, in a stable order;
-// empty for pairs the family does not run (8-bit weights with 8-bit activations).
-std::vector<SmallmConfig> smallm_configs(AType a, BType b);
+// empty for pairs the family does not run (8-bit weights with 8-bit activations). Built once per
+// process (the heuristic asks on every call).
+const std::vector<SmallmConfig>& smallm_configs(AType a, BType b);
 
 // Shape / type legality without pointers (pure): N % 16, K % KB, group size, M >= 1, the
 // shared-memory budget of the config for this group size.

@@ -3,6 +3,7 @@
 // No CUDA call and no CUDA type here, so all of it runs in the CPU tests.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -53,7 +54,9 @@ bool smallm_parse_name(std::string_view name, SmallmConfig* cfg) {
   return true;
 }
 
-std::vector<SmallmConfig> smallm_configs(AType a, BType b) {
+namespace {
+
+std::vector<SmallmConfig> list_configs(AType a, BType b) {
   if (!is_a16(a) && weight_bits(b) == 8) return {};
   std::vector<SmallmConfig> out;
   for (int tm : {8, 16, 32, 64}) {
@@ -72,45 +75,62 @@ std::vector<SmallmConfig> smallm_configs(AType a, BType b) {
   return out;
 }
 
+}  // namespace
+
+const std::vector<SmallmConfig>& smallm_configs(AType a, BType b) {
+  // Every (activation, weight) pair's list, built on first use (a thread-safe static).
+  constexpr int kA = 4, kB = 4;  // AType / BType enumerators
+  static_assert(static_cast<int>(AType::kE4M3) == kA - 1 && static_cast<int>(BType::kU8) == kB - 1,
+                "one list per (AType, BType) pair");
+  static const auto lists = [] {
+    std::array<std::vector<SmallmConfig>, kA * kB> l;
+    for (int i = 0; i < kA; ++i)
+      for (int j = 0; j < kB; ++j) l[i * kB + j] = list_configs(static_cast<AType>(i), static_cast<BType>(j));
+    return l;
+  }();
+  return lists[static_cast<int>(a) * kB + static_cast<int>(b)];
+}
+
 bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b,
                                             int64_t group_size, const SmallmConfig& cfg,
                                             std::string* why) {
-  std::ostringstream os;
-  if (!valid_config(cfg)) {
-    say(why, "smallm: not a schedule of the family: " + cfg.name());
+  // The heuristic asks this of every schedule on every call (why == null): the message is built
+  // only for a caller that asks why (an ostringstream costs ~1 us, most of a call's host time).
+  auto refuse = [why](auto&& message) {
+    if (why) {
+      std::ostringstream os;
+      message(os);
+      *why = os.str();
+    }
     return false;
-  }
-  if (!is_a16(a) && weight_bits(b) == 8) {
-    say(why, "smallm: 8-bit weights need f16/bf16 activations");
-    return false;
-  }
+  };
+  if (!valid_config(cfg))
+    return refuse([&](std::ostream& os) { os << "smallm: not a schedule of the family: " << cfg.name(); });
+  if (!is_a16(a) && weight_bits(b) == 8)
+    return refuse([&](std::ostream& os) { os << "smallm: 8-bit weights need f16/bf16 activations"; });
   const int KB = weight_bits(b) == 4 ? 64 : 32;
   if (M < 1 || N < 16 || K < KB || N % 16 != 0 || K % KB != 0 || M > INT32_MAX ||
-      N > INT32_MAX || K > (int64_t{1} << 30)) {
-    os << "smallm: shape M=" << M << " N=" << N << " K=" << K << " needs M >= 1, N % 16 == 0, K % "
-       << KB << " == 0, K <= 2^30";
-    say(why, os.str());
-    return false;
-  }
-  if (group_size != 0 && (group_size < 16 || group_size % 16 != 0 || K % group_size != 0)) {
-    os << "smallm: group_size=" << group_size << " must be 0 or a multiple of 16 dividing K=" << K;
-    say(why, os.str());
-    return false;
-  }
+      N > INT32_MAX || K > (int64_t{1} << 30))
+    return refuse([&](std::ostream& os) {
+      os << "smallm: shape M=" << M << " N=" << N << " K=" << K << " needs M >= 1, N % 16 == 0, K % " << KB
+         << " == 0, K <= 2^30";
+    });
+  if (group_size != 0 && (group_size < 16 || group_size % 16 != 0 || K % group_size != 0))
+    return refuse([&](std::ostream& os) {
+      os << "smallm: group_size=" << group_size << " must be 0 or a multiple of 16 dividing K=" << K;
+    });
   const Geometry g = make_geometry(M, N, K, a, b, group_size, is_unsigned(b), cfg, 1);
-  if (g.MT * g.stripes > kWorkspaceMaxCounters || g.U >= (int64_t{1} << 31)) {
-    os << "smallm: " << cfg.name() << " needs " << g.MT * g.stripes << " split-K counters (max "
-       << kWorkspaceMaxCounters << "); use a larger token tile or more warps";
-    say(why, os.str());
-    return false;
-  }
+  if (g.MT * g.stripes > kWorkspaceMaxCounters || g.U >= (int64_t{1} << 31))
+    return refuse([&](std::ostream& os) {
+      os << "smallm: " << cfg.name() << " needs " << g.MT * g.stripes << " split-K counters (max "
+         << kWorkspaceMaxCounters << "); use a larger token tile or more warps";
+    });
   // The schedule's CTAs per SM must fit with their static shared memory, allocation unit and
   // reserved kilobyte (cta_smem_footprint); the 227 KiB block limit counts static and dynamic together.
-  if (g.smem_bytes > max_dynamic_smem(cfg.ctas_per_sm)) {
-    os << "smallm: " << cfg.name() << " needs " << g.smem_bytes << " bytes of shared memory per CTA";
-    say(why, os.str());
-    return false;
-  }
+  if (g.smem_bytes > max_dynamic_smem(cfg.ctas_per_sm))
+    return refuse([&](std::ostream& os) {
+      os << "smallm: " << cfg.name() << " needs " << g.smem_bytes << " bytes of shared memory per CTA";
+    });
   return true;
 }
 
