@@ -409,7 +409,9 @@ def gemm(a: Any, b: Any, N: int, *, group_scales: Any = None, group_zeros: Any =
         out: ``[M, N]`` float16/bfloat16 (allocated from a's library when None; out_type
             defaults to out's dtype, else f16 — bf16 for bf16 activations).
         workspace: uint8 GPU array of at least :func:`workspace_size` bytes, zero-filled
-            once. When None, a per-device workspace is kept by the module.
+            once. When None, a per-device workspace is kept by the module; calls that share
+            one must be ordered on one stream, so pass a workspace per stream for concurrent
+            streams (:mod:`mixgemm.torch`'s ops order themselves instead).
         schedule: '' (the heuristic) or one of :func:`supported_schedules`.
         stream: integer cudaStream_t; None: the current stream of a's library.
 

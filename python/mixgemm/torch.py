@@ -4,7 +4,8 @@
   (``torch.library.custom_op``) with fake (meta) implementations, so
   ``torch.compile(fullgraph=True)`` traces through them and CUDA-graph capture records
   them. They run on torch's current stream and take their workspace from a per-device
-  buffer that this module keeps (zero-filled once; the kernels leave it zeroed).
+  buffer that this module keeps (zero-filled once; the kernels leave it zeroed); calls on
+  different streams take turns on it (an event orders a stream after the previous one).
 - :class:`QuantLinear`: a drop-in ``nn.Linear`` replacement (W4A16, W8A16, W4A8 with s8 or
   e4m3 activations), built with :meth:`QuantLinear.from_linear`,
   :meth:`QuantLinear.from_quantized`, :meth:`QuantLinear.from_gptq` or
@@ -65,6 +66,30 @@ def _dev_index(device) -> int:
     return device.index if device.index is not None else torch.cuda.current_device()
 
 
+# The stream of the last call on each device's workspace.
+_ws_stream: Dict[int, "torch.cuda.Stream"] = {}
+
+
+def _order_workspace(idx: int, stream: "torch.cuda.Stream") -> None:
+    """The library's rule is that calls sharing a workspace are ordered on one stream, and this
+    module keeps one workspace per device. So when the ops move to another stream (outside CUDA
+    graph capture), that stream first waits for everything enqueued so far on the previous one:
+    two streams never use the workspace at once (their calls lose concurrency, never their
+    results), and the workspace is recorded as used by the stream, so that growing it does not
+    free memory a kernel on it may still use."""
+    last = _ws_stream.get(idx)
+    if last is not None and last != stream:
+        if torch.cuda.is_current_stream_capturing():
+            return  # a graph's calls are ordered by the stream it is replayed on
+        ev = torch.cuda.Event()
+        ev.record(last)
+        stream.wait_event(ev)
+        ws = _workspaces.get(idx)
+        if ws is not None:
+            ws.record_stream(stream)
+    _ws_stream[idx] = stream
+
+
 def reserve_workspace(device, nbytes: int) -> Tensor:
     """Make the workspace of ``device`` at least ``nbytes`` (zero-filled, on the current
     stream). Call it before CUDA-graph capture if the first call of a new shape would
@@ -76,6 +101,7 @@ def reserve_workspace(device, nbytes: int) -> Tensor:
             raise mixgemm.MixgemmError(
                 f"mixgemm.torch: the workspace of cuda:{idx} must grow to {nbytes} bytes during CUDA graph "
                 "capture; run the model once before capturing or call mixgemm.torch.reserve_workspace first")
+        _order_workspace(idx, torch.cuda.current_stream(idx))
         ws = torch.zeros(max(int(nbytes), 256), dtype=torch.uint8, device=torch.device("cuda", idx))
         _workspaces[idx] = ws
     return ws
@@ -189,10 +215,12 @@ def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: 
     a_type = type_name(a.dtype)
     idx = a.device.index
     need = _problem_ws_bytes(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, idx)
+    cur = torch.cuda.current_stream(a.device)
+    _order_workspace(idx, cur)
     ws = _workspaces.get(idx)
     if ws is None or ws.numel() < need:
         ws = reserve_workspace(a.device, need)
-    stream = torch.cuda.current_stream(a.device).cuda_stream
+    stream = cur.cuda_stream
     if torch.cuda.current_device() != idx:
         with torch.cuda.device(idx):
             _C.gemm_ptr(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, a.data_ptr(), K,

@@ -180,6 +180,29 @@ def test_runs_on_the_callers_stream():
     assert torch.equal(y, ref)
 
 
+def test_concurrent_streams_take_turns_on_the_workspace():
+    # Decode calls with split-K (their partials and counters live in the device's one workspace)
+    # issued on two streams with no user synchronization between them: the ops order the streams
+    # on the workspace, so every result is the single-stream one, bit for bit. (K = 8192: the
+    # workspace split; at K <= 4096 the decode launch may reduce through a cluster instead.)
+    K, N = 8192, 8192
+    torch.manual_seed(5)
+    layers = [mt.QuantLinear.from_linear(torch.nn.Linear(K, N).half().to(DEV)) for _ in range(2)]
+    xs = [torch.randn(1, K, device=DEV).half() for _ in range(2)]
+    refs = [layers[i](xs[i]) for i in range(2)]
+    torch.cuda.synchronize()
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    outs = [[], []]
+    for _ in range(20):
+        for i in range(2):
+            with torch.cuda.stream(streams[i]):
+                outs[i].append(layers[i](xs[i]))
+    torch.cuda.synchronize()
+    for i in range(2):
+        for y in outs[i]:
+            assert torch.equal(y, refs[i])
+
+
 def test_opcheck():
     K, N = 512, 256
     layer = mt.QuantLinear.from_linear(torch.nn.Linear(K, N).half().to(DEV))
