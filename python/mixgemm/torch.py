@@ -19,9 +19,11 @@ The C++ extension never sees a torch type: the ops pass data pointers and
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
+import threading
 from typing import Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
@@ -66,8 +68,10 @@ def _dev_index(device) -> int:
     return device.index if device.index is not None else torch.cuda.current_device()
 
 
-# The stream of the last call on each device's workspace.
+# The stream of the last call on each device's workspace, and the lock that makes "order after the
+# last stream, then launch" one step for host threads that call the ops at once.
 _ws_stream: Dict[int, "torch.cuda.Stream"] = {}
+_ws_lock = threading.RLock()
 
 
 def _order_workspace(idx: int, stream: "torch.cuda.Stream") -> None:
@@ -95,6 +99,11 @@ def reserve_workspace(device, nbytes: int) -> Tensor:
     stream). Call it before CUDA-graph capture if the first call of a new shape would
     happen inside the capture; QuantLinear does this for M <= 64 when it is built."""
     idx = _dev_index(device)
+    with _ws_lock:
+        return _reserve_workspace_locked(idx, nbytes)
+
+
+def _reserve_workspace_locked(idx: int, nbytes: int) -> Tensor:
     ws = _workspaces.get(idx)
     if ws is None or ws.numel() < nbytes:
         if torch.cuda.is_current_stream_capturing():
@@ -216,21 +225,13 @@ def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: 
     idx = a.device.index
     need = _problem_ws_bytes(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, idx)
     cur = torch.cuda.current_stream(a.device)
-    _order_workspace(idx, cur)
-    ws = _workspaces.get(idx)
-    if ws is None or ws.numel() < need:
-        ws = reserve_workspace(a.device, need)
-    stream = cur.cuda_stream
-    if torch.cuda.current_device() != idx:
-        with torch.cuda.device(idx):
-            _C.gemm_ptr(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, a.data_ptr(), K,
-                        b.data_ptr(), _ptr(group_scales), _ptr(group_zeros), _ptr(channel_scales),
-                        _ptr(token_scales), _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule,
-                        stream, pdl)
-        return out
-    _C.gemm_ptr(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, a.data_ptr(), K,
-                b.data_ptr(), _ptr(group_scales), _ptr(group_zeros), _ptr(channel_scales), _ptr(token_scales),
-                _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule, stream, pdl)
+    other_device = torch.cuda.current_device() != idx
+    with _ws_lock, (torch.cuda.device(idx) if other_device else contextlib.nullcontext()):
+        _order_workspace(idx, cur)
+        ws = _reserve_workspace_locked(idx, need)
+        _C.gemm_ptr(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, a.data_ptr(), K,
+                    b.data_ptr(), _ptr(group_scales), _ptr(group_zeros), _ptr(channel_scales), _ptr(token_scales),
+                    _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule, cur.cuda_stream, pdl)
     return out
 
 
