@@ -133,3 +133,45 @@ def test_ops_refuse_operands_the_kernels_would_misread():
         check("gemm", a8, b, N, "u4", "u8", 128, "bf16", su8, zu8.half(), ch, torch.ones(M), None)
     ae = torch.zeros(M, K, dtype=torch.float8_e4m3fn)
     check("gemm", ae, b, N, "u4", "f16", 0, "f16", None, torch.zeros(1, N, dtype=torch.float16), ch, torch.ones(M))
+
+
+def test_workspace_order_follows_the_streams(monkeypatch):
+    # _order_workspace's bookkeeping with stand-in streams: the first stream and repeated calls on
+    # it cost nothing; a switch records an event on the previous stream, makes the new one wait on
+    # it and marks the workspace as used by the new stream; nothing is ordered during capture.
+    log = []
+
+    class FakeStream:
+        def __init__(self, name):
+            self.name = name
+
+        def wait_event(self, ev):
+            log.append(("wait", self.name, ev.on))
+
+    class FakeEvent:
+        def record(self, stream):
+            self.on = stream.name
+            log.append(("record", stream.name))
+
+    class FakeWs:
+        def record_stream(self, stream):
+            log.append(("used_by", stream.name))
+
+    capturing = [False]
+    monkeypatch.setattr(torch.cuda, "Event", FakeEvent)
+    monkeypatch.setattr(torch.cuda, "is_current_stream_capturing", lambda: capturing[0])
+    monkeypatch.setattr(mt, "_ws_stream", {})
+    monkeypatch.setattr(mt, "_workspaces", {7: FakeWs()})
+    s1, s2 = FakeStream("s1"), FakeStream("s2")
+    mt._order_workspace(7, s1)
+    mt._order_workspace(7, s1)
+    assert log == []
+    mt._order_workspace(7, s2)
+    assert log == [("record", "s1"), ("wait", "s2", "s1"), ("used_by", "s2")]
+    log.clear()
+    capturing[0] = True
+    mt._order_workspace(7, s1)  # capturing on s1: left to the replay stream
+    assert log == [] and mt._ws_stream[7] is s2
+    capturing[0] = False
+    mt._order_workspace(7, s1)
+    assert log == [("record", "s2"), ("wait", "s1", "s2"), ("used_by", "s1")]
