@@ -51,7 +51,7 @@ struct GemmArgs {
   const float* token_scales = nullptr;    // [M] f32, optional (tok), 4-byte aligned
   const void* bias = nullptr;             // [N], type types.out, optional, 4-byte aligned
 
-  void* out = nullptr;  // [M, N] row-major, types.out, 16-byte aligned
+  void* out = nullptr;  // [M, N] row-major, types.out, 16-byte aligned; shares no byte with an input or the workspace
   int64_t ldo = 0;      // row stride of out in elements (>= N, multiple of 8)
 
   // Device memory of at least workspace_size(problem) bytes, 256-byte aligned, zero-filled

@@ -15,8 +15,10 @@
 #include "core/dispatch.h"
 #include "core/print_config.h"
 #include "core/problem.h"
+#include "core/regions.h"
 #include "api/gemm_call.h"
 #include "mixgemm/gemm.h"
+#include "mixgemm/prepack.h"
 
 namespace mixgemm {
 
@@ -130,6 +132,35 @@ void check_inputs(const GemmArgs& args, const char* where) {
   require_schedule_of(t, args.schedule, where);
 }
 
+// The byte regions a call reads: a [M, lda] (row stride lda, K live elements), the prepacked
+// weights, and the optional scales, zero points, ch, tok and bias.
+struct NamedRegion {
+  const char* name;
+  core::Region r;
+};
+std::vector<NamedRegion> input_regions(const GemmArgs& args) {
+  const GemmProblem& p = args.problem;
+  const int64_t ea = p.types.a.size_bits() / 8;
+  const int64_t G = core::num_groups(p);
+  const int64_t zb = p.types.a == types::s8 ? 1 : 2;  // prepacked zero points: u8 for s8, else 16-bit
+  return {{"a", core::matrix(args.a, p.M, args.lda * ea, p.K * ea)},
+          {"b", core::span(args.b, static_cast<int64_t>(prepacked_size(p.K, p.N, p.types.b)))},
+          {"group_scales", core::span(args.group_scales, G * p.N * (p.types.scale.size_bits() / 8))},
+          {"group_zeros", core::span(args.group_zeros, G * p.N * zb)},
+          {"channel_scales", core::span(args.channel_scales, p.N * 4)},
+          {"token_scales", core::span(args.token_scales, p.M * 4)},
+          {"bias", core::span(args.bias, p.N * (p.types.out.size_bits() / 8))}};
+}
+
+// What a call writes (`name`: out, parts or the workspace) must share no byte with what it reads.
+void require_disjoint(const char* name, const core::Region& w, const std::vector<NamedRegion>& inputs,
+                      const char* where) {
+  for (const NamedRegion& in : inputs)
+    MIXGEMM_REQUIRE(!core::regions_overlap(w, in.r), where,
+                    name << " overlaps " << in.name << "; accepted: " << name
+                         << " in memory that no input of the call uses (it is written while they are read)");
+}
+
 DeviceFacts require_sm90(const char* where) {
   const DeviceFacts dev = current_device_facts();
   MIXGEMM_REQUIRE(dev.cc_major == 9, where,
@@ -158,6 +189,15 @@ void check_gemm_args(const GemmArgs& args) {
   MIXGEMM_REQUIRE(need == 0 || args.workspace != nullptr, kWhere,
                   "workspace is null but this problem needs " << need << " bytes (workspace_size)");
   if (args.workspace) require_aligned(args.workspace, 256, "workspace");
+
+  // Neither out nor the part of the workspace the call uses may alias an input or each other.
+  std::vector<NamedRegion> inputs = input_regions(args);
+  const int64_t eo = p.types.out.size_bits() / 8;
+  const core::Region out = core::matrix(args.out, p.M, args.ldo * eo, p.N * eo);
+  const core::Region ws = core::span(args.workspace, static_cast<int64_t>(need));
+  require_disjoint("out", out, inputs, kWhere);
+  require_disjoint("workspace", ws, inputs, kWhere);
+  require_disjoint("out", out, {{"workspace", ws}}, kWhere);
 }
 
 size_t workspace_size(const GemmProblem& problem) {
@@ -288,6 +328,9 @@ void gemm_partial_sums(const GemmArgs& args, void* parts) {
                                                 : " with schedule " + args.schedule)
                       << "; partial_sums_count says 0: decode schedules with token tiles of 8 or 16 and at least two "
                          "CTAs per column stripe have one (call gemm instead)");
+  // [S, M, N] sums of 4 bytes (s32 for s8, else f32).
+  require_disjoint("parts", core::span(parts, plan.parts * args.problem.M * args.problem.N * 4),
+                   input_regions(args), where);
   const DeviceFacts dev = require_sm90(where);
   api::require_device_pointer(args.a, "a", where);
   api::require_device_pointer(args.b, "b", where);

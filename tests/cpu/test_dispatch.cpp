@@ -381,22 +381,23 @@ TEST(Dispatch, EveryAcceptedCallIsRunnable) {
 // gemm asks 16-byte alignment of the group scales and zero points: both families copy their rows
 // in 16-byte pieces. A 4-byte aligned pointer is refused up front, naming the argument.
 TEST(Dispatch, GroupScalesAndZerosMustBe16ByteAligned) {
-  alignas(256) static uint8_t fake[1 << 12];  // never dereferenced: only addresses are checked
+  // Addresses 4 GiB apart, never dereferenced: only addresses are checked.
+  auto fake = [](uintptr_t i, uintptr_t off = 0) { return reinterpret_cast<char*>((uintptr_t{1} << 32) * i + off); };
   GemmArgs g;
   g.problem = GemmProblem{1024, 8192, 8192, {f16, u4, f16, true, f16}, 128};
-  g.a = fake;
+  g.a = fake(1);
   g.lda = 8192;
-  g.b = fake;
-  g.out = fake;
+  g.b = fake(2);
+  g.out = fake(3);
   g.ldo = 8192;
-  g.group_scales = fake + 16;
-  g.group_zeros = fake + 32;
-  g.workspace = fake;
+  g.group_scales = fake(4, 16);
+  g.group_zeros = fake(5, 32);
+  g.workspace = fake(6);
   g.workspace_bytes = size_t{1} << 40;
   EXPECT_NO_THROW(check_gemm_args(g));
   for (int which = 0; which < 2; ++which) {
     GemmArgs bad = g;
-    (which == 0 ? bad.group_scales : bad.group_zeros) = fake + 4;
+    (which == 0 ? bad.group_scales : bad.group_zeros) = fake(4 + which, 4);
     try {
       check_gemm_args(bad);
       ADD_FAILURE() << "a 4-byte aligned " << (which == 0 ? "group_scales" : "group_zeros") << " was accepted";

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/problem.h"
+#include "core/regions.h"
 #include "mixgemm/gemm.h"
 
 namespace {
@@ -12,8 +13,9 @@ namespace {
 using namespace mixgemm;
 using namespace mixgemm::types;
 
-// Fake, 256-byte aligned addresses: check_gemm_args never dereferences them.
-const void* fake(uintptr_t i) { return reinterpret_cast<const void*>(0x100000 * i); }
+// Fake, 256-byte aligned addresses 4 GiB apart (no two arguments' bytes meet): check_gemm_args never
+// dereferences them.
+const void* fake(uintptr_t i) { return reinterpret_cast<const void*>((uintptr_t{1} << 32) * i); }
 
 GemmArgs valid_w4a16() {
   GemmArgs a;
@@ -266,6 +268,61 @@ TEST(GemmArgs, PartialSums) {
   EXPECT_GE(partial_sums_count(a.problem), 2);
   const std::string msg = partial_sums_refusal(a, parts);
   EXPECT_EQ(msg.find("partial-sum form"), std::string::npos) << msg;
+}
+
+// Byte regions: hulls that meet are tested row by row, so interleaved matrices do not overlap.
+TEST(Regions, OverlapIsExactForStridedRows) {
+  using core::matrix;
+  using core::regions_overlap;
+  using core::span;
+  auto p = [](uintptr_t x) { return reinterpret_cast<const void*>(x); };
+  EXPECT_FALSE(regions_overlap(span(p(1000), 100), span(p(1100), 100)));  // touching
+  EXPECT_TRUE(regions_overlap(span(p(1000), 101), span(p(1100), 100)));
+  EXPECT_FALSE(regions_overlap(span(nullptr, 100), span(p(16), 100)));   // null: no region
+  // [M = 4 rows of 64 B, stride 192] = columns [0, 64) of a [4, 192 B] buffer; columns [64, 192)
+  // of the same rows (base + 64, 128 B) interleave without a shared byte.
+  EXPECT_FALSE(regions_overlap(matrix(p(4096), 4, 192, 64), matrix(p(4096 + 64), 4, 192, 128)));
+  EXPECT_TRUE(regions_overlap(matrix(p(4096), 4, 192, 65), matrix(p(4096 + 64), 4, 192, 128)));
+  // A span inside a gap between rows, and one that reaches a row.
+  EXPECT_FALSE(regions_overlap(matrix(p(4096), 4, 192, 64), span(p(4096 + 70), 100)));  // [4166, 4266): gap
+  EXPECT_TRUE(regions_overlap(matrix(p(4096), 4, 192, 64), span(p(4096 + 70), 200)));   // reaches row 1
+  // Different strides: rows of 16 B every 100 B against rows of 8 B every 37 B starting at 50:
+  // brute force over the bytes.
+  for (int off = 0; off < 300; off += 7) {
+    const core::Region x = matrix(p(10000), 6, 100, 16), y = matrix(p(10000 + off), 9, 37, 8);
+    bool brute = false;
+    for (int i = 0; i < 6 && !brute; ++i)
+      for (int j = 0; j < 9 && !brute; ++j) {
+        const int64_t a0 = 10000 + 100 * i, b0 = 10000 + off + 37 * j;
+        brute = a0 < b0 + 8 && b0 < a0 + 16;
+      }
+    EXPECT_EQ(regions_overlap(x, y), brute) << "off " << off;
+    EXPECT_EQ(regions_overlap(y, x), brute) << "off " << off;
+  }
+}
+
+// out and the workspace must share no byte with an input (or each other); out in other columns of
+// a's rows is fine.
+TEST(GemmArgs, OutAndWorkspaceMustNotOverlapInputs) {
+  auto a = valid_w4a16();  // M = 16, N = 256, K = 512, f16: a rows of 1024 B
+  auto x = a;
+  x.out = const_cast<void*>(x.a);
+  expect_refused(x, "out overlaps a");
+  x = a;
+  x.bias = static_cast<const char*>(a.out) + 256;
+  expect_refused(x, "out overlaps bias");
+  x = a;
+  x.group_scales = a.workspace;
+  expect_refused(x, "workspace overlaps group_scales");
+  x = a;
+  x.workspace = static_cast<char*>(const_cast<void*>(a.out));
+  expect_refused(x, "overlaps");
+  // a = columns [0, 512) and out = columns [512, 768) of one [16, 768] f16 buffer: no shared byte.
+  x = a;
+  x.lda = 768;
+  x.ldo = 768;
+  x.out = static_cast<char*>(const_cast<void*>(a.a)) + 512 * 2;
+  EXPECT_EQ(refusal(x), "");
 }
 
 TEST(TypeConfig, NamesAreStable) {
