@@ -9,6 +9,7 @@
 
 #include "api/gemm_call.h"
 #include "core/check.h"
+#include "core/regions.h"
 #include "kernels/quant/quantize_activations.h"
 
 namespace mixgemm {
@@ -35,6 +36,15 @@ void check_quantize_args(const ActivationQuantArgs& x, const char* where) {
                   "token_scales is null or not 4-byte aligned; accepted: a device [M] f32 array");
   MIXGEMM_REQUIRE(x.static_scale == nullptr || reinterpret_cast<uintptr_t>(x.static_scale) % 4 == 0, where,
                   "static_scale is not 4-byte aligned; accepted: a device pointer to one f32, or null");
+  // What the grid writes (q, the token scales) shares no byte with what it reads or with each other.
+  const core::Region a = core::matrix(x.a, x.M, x.lda * 2, x.K * 2);
+  const core::Region q = core::matrix(x.q, x.M, x.ldq, x.K);
+  const core::Region tok = core::span(x.token_scales, x.M * 4);
+  const core::Region ss = core::span(x.static_scale, 4);
+  MIXGEMM_REQUIRE(!core::regions_overlap(q, a) && !core::regions_overlap(q, ss) && !core::regions_overlap(q, tok), where,
+                  "q overlaps a, static_scale or token_scales; accepted: q in memory of its own");
+  MIXGEMM_REQUIRE(!core::regions_overlap(tok, a) && !core::regions_overlap(tok, ss), where,
+                  "token_scales overlaps a or static_scale; accepted: token_scales in memory of its own");
 }
 
 // The pointers the grid reads and writes are device memory of the current device (a host

@@ -6,6 +6,7 @@
 
 #include "core/problem.h"
 #include "core/regions.h"
+#include "mixgemm/activation_quant.h"
 #include "mixgemm/gemm.h"
 
 namespace {
@@ -323,6 +324,37 @@ TEST(GemmArgs, OutAndWorkspaceMustNotOverlapInputs) {
   x.ldo = 768;
   x.out = static_cast<char*>(const_cast<void*>(a.a)) + 512 * 2;
   EXPECT_EQ(refusal(x), "");
+}
+
+// quantize_activations refuses q or token scales that alias its input or each other (before it
+// asks CUDA about the pointers: this runs without a GPU).
+TEST(ActivationQuantArgs, OutputsMustNotOverlapTheInput) {
+  ActivationQuantArgs x;
+  x.M = 4;
+  x.K = 64;
+  x.a = fake(1);
+  x.lda = 64;
+  x.q = const_cast<void*>(fake(2));
+  x.ldq = 64;
+  x.token_scales = static_cast<float*>(const_cast<void*>(fake(3)));
+  auto message = [](const ActivationQuantArgs& y) {
+    try {
+      quantize_activations(y);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(message(x).find("overlaps"), std::string::npos) << message(x);  // refused later: no device
+  auto y = x;
+  y.q = const_cast<void*>(fake(1));
+  EXPECT_NE(message(y).find("q overlaps a"), std::string::npos) << message(y);
+  y = x;
+  y.token_scales = static_cast<float*>(const_cast<void*>(fake(1))) + 8;
+  EXPECT_NE(message(y).find("token_scales overlaps a"), std::string::npos) << message(y);
+  y = x;
+  y.token_scales = static_cast<float*>(x.q) + 4;
+  EXPECT_NE(message(y).find("q overlaps"), std::string::npos) << message(y);
 }
 
 TEST(TypeConfig, NamesAreStable) {
