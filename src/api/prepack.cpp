@@ -8,6 +8,7 @@
 
 #include "api/gemm_call.h"
 #include "core/check.h"
+#include "core/regions.h"
 #include "kernels/prepack/prepack.h"
 #include "layout/prepack_check.h"
 #include "mixgemm/error.h"
@@ -26,6 +27,11 @@ void prepack(const void* src, WeightFormat format, int64_t K, int64_t N, ScalarT
                       << layout::prepacked_bytes(kind, K, N) << " bytes");
   MIXGEMM_REQUIRE(reinterpret_cast<uintptr_t>(dst) % 16 == 0, kWhere,
                   "dst is not 16-byte aligned; accepted: a 16-byte aligned device pointer (cudaMalloc gives 256)");
+  // The source's bytes: one per weight unpacked, half a byte in GPTQ's / AWQ's int32 words.
+  const int64_t src_bytes = format == WeightFormat::kUnpacked ? K * N : K * N / 2;
+  MIXGEMM_REQUIRE(!core::regions_overlap(core::span(src, src_bytes),
+                                         core::span(dst, static_cast<int64_t>(layout::prepacked_bytes(kind, K, N)))),
+                  kWhere, "dst overlaps src; accepted: dst in memory of its own (prepack does not work in place)");
   // A host pointer would fault inside the kernel and leave the context unusable (prepack_cpu
   // takes host memory).
   api::require_device_pointer(src, "src", kWhere);

@@ -162,6 +162,8 @@ TEST(PrepackGpu, RefusesBadArgumentsWithoutLaunching) {
   EXPECT_EQ(code([&] { mixgemm::prepack(d.p, WeightFormat::kGptq, 32, 16, ty::u8, ty::f16, d.u8(), nullptr); }), inval);
   EXPECT_EQ(code([&] { mixgemm::prepack(d.p, WeightFormat::kUnpacked, 32, 16, ty::u8, ty::s8, d.u8(), nullptr); }),
             static_cast<int>(mixgemm::ErrorCode::kNotSupported));
+  // In place (dst overlapping src) is refused: the kernel would read bytes it already wrote.
+  EXPECT_EQ(code([&] { mixgemm::prepack(d.p, WeightFormat::kUnpacked, 64, 16, ty::u4, ty::f16, d.u8(), nullptr); }), inval);
   // Host memory on either side is named, not handed to the kernel (session 74).
   alignas(256) static uint8_t host[1 << 12];
   EXPECT_EQ(code([&] { mixgemm::prepack(host, WeightFormat::kUnpacked, 64, 16, ty::u4, ty::f16, d.u8(), nullptr); }), inval);
