@@ -208,11 +208,21 @@ def _check_operands(where: str, a: Tensor, b: Tensor, N: int, weight_type: str, 
 
 
 # ---- custom ops -------------------------------------------------------------------------------
-@torch.library.custom_op("mixgemm::gemm", mutates_args=())
-def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
-             channel_scales: Optional[Tensor], token_scales: Optional[Tensor], bias: Optional[Tensor],
-             N: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int, out_type: str,
-             schedule: str, pdl: bool = False) -> Tensor:
+# Each op's implementation is a plain function, registered with torch.library (fake implementation
+# below it) for torch.compile and the dispatcher. Eager calls on plain CUDA tensors run it directly:
+# a Python custom op's trip through the dispatcher costs tens of microseconds of host time per call
+# (~100 us for an op that only allocates its output, torch 2.15 on the 2-core development machine),
+# more than a decode GEMM's own kernel, so eager decoding was bound by it. Under torch.compile, and
+# for tensor subclasses (fake, functional), the calls go through torch.ops.mixgemm.*.
+def _eager(x: Tensor) -> bool:
+    # is_compiling() first: Dynamo folds it to True and never looks at the tensor's type.
+    return not torch.compiler.is_compiling() and type(x) is torch.Tensor and x.is_cuda
+
+
+def _gemm_impl(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
+               channel_scales: Optional[Tensor], token_scales: Optional[Tensor], bias: Optional[Tensor],
+               N: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int, out_type: str,
+               schedule: str, pdl: bool = False) -> Tensor:
     _check_cuda("gemm", a, b, group_scales, group_zeros, channel_scales, token_scales, bias)
     _check_operands("gemm", a, b, N, weight_type, scale_type, group_size, out_type, group_scales, group_zeros,
                     channel_scales, token_scales, bias)
@@ -235,14 +245,16 @@ def _gemm_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: 
     return out
 
 
+_gemm_op = torch.library.custom_op("mixgemm::gemm", _gemm_impl, mutates_args=())
+
+
 @_gemm_op.register_fake
 def _gemm_fake(a, b, group_scales, group_zeros, channel_scales, token_scales, bias, N, weight_type, scale_type,
                has_zeros, group_size, out_type, schedule, pdl=False):
     return a.new_empty((a.shape[0], N), dtype=_FROM_NAME[out_type])
 
 
-@torch.library.custom_op("mixgemm::gemm_partial_sums", mutates_args=())
-def _gemm_partial_sums_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
+def _gemm_partial_sums_impl(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
                           N: int, parts: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int,
                           out_type: str, schedule: str, pdl: bool = False) -> Tensor:
     _check_cuda("gemm_partial_sums", a, b, group_scales, group_zeros)
@@ -258,6 +270,10 @@ def _gemm_partial_sums_op(a: Tensor, b: Tensor, group_scales: Optional[Tensor], 
                                  group_size, a.data_ptr(), K, b.data_ptr(), _ptr(group_scales), _ptr(group_zeros),
                                  out.data_ptr(), schedule, torch.cuda.current_stream(a.device).cuda_stream, pdl)
     return out
+
+
+_gemm_partial_sums_op = torch.library.custom_op("mixgemm::gemm_partial_sums", _gemm_partial_sums_impl,
+                                                mutates_args=())
 
 
 @_gemm_partial_sums_op.register_fake
@@ -305,8 +321,7 @@ def sum_partials(parts: Tensor) -> Tensor:
     return acc
 
 
-@torch.library.custom_op("mixgemm::quantize_activations", mutates_args=())
-def _quantize_activations_op(a: Tensor, to: str, static_scale: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
+def _quantize_activations_impl(a: Tensor, to: str, static_scale: Optional[Tensor]) -> Tuple[Tensor, Tensor]:
     _check_cuda("quantize_activations", a, static_scale)
     if to not in ("s8", "e4m3"):
         raise mixgemm.InvalidArgumentError(f"mixgemm.torch.quantize_activations: to='{to}'; accepted: s8, e4m3")
@@ -321,6 +336,10 @@ def _quantize_activations_op(a: Tensor, to: str, static_scale: Optional[Tensor])
         _C.quantize_activations_ptr(M, K, a.data_ptr(), type_name(a.dtype), K, to, q.data_ptr(), K, tok.data_ptr(),
                                     _ptr(static_scale), torch.cuda.current_stream(a.device).cuda_stream)
     return q, tok
+
+
+_quantize_activations_op = torch.library.custom_op("mixgemm::quantize_activations", _quantize_activations_impl,
+                                                   mutates_args=())
 
 
 @_quantize_activations_op.register_fake
@@ -341,9 +360,9 @@ def gemm(a: Tensor, b: Tensor, N: int, *, group_scales: Optional[Tensor] = None,
     st = scale_type or mixgemm.default_scale_type(at)
     if out_dtype is None:
         out_dtype = a.dtype if a.dtype in (torch.float16, torch.bfloat16) else torch.float16
-    return torch.ops.mixgemm.gemm(a, b, group_scales, group_zeros, channel_scales, token_scales, bias, N,
-                                  weight_type, st, group_zeros is not None, group_size, type_name(out_dtype),
-                                  schedule)
+    op = _gemm_impl if _eager(a) else torch.ops.mixgemm.gemm
+    return op(a, b, group_scales, group_zeros, channel_scales, token_scales, bias, N, weight_type, st,
+              group_zeros is not None, group_size, type_name(out_dtype), schedule)
 
 
 def gemm_partial_sums(a: Tensor, b: Tensor, N: int, *, group_scales: Optional[Tensor] = None,
@@ -365,14 +384,16 @@ def gemm_partial_sums(a: Tensor, b: Tensor, N: int, *, group_scales: Optional[Te
                             schedule, _dev_index(a.device))
     if S < 2:
         return None
-    return torch.ops.mixgemm.gemm_partial_sums(a, b, group_scales, group_zeros, N, S, weight_type, st,
-                                               group_zeros is not None, group_size, type_name(out_dtype), schedule)
+    op = _gemm_partial_sums_impl if _eager(a) else torch.ops.mixgemm.gemm_partial_sums
+    return op(a, b, group_scales, group_zeros, N, S, weight_type, st, group_zeros is not None, group_size,
+              type_name(out_dtype), schedule)
 
 
 def quantize_activations(a: Tensor, to: str = "s8", static_scale: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
     """``torch.ops.mixgemm.quantize_activations``: ``[M, K]`` f16/bf16 -> (q ``[M, K]`` int8 or
     float8_e4m3fn, token scales ``[M]`` float32), bit-exact with the CPU quantizer."""
-    return torch.ops.mixgemm.quantize_activations(a, to, static_scale)
+    op = _quantize_activations_impl if _eager(a) else torch.ops.mixgemm.quantize_activations
+    return op(a, to, static_scale)
 
 
 # ---- weight quantizers in torch (bit-identical to the library's CPU quantizers) ---------------
@@ -676,21 +697,24 @@ class QuantLinear(torch.nn.Module):
         tok = None
         quantized = self.act_type in ("s8", "e4m3")
         S = self._parts_by_m.get(x2.shape[0], 0) if self.partial_sums else 0
+        eager = _eager(x2)
         if quantized:
-            x2, tok = torch.ops.mixgemm.quantize_activations(x2, self.act_type, None)
+            quantize = _quantize_activations_impl if eager else torch.ops.mixgemm.quantize_activations
+            x2, tok = quantize(x2, self.act_type, None)
         # After the quantize kernel (which lets its dependents start at once) the decode GEMM is
         # a programmatic dependent launch: it streams its weights while the activations are
         # quantized (GemmArgs::programmatic_dependent_launch; correct after any kernel).
         pdl = quantized and _PDL
         if S >= 2:
-            parts = torch.ops.mixgemm.gemm_partial_sums(x2, self.qweight, self.scales, self.zeros, self.out_features,
-                                                        S, self.weight_type, self.scale_type, self.has_zeros,
-                                                        self.group_size, self.out_type, self.schedule, pdl)
+            partial_sums = _gemm_partial_sums_impl if eager else torch.ops.mixgemm.gemm_partial_sums
+            parts = partial_sums(x2, self.qweight, self.scales, self.zeros, self.out_features, S, self.weight_type,
+                                 self.scale_type, self.has_zeros, self.group_size, self.out_type, self.schedule, pdl)
             y = _partial_sums_epilogue(sum_partials(parts), tok, self.channel_scales, self.bias)
             return y.to(self.dtype).reshape(*lead, self.out_features)
-        out = torch.ops.mixgemm.gemm(x2, self.qweight, self.scales, self.zeros, self.channel_scales, tok, self.bias,
-                                     self.out_features, self.weight_type, self.scale_type, self.has_zeros,
-                                     self.group_size, self.out_type, self.schedule, pdl)
+        gemm_fn = _gemm_impl if eager else torch.ops.mixgemm.gemm
+        out = gemm_fn(x2, self.qweight, self.scales, self.zeros, self.channel_scales, tok, self.bias, self.out_features,
+                      self.weight_type, self.scale_type, self.has_zeros, self.group_size, self.out_type, self.schedule,
+                      pdl)
         return out.reshape(*lead, self.out_features)
 
     # -- constructors --

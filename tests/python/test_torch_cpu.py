@@ -175,3 +175,17 @@ def test_workspace_order_follows_the_streams(monkeypatch):
     capturing[0] = False
     mt._order_workspace(7, s1)
     assert log == [("record", "s2"), ("wait", "s1", "s2"), ("used_by", "s1")]
+
+
+def test_eager_calls_skip_the_dispatcher_only_for_plain_cuda_tensors():
+    # A plain CUDA tensor outside torch.compile runs the op's implementation directly; CPU / meta
+    # tensors and tensor subclasses (a fake CUDA tensor here, as torch.compile and export trace
+    # with) go through torch.ops.mixgemm.*, whose fake implementations they need.
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    assert not mt._eager(torch.zeros(2))
+    assert not mt._eager(torch.empty(2, device="meta"))
+    with FakeTensorMode():
+        fake_cuda = torch.empty(2, 3, device="cuda")
+    assert fake_cuda.is_cuda and not mt._eager(fake_cuda)
+    # The registered ops keep the plain implementations as their kernels.
+    assert torch.ops.mixgemm.gemm.default is not None and mt._gemm_op is not None
