@@ -214,9 +214,13 @@ def _check_operands(where: str, a: Tensor, b: Tensor, N: int, weight_type: str, 
 # (~100 us for an op that only allocates its output, torch 2.15 on the 2-core development machine),
 # more than a decode GEMM's own kernel, so eager decoding was bound by it. Under torch.compile, and
 # for tensor subclasses (fake, functional), the calls go through torch.ops.mixgemm.*.
+# MIXGEMM_TORCH_DISPATCH=1 (read at import): every call goes through the dispatcher (A/B timing).
+_ALWAYS_DISPATCH = os.environ.get("MIXGEMM_TORCH_DISPATCH", "0") == "1"
+
+
 def _eager(x: Tensor) -> bool:
     # is_compiling() first: Dynamo folds it to True and never looks at the tensor's type.
-    return not torch.compiler.is_compiling() and type(x) is torch.Tensor and x.is_cuda
+    return not torch.compiler.is_compiling() and not _ALWAYS_DISPATCH and type(x) is torch.Tensor and x.is_cuda
 
 
 def _gemm_impl(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
