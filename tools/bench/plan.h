@@ -25,29 +25,37 @@ namespace mixgemm::bench {
 // The problem of one plan point: the bench's own mapping of a type spec (TypeSpec::problem).
 inline GemmProblem plan_problem(const Shape& s, const TypeSpec& t, int64_t M) { return t.problem(M, s.N, s.K); }
 
-// CSV: shape,tp,N,K,type,M,schedule. A problem gemm() would refuse gets "refused: <reason>"
-// in the schedule column (commas replaced), so every point of the grid has a row.
-inline std::string plan_text(const Options& o) {
+// CSV over every shape x type x M of the command line: `comment`, then `shape,tp,N,K,type,M,<column>`
+// rows whose last cell is cell(problem), or "refused: <reason>" (commas and newlines replaced) where
+// it throws what gemm() would, so every point of the grid has a row.
+template <class Cell>
+std::string grid_csv(const Options& o, const std::string& comment, const char* column, Cell cell) {
   std::ostringstream os;
-  os << "# mixgemm dispatch plan: describe_plan with " << o.plan_sm_count
-     << " SMs and this build's instances (no GPU used)\n";
-  os << "shape,tp,N,K,type,M,schedule\n";
+  os << comment << "\nshape,tp,N,K,type,M," << column << '\n';
   for (const Shape& s : expand_shapes(o.sets, o.tps, o.custom_shapes)) {
     for (const TypeSpec& t : o.types) {
       for (int64_t M : o.m_list) {
-        std::string choice;
+        std::string value;
         try {
-          choice = describe_plan(plan_problem(s, t, M), o.plan_sm_count);
+          value = cell(plan_problem(s, t, M));
         } catch (const std::exception& e) {
-          choice = std::string("refused: ") + e.what();
-          for (char& c : choice)
+          value = std::string("refused: ") + e.what();
+          for (char& c : value)
             if (c == ',' || c == '\n') c = ';';
         }
-        os << s.name << ',' << s.tp << ',' << s.N << ',' << s.K << ',' << t.text << ',' << M << ',' << choice << '\n';
+        os << s.name << ',' << s.tp << ',' << s.N << ',' << s.K << ',' << t.text << ',' << M << ',' << value << '\n';
       }
     }
   }
   return os.str();
+}
+
+// CSV: shape,tp,N,K,type,M,schedule (describe_plan's answer).
+inline std::string plan_text(const Options& o) {
+  return grid_csv(o,
+                  "# mixgemm dispatch plan: describe_plan with " + std::to_string(o.plan_sm_count) +
+                      " SMs and this build's instances (no GPU used)",
+                  "schedule", [&](const GemmProblem& p) { return describe_plan(p, o.plan_sm_count); });
 }
 
 // The arguments of a call of problem p with every pointer gemm() reads set to a distinct fake,
@@ -90,30 +98,17 @@ inline double host_cost_us(const GemmProblem& p, int sm_count, int reps = 200, i
   return us[us.size() / 2];
 }
 
-// CSV: shape,tp,N,K,type,M,host_us (a problem gemm() refuses: "refused: <reason>").
+// CSV: shape,tp,N,K,type,M,host_us (host_cost_us, two decimals).
 inline std::string host_cost_text(const Options& o) {
-  std::ostringstream os;
-  os << "# mixgemm host cost per gemm() call before the launch: check_gemm_args + plan_call + require_runnable, "
-     << o.plan_sm_count << " SMs, fake pointers (no cudaPointerGetAttributes, no launch, no GPU)\n";
-  os << "shape,tp,N,K,type,M,host_us\n";
-  for (const Shape& s : expand_shapes(o.sets, o.tps, o.custom_shapes)) {
-    for (const TypeSpec& t : o.types) {
-      for (int64_t M : o.m_list) {
-        std::string cell;
-        try {
-          char buf[32];
-          std::snprintf(buf, sizeof buf, "%.2f", host_cost_us(plan_problem(s, t, M), o.plan_sm_count));
-          cell = buf;
-        } catch (const std::exception& e) {
-          cell = std::string("refused: ") + e.what();
-          for (char& c : cell)
-            if (c == ',' || c == '\n') c = ';';
-        }
-        os << s.name << ',' << s.tp << ',' << s.N << ',' << s.K << ',' << t.text << ',' << M << ',' << cell << '\n';
-      }
-    }
-  }
-  return os.str();
+  return grid_csv(o,
+                  "# mixgemm host cost per gemm() call before the launch: check_gemm_args + plan_call + "
+                  "require_runnable, " + std::to_string(o.plan_sm_count) +
+                      " SMs, fake pointers (no cudaPointerGetAttributes, no launch, no GPU)",
+                  "host_us", [&](const GemmProblem& p) {
+                    char buf[32];
+                    std::snprintf(buf, sizeof buf, "%.2f", host_cost_us(p, o.plan_sm_count));
+                    return std::string(buf);
+                  });
 }
 
 }  // namespace mixgemm::bench
