@@ -16,6 +16,9 @@ t0=$SECONDS
 CMAKE_ARGS="-DMIXGEMM_BUILD_PYTHON=ON -DPython_EXECUTABLE=$(command -v python3)" LOGS=/tmp/s74-check/logs \
   STAGES="build tests sanitize" timeout 470 bash scripts/device_check.sh 2>&1 | tail -14
 echo "device_check done at $((SECONDS - t0)) s"
+# gemm()'s host work per call on this machine's CPU (session 74's host-cost change; no GPU involved).
+timeout 60 ./build/tools/mixgemm-bench --host-cost --shapes seed,llama2-70b,llama3-8b --m 1,16,128,1024 \
+  --types f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 > "$OUT/host-cost.csv" 2>&1; echo "host-cost rc=$?"
 if [ -f build/python/mixgemm/__init__.py ]; then
   PYTHONPATH=$PWD/build/python timeout $((580 - (SECONDS - t0))) python3 -m pytest -rs -q -p no:cacheprovider \
     tests/python > "$OUT/pytest.log" 2>&1
