@@ -389,6 +389,16 @@ def _workspace_for(a: Any, nbytes: int) -> Any:
     return ws
 
 
+def _require_type(where: str, name: str, x: Any, want: str) -> None:
+    """An array whose floating-point dtype names another type than the one it is read as
+    (bfloat16 scales for f16, float16 out for bf16, ...) is refused: same-size elements would be
+    misread silently. Integer arrays pass as raw bits (uint16 for f16/bf16, uint8 for e4m3)."""
+    got = _arrays.type_of(x) if x is not None else None
+    if got in ("f16", "bf16", "e4m3", "f32") and got != want:
+        raise InvalidArgumentError(f"mixgemm.{where}: {name} is a {_arrays.dtype_name(x)} array but is read as "
+                                   f"'{want}'; pass an array of that type (or its raw bits)")
+
+
 def gemm(a: Any, b: Any, N: int, *, group_scales: Any = None, group_zeros: Any = None,
          channel_scales: Any = None, token_scales: Any = None, bias: Any = None,
          weight_type: str = "u4b8", group_size: int = 0, has_zeros: Optional[bool] = None,
@@ -429,6 +439,12 @@ def gemm(a: Any, b: Any, N: int, *, group_scales: Any = None, group_zeros: Any =
         out_type = _arrays.type_of(out) if out is not None else ("bf16" if at == "bf16" else "f16")
     st = scale_type or default_scale_type(at)
     hz = (group_zeros is not None) if has_zeros is None else has_zeros
+    _require_type("gemm", "a", a, at)
+    _require_type("gemm", "out", out, out_type)
+    _require_type("gemm", "group_scales", group_scales, st)
+    _require_type("gemm", "channel_scales", channel_scales, "f32")
+    _require_type("gemm", "token_scales", token_scales, "f32")
+    _require_type("gemm", "bias", bias, out_type)
     if out is None:
         out = _arrays.empty_like_lib(a, (M, N), out_type)
     if workspace is None:

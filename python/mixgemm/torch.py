@@ -164,9 +164,18 @@ def _prepacked_bytes(K: int, N: int, weight_type: str) -> int:
     return mixgemm.prepacked_size(K, N, weight_type)
 
 
-def _require_dense(where: str, name: str, t: Optional[Tensor], count: int, nbytes: int) -> None:
+def _require_dense(where: str, name: str, t: Optional[Tensor], count: int, nbytes: int,
+                   type_name_: Optional[str] = None) -> None:
+    """t: None, or a contiguous tensor of `count` elements of `nbytes` bytes. With `type_name_`
+    (the mixgemm type the pointer is read as), a floating-point tensor must be of that type:
+    a bfloat16 tensor read as f16 (same size) would be silently wrong; integer tensors of the
+    right size pass as raw bits."""
     if t is None:
         return
+    want = _FROM_NAME.get(type_name_) if type_name_ else None
+    if want is not None and t.dtype.is_floating_point and t.dtype != want:
+        raise mixgemm.InvalidArgumentError(
+            f"mixgemm.torch.{where}: {name} is {t.dtype} but is read as {type_name_} ({want}); pass it as {want}")
     if t.element_size() != nbytes:
         raise mixgemm.InvalidArgumentError(
             f"mixgemm.torch.{where}: {name} has {t.element_size()}-byte elements ({t.dtype}); expected "
@@ -198,13 +207,15 @@ def _check_operands(where: str, a: Tensor, b: Tensor, N: int, weight_type: str, 
                 f"{weight_type} weight needs {need}")
     G = K // group_size if group_size > 0 and K % group_size == 0 else 1
     sb = _ELEM_BYTES.get(scale_type, 0)
-    _require_dense(where, "group_scales", group_scales, G * N, sb)
+    _require_dense(where, "group_scales", group_scales, G * N, sb, scale_type)
     # Prepacked zero points: the scale type's width for 16-bit and e4m3 activations, u8 for s8.
     zb = 1 if a.dtype == torch.int8 else (sb if group_size > 0 else 2)
-    _require_dense(where, "group_zeros", group_zeros, G * N, zb)
-    _require_dense(where, "channel_scales", channel_scales, N, 4)
-    _require_dense(where, "token_scales", token_scales, M, 4)
-    _require_dense(where, "bias", bias, N, _ELEM_BYTES.get(out_type, 0))
+    zt = "u8" if a.dtype == torch.int8 else (scale_type if group_size > 0 else
+                                             ("bf16" if a.dtype == torch.bfloat16 else "f16"))
+    _require_dense(where, "group_zeros", group_zeros, G * N, zb, zt)
+    _require_dense(where, "channel_scales", channel_scales, N, 4, "f32")
+    _require_dense(where, "token_scales", token_scales, M, 4, "f32")
+    _require_dense(where, "bias", bias, N, _ELEM_BYTES.get(out_type, 0), out_type)
 
 
 # ---- custom ops -------------------------------------------------------------------------------

@@ -227,3 +227,15 @@ def test_partial_sums_count_without_gpu():
     assert mg.partial_sums_count(64, 4096, 4096, "f16", "u4b8", group_size=128) == 0
     with pytest.raises(mg.InvalidArgumentError, match="schedule='nope'"):
         mg.partial_sums_count(1, 4096, 4096, "f16", "u4b8", group_size=128, schedule="nope")
+
+
+def test_typed_arrays_must_hold_the_type_they_are_read_as():
+    # gemm reads each operand as a mixgemm type; a float array of another type but the same size
+    # (float32 token scales are fine, float16 ones are not f32) is refused, raw-bit arrays pass.
+    mg._require_type("gemm", "group_scales", np.zeros(4, np.float16), "f16")
+    mg._require_type("gemm", "group_scales", np.zeros(4, np.uint16), "bf16")  # bf16 bits
+    mg._require_type("gemm", "token_scales", np.zeros(4, np.float32), "f32")
+    with pytest.raises(mg.InvalidArgumentError, match="group_scales is a float32 array but is read as 'f16'"):
+        mg._require_type("gemm", "group_scales", np.zeros(4, np.float32), "f16")
+    with pytest.raises(mg.InvalidArgumentError, match="token_scales is a float16 array but is read as 'f32'"):
+        mg._require_type("gemm", "token_scales", np.zeros(4, np.float16), "f32")

@@ -133,8 +133,10 @@ def test_errors_arrive_with_the_library_message():
     with pytest.raises(mg.InvalidArgumentError, match="schedule='no_such_schedule' is not a schedule"):
         mt.gemm(x, b, N, group_scales=s, group_size=128, schedule="no_such_schedule")
     # The op passes bare pointers: scales of another element size are refused, not misread.
-    with pytest.raises(mg.InvalidArgumentError, match="group_scales has 4-byte elements"):
+    with pytest.raises(mg.InvalidArgumentError, match="group_scales is torch.float32 but is read as f16"):
         mt.gemm(x, b, N, group_scales=s.float(), group_size=128)
+    with pytest.raises(mg.InvalidArgumentError, match="group_scales is torch.bfloat16 but is read as f16"):
+        mt.gemm(x, b, N, group_scales=s.to(torch.bfloat16), group_size=128)
     with pytest.raises(mg.InvalidArgumentError, match="static_scale has 2-byte elements"):
         mt.quantize_activations(x, "s8", torch.ones(1, dtype=torch.float16, device=DEV))
 

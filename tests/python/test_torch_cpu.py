@@ -110,14 +110,18 @@ def test_ops_refuse_operands_the_kernels_would_misread():
     check = mt._check_operands
     check("gemm", a, b, N, "u4b8", "f16", 128, "f16", s, None, ch, None, bias)  # valid: no error
     bad = [
-        (dict(group_scales=s.float()), "group_scales has 4-byte elements"),
+        (dict(group_scales=s.float()), "group_scales is torch.float32 but is read as f16"),
+        (dict(group_scales=s.view(torch.int16).int()), "group_scales has 4-byte elements"),
         (dict(group_scales=torch.zeros(N, K // 128, dtype=torch.float16).t()), "group_scales must be contiguous"),
         (dict(group_scales=s[:1]), r"group_scales has 128 elements, shape \(1, 128\); expected 256"),
         (dict(b=b[:-16]), "b holds"),
-        (dict(channel_scales=ch.half()), "channel_scales has 2-byte elements"),
+        (dict(channel_scales=ch.half()), "channel_scales is torch.float16 but is read as f32"),
         (dict(token_scales=torch.ones(M + 1)), "token_scales has 5 elements"),
-        (dict(bias=bias.float()), "bias has 4-byte elements"),
+        (dict(bias=bias.float()), "bias is torch.float32 but is read as f16"),
         (dict(a=a[0]), "a must be 2-D"),
+        # Same element size, other type: read through the pointer it would be garbage.
+        (dict(group_scales=s.to(torch.bfloat16)), "group_scales is torch.bfloat16 but is read as f16"),
+        (dict(bias=bias.to(torch.bfloat16)), "bias is torch.bfloat16 but is read as f16"),
     ]
     for change, msg in bad:
         args = dict(a=a, b=b, group_scales=s, channel_scales=ch, token_scales=None, bias=bias)
@@ -129,7 +133,7 @@ def test_ops_refuse_operands_the_kernels_would_misread():
     a8 = torch.zeros(M, K, dtype=torch.int8)
     su8, zu8 = torch.ones(K // 128, N, dtype=torch.uint8), torch.zeros(K // 128, N, dtype=torch.uint8)
     check("gemm", a8, b, N, "u4", "u8", 128, "bf16", su8, zu8, ch, torch.ones(M), None)
-    with pytest.raises(mg.InvalidArgumentError, match="group_zeros has 2-byte elements"):
+    with pytest.raises(mg.InvalidArgumentError, match="group_zeros is torch.float16 but is read as u8"):
         check("gemm", a8, b, N, "u4", "u8", 128, "bf16", su8, zu8.half(), ch, torch.ones(M), None)
     ae = torch.zeros(M, K, dtype=torch.float8_e4m3fn)
     check("gemm", ae, b, N, "u4", "f16", 0, "f16", None, torch.zeros(1, N, dtype=torch.float16), ch, torch.ones(M))
