@@ -480,6 +480,9 @@ def quantize_activations(a: Any, to: str = "s8", static_scale: Any = None, a_typ
         qh, tok = _C.quantize_activations_cpu(an, at, to, scale)
         return (qh.view(np.int8) if to == "s8" else qh), tok
     M, K = int(a.shape[0]), int(a.shape[1])
+    _require_type("quantize_activations", "a", a, at)
+    _require_type("quantize_activations", "token_scales", token_scales, "f32")
+    _require_type("quantize_activations", "static_scale", static_scale, "f32")
     if q is None:
         q = _arrays.empty_like_lib(a, (M, K), "s8" if to == "s8" else
                                    ("e4m3" if _arrays.library(a) == "torch" else "u8"))
