@@ -51,11 +51,20 @@ int64_t slab_rows(int64_t M) { return std::min<int64_t>(M, kSmallmSlabTokens); }
 // The smallm pick for a call that only smallm serves, legal at the problem's group size; refused
 // with the reason where no schedule is (its stages would leave no room for the weight ring).
 std::string small_pick(const GemmProblem& p, int sm_count, kernels::AType a, kernels::BType b) {
-  const SmallmConfig c = kernels::smallm_default_config(slab_rows(p.M), p.N, p.K, sm_count, a, b, p.group_size);
-  if (c.token_tile == 0)
-    MIXGEMM_NOT_SUPPORTED("gemm", "no smallm schedule fits " << p.types.name() << " at M=" << p.M
-                                  << " with group_size=" << p.group_size << " in shared memory; group sizes >= 64 fit");
-  return c.name();
+  const int64_t rows = slab_rows(p.M);
+  const SmallmConfig c = kernels::smallm_default_config(rows, p.N, p.K, sm_count, a, b, p.group_size);
+  if (c.token_tile != 0) return c.name();
+  // Why not: each schedule's own refusal (the stages and ring in shared memory at small group
+  // sizes, the split-K counters or the row count of a very wide or deep layer).
+  std::string why, first;
+  int refused = 0;
+  for (const SmallmConfig& cfg : kernels::smallm_configs(a, b)) {
+    if (cfg.token_tile < rows || kernels::smallm_shape_ok(rows, p.N, p.K, a, b, p.group_size, cfg, &why)) continue;
+    if (refused++ == 0) first = why;
+  }
+  MIXGEMM_NOT_SUPPORTED("gemm", "no smallm schedule can run " << p.types.name() << " at M=" << p.M << " N=" << p.N
+                                << " K=" << p.K << " group_size=" << p.group_size << ": " << first << " ("
+                                << refused << " schedules refused, each for its own reason)");
 }
 
 }  // namespace
