@@ -99,7 +99,10 @@ std::string describe_plan(const GemmProblem& problem, int sm_count);
 // implements the configuration.
 void gemm(const GemmArgs& args);
 
-// Validation alone (what gemm() checks before it launches); exposed for tests and callers
+// Validation alone, without a launch: what gemm() checks before it launches (the arguments,
+// the regions, the plan and every planned launch's kernel-family can_implement), except what
+// needs the device (its compute capability, where each pointer lives). The current device's SM
+// count sizes the workspace and the plan (132 without a device). Exposed for tests and callers
 // that want to check once at model load.
 void check_gemm_args(const GemmArgs& args);
 

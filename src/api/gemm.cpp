@@ -171,7 +171,11 @@ DeviceFacts require_sm90(const char* where) {
 
 }  // namespace
 
-void check_gemm_args(const GemmArgs& args) {
+namespace {
+
+// Everything gemm() checks that needs no device (the arguments, the workspace for a GPU of
+// `sm_count` SMs, the regions, every planned launch's can_implement); returns the plan.
+std::vector<core::PlannedLaunch> check_and_plan(const GemmArgs& args, int sm_count) {
   check_inputs(args, kWhere);
   const GemmProblem& p = args.problem;
   MIXGEMM_REQUIRE(args.out != nullptr, kWhere, "out is null; accepted: a device pointer to [M, ldo] outputs");
@@ -183,7 +187,7 @@ void check_gemm_args(const GemmArgs& args) {
   if (args.token_scales) require_aligned(args.token_scales, 4, "token_scales");
   if (args.bias) require_aligned(args.bias, 4, "bias");
 
-  const size_t need = workspace_for_current_device(p);  // p was validated above
+  const size_t need = core::workspace_bytes(p, sm_count);  // p was validated above
   MIXGEMM_REQUIRE(args.workspace_bytes >= need, kWhere,
                   "workspace_bytes=" << args.workspace_bytes << " < workspace_size(problem)=" << need);
   MIXGEMM_REQUIRE(need == 0 || args.workspace != nullptr, kWhere,
@@ -198,7 +202,18 @@ void check_gemm_args(const GemmArgs& args) {
   require_disjoint("out", out, inputs, kWhere);
   require_disjoint("workspace", ws, inputs, kWhere);
   require_disjoint("out", out, {{"workspace", ws}}, kWhere);
+
+  // Without a forced schedule a badly tile-fitting M may run as two row slices, each with the
+  // heuristic's pick for its rows (core::plan_call), in order on the stream. Every launch is
+  // checked here, before the first one runs: a refused call writes nothing.
+  std::vector<core::PlannedLaunch> plan = core::plan_call(args, sm_count);
+  for (const core::PlannedLaunch& l : plan) core::require_runnable(args, l, sm_count);
+  return plan;
 }
+
+}  // namespace
+
+void check_gemm_args(const GemmArgs& args) { (void)check_and_plan(args, current_sm_count_or_default()); }
 
 size_t workspace_size(const GemmProblem& problem) {
   core::check_problem(problem, "workspace_size");
@@ -258,8 +273,11 @@ void require_device_pointer(const void* p, const char* name, const char* where) 
 }
 
 CheckedCall check_call(const GemmArgs& args) {
-  check_gemm_args(args);
-  const DeviceFacts dev = require_sm90(kWhere);
+  const DeviceFacts dev = current_device_facts();
+  CheckedCall call;
+  call.sm_count = dev.sm_count;
+  call.plan = check_and_plan(args, dev.sm_count);
+  require_sm90(kWhere);
   require_device_pointer(args.a, "a", kWhere);
   require_device_pointer(args.b, "b", kWhere);
   require_device_pointer(args.out, "out", kWhere);
@@ -269,13 +287,6 @@ CheckedCall check_call(const GemmArgs& args) {
   require_device_pointer(args.token_scales, "token_scales", kWhere);
   require_device_pointer(args.bias, "bias", kWhere);
   require_device_pointer(args.workspace, "workspace", kWhere);
-  // Without a forced schedule a badly tile-fitting M may run as two row slices, each with the
-  // heuristic's pick for its rows (core::plan_call), in order on the stream. Every launch is
-  // checked before the first one runs: a refused call writes nothing.
-  CheckedCall call;
-  call.sm_count = dev.sm_count;
-  call.plan = core::plan_call(args, dev.sm_count);
-  for (const core::PlannedLaunch& l : call.plan) core::require_runnable(args, l, dev.sm_count);
   return call;
 }
 

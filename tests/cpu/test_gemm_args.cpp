@@ -357,6 +357,29 @@ TEST(ActivationQuantArgs, OutputsMustNotOverlapTheInput) {
   EXPECT_NE(message(y).find("q overlaps"), std::string::npos) << message(y);
 }
 
+// check_gemm_args is gemm()'s whole host-side verdict: a forced schedule its kernel family cannot
+// run on this problem is refused there (kNotSupported, with the family's reason), not only at launch.
+TEST(GemmArgs, ForcedScheduleTheFamilyCannotRunIsRefused) {
+  auto at = [](uintptr_t i) { return reinterpret_cast<void*>((uintptr_t{1} << 40) * i); };  // far apart
+  GemmArgs a;
+  a.problem = GemmProblem{1, 2147483632, 64, TypeConfig{f16, u4b8, f16, false, f16}, 0};
+  a.a = at(1);
+  a.lda = 64;
+  a.b = at(2);
+  a.out = at(3);
+  a.ldo = a.problem.N;
+  a.workspace = at(4);
+  a.workspace_bytes = workspace_size(a.problem);
+  a.schedule = "smallm_t8_w8_o1_p0";
+  try {
+    check_gemm_args(a);
+    ADD_FAILURE() << "accepted a schedule that cannot run N=2^31-16";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kNotSupported) << e.what();
+    EXPECT_NE(std::string(e.what()).find("split-K counters"), std::string::npos) << e.what();
+  }
+}
+
 TEST(TypeConfig, NamesAreStable) {
   EXPECT_EQ((TypeConfig{f16, u4b8, f16, false, f16}.name()), "f16.u4b8.s=f16.out=f16");
   EXPECT_EQ((TypeConfig{s8, u4, u8, true, bf16}.name()), "s8.u4+z.s=u8.out=bf16");
