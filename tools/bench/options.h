@@ -73,7 +73,7 @@ struct Options {
   int64_t time_limit_s = 0;  // stop starting new (shape, kernel) sweeps after this many seconds (0: none)
   bool list = false;
   bool plan = false;       // --plan: print the dispatch choices, measure nothing (no GPU needed)
-  int plan_sm_count = 132;  // --sm-count: the SMs --plan / --host-cost assume (132: H100 SXM / H200)
+  int plan_sm_count = 132;  // --sm-count: the SMs --plan assumes (132: H100 SXM / H200)
   bool host_cost = false;   // --host-cost: time gemm()'s host work before the launch (no GPU needed)
   bool help = false;
   std::string command_line;
@@ -188,7 +188,8 @@ Output
                        can_implement (fake aligned pointers, never dereferenced; without
                        cudaPointerGetAttributes and the launch itself), as CSV in microseconds per call,
                        then exit; needs no GPU
-  --sm-count N         the SM count --plan and --host-cost assume (default 132: H100 SXM, H200)
+  --sm-count N         the SM count --plan assumes (default 132: H100 SXM, H200); --host-cost plans
+                       for the current device's, as gemm() does (132 without a device)
   -h, --help           this text
 Exit status: 0 ok; 1 a verification failed, an output was not finite, or a CUDA/cuBLAS call
 failed; 2 bad command line; 3 no GPU.

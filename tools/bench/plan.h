@@ -80,18 +80,16 @@ inline GemmArgs host_cost_args(const GemmProblem& p) {
 }
 
 // Microseconds of host work per call before gemm()'s launch for problem p (the median of
-// `rounds` rounds of `reps` calls): check_gemm_args, core::plan_call and core::require_runnable
-// of every planned launch. Throws what gemm() would (a refused problem).
-inline double host_cost_us(const GemmProblem& p, int sm_count, int reps = 200, int rounds = 5) {
+// `rounds` rounds of `reps` calls): check_gemm_args, which checks the arguments, plans the call
+// (core::plan_call) and runs every planned launch's core::require_runnable, as gemm() does.
+// Throws what gemm() would (a refused problem). It plans for the current device's SM count (132
+// without a device), as gemm() does.
+inline double host_cost_us(const GemmProblem& p, int reps = 200, int rounds = 5) {
   const GemmArgs a = host_cost_args(p);
   std::vector<double> us;
   for (int r = 0; r < rounds; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < reps; ++i) {
-      check_gemm_args(a);
-      const std::vector<core::PlannedLaunch> plan = core::plan_call(a, sm_count);
-      for (const core::PlannedLaunch& l : plan) core::require_runnable(a, l, sm_count);
-    }
+    for (int i = 0; i < reps; ++i) check_gemm_args(a);
     us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps);
   }
   std::sort(us.begin(), us.end());
@@ -101,12 +99,12 @@ inline double host_cost_us(const GemmProblem& p, int sm_count, int reps = 200, i
 // CSV: shape,tp,N,K,type,M,host_us (host_cost_us, two decimals).
 inline std::string host_cost_text(const Options& o) {
   return grid_csv(o,
-                  "# mixgemm host cost per gemm() call before the launch: check_gemm_args + plan_call + "
-                  "require_runnable, " + std::to_string(o.plan_sm_count) +
-                      " SMs, fake pointers (no cudaPointerGetAttributes, no launch, no GPU)",
+                  "# mixgemm host cost per gemm() call before the launch: check_gemm_args (checks, plan_call, "
+                  "require_runnable) for the current device's SMs (132 without one), fake pointers "
+                  "(no cudaPointerGetAttributes, no launch, no GPU needed)",
                   "host_us", [&](const GemmProblem& p) {
                     char buf[32];
-                    std::snprintf(buf, sizeof buf, "%.2f", host_cost_us(p, o.plan_sm_count));
+                    std::snprintf(buf, sizeof buf, "%.2f", host_cost_us(p));
                     return std::string(buf);
                   });
 }
