@@ -32,6 +32,16 @@ inline Region matrix(const void* p, int64_t rows, int64_t stride_bytes, int64_t 
 inline bool regions_overlap(Region x, Region y) {
   if (x.empty() || y.empty()) return false;
   if (x.end() <= y.base || y.end() <= x.base) return false;
+  if (x.rows > 1 && y.rows > 1 && x.stride == y.stride && x.stride > 0) {
+    // Rows of one stride s (two matrices in one buffer): row i of x meets row i + k of y iff
+    // d + k s < wx and d + k s + wy > 0 (d = y.base - x.base), for some k with both rows in range
+    // (-x.rows < k < y.rows): O(1), not a walk over the rows.
+    const int64_t d = static_cast<int64_t>(y.base) - static_cast<int64_t>(x.base), s = x.stride;
+    auto floor_div = [](int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); };
+    const int64_t k_lo = std::max<int64_t>(floor_div(-y.row_bytes - d, s) + 1, 1 - x.rows);  // d + k s + wy > 0
+    const int64_t k_hi = std::min<int64_t>(floor_div(x.row_bytes - d - 1, s), y.rows - 1);   // d + k s < wx
+    return k_lo <= k_hi;
+  }
   if (x.rows > y.rows) std::swap(x, y);
   const int64_t yb = static_cast<int64_t>(y.base);
   for (int64_t i = 0; i < x.rows; ++i) {

@@ -287,6 +287,18 @@ TEST(Regions, OverlapIsExactForStridedRows) {
   // A span inside a gap between rows, and one that reaches a row.
   EXPECT_FALSE(regions_overlap(matrix(p(4096), 4, 192, 64), span(p(4096 + 70), 100)));  // [4166, 4266): gap
   EXPECT_TRUE(regions_overlap(matrix(p(4096), 4, 192, 64), span(p(4096 + 70), 200)));   // reaches row 1
+  // Equal strides (the O(1) path) against brute force: rows of 24 B and 40 B every 64 B.
+  for (int off = -200; off < 300; off += 3) {
+    const core::Region x = matrix(p(20000), 5, 64, 24), y = matrix(p(20000 + off), 7, 64, 40);
+    bool brute = false;
+    for (int i = 0; i < 5 && !brute; ++i)
+      for (int j = 0; j < 7 && !brute; ++j) {
+        const int64_t a0 = 20000 + 64 * i, b0 = 20000 + off + 64 * j;
+        brute = a0 < b0 + 40 && b0 < a0 + 24;
+      }
+    EXPECT_EQ(regions_overlap(x, y), brute) << "off " << off;
+    EXPECT_EQ(regions_overlap(y, x), brute) << "off " << off;
+  }
   // Different strides: rows of 16 B every 100 B against rows of 8 B every 37 B starting at 50:
   // brute force over the bytes.
   for (int off = 0; off < 300; off += 7) {
