@@ -205,7 +205,9 @@ def _check_operands(where: str, a: Tensor, b: Tensor, N: int, weight_type: str, 
             raise mixgemm.InvalidArgumentError(
                 f"mixgemm.torch.{where}: b holds {b.numel() * b.element_size()} bytes; a prepacked {K} x {N} "
                 f"{weight_type} weight needs {need}")
-    G = K // group_size if group_size > 0 and K % group_size == 0 else 1
+    if group_size < 0 or (group_size > 0 and K % group_size != 0):
+        return  # the library refuses the group size itself, with its own message
+    G = K // group_size if group_size > 0 else 1
     sb = _ELEM_BYTES.get(scale_type, 0)
     _require_dense(where, "group_scales", group_scales, G * N, sb, scale_type)
     # Prepacked zero points: the scale type's width for 16-bit and e4m3 activations, u8 for s8.

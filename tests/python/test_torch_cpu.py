@@ -109,6 +109,8 @@ def test_ops_refuse_operands_the_kernels_would_misread():
     ch, bias = torch.ones(N), torch.zeros(N, dtype=torch.float16)
     check = mt._check_operands
     check("gemm", a, b, N, "u4b8", "f16", 128, "f16", s, None, ch, None, bias)  # valid: no error
+    # A group size that does not divide K is the library's to refuse (test_gpu.py checks its message).
+    check("gemm", a, b, N, "u4b8", "f16", 48, "f16", s, None, ch, None, bias)
     bad = [
         (dict(group_scales=s.float()), "group_scales is torch.float32 but is read as f16"),
         (dict(group_scales=s.view(torch.int16).int()), "group_scales has 4-byte elements"),
