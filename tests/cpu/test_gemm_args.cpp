@@ -287,31 +287,25 @@ TEST(Regions, OverlapIsExactForStridedRows) {
   // A span inside a gap between rows, and one that reaches a row.
   EXPECT_FALSE(regions_overlap(matrix(p(4096), 4, 192, 64), span(p(4096 + 70), 100)));  // [4166, 4266): gap
   EXPECT_TRUE(regions_overlap(matrix(p(4096), 4, 192, 64), span(p(4096 + 70), 200)));   // reaches row 1
-  // Equal strides (the O(1) path) against brute force: rows of 24 B and 40 B every 64 B.
-  for (int off = -200; off < 300; off += 3) {
-    const core::Region x = matrix(p(20000), 5, 64, 24), y = matrix(p(20000 + off), 7, 64, 40);
-    bool brute = false;
-    for (int i = 0; i < 5 && !brute; ++i)
-      for (int j = 0; j < 7 && !brute; ++j) {
-        const int64_t a0 = 20000 + 64 * i, b0 = 20000 + off + 64 * j;
-        brute = a0 < b0 + 40 && b0 < a0 + 24;
+  // Against brute force over every pair of rows (both argument orders): equal strides (the O(1)
+  // path; rows of 24 B and 40 B every 64 B) and different ones (16 B every 100 B, 8 B every 37 B).
+  auto brute = [](const core::Region& x, const core::Region& y) {
+    for (int64_t i = 0; i < x.rows; ++i)
+      for (int64_t j = 0; j < y.rows; ++j) {
+        const int64_t a0 = static_cast<int64_t>(x.base) + i * x.stride, b0 = static_cast<int64_t>(y.base) + j * y.stride;
+        if (a0 < b0 + y.row_bytes && b0 < a0 + x.row_bytes) return true;
       }
-    EXPECT_EQ(regions_overlap(x, y), brute) << "off " << off;
-    EXPECT_EQ(regions_overlap(y, x), brute) << "off " << off;
-  }
-  // Different strides: rows of 16 B every 100 B against rows of 8 B every 37 B starting at 50:
-  // brute force over the bytes.
-  for (int off = 0; off < 300; off += 7) {
-    const core::Region x = matrix(p(10000), 6, 100, 16), y = matrix(p(10000 + off), 9, 37, 8);
-    bool brute = false;
-    for (int i = 0; i < 6 && !brute; ++i)
-      for (int j = 0; j < 9 && !brute; ++j) {
-        const int64_t a0 = 10000 + 100 * i, b0 = 10000 + off + 37 * j;
-        brute = a0 < b0 + 8 && b0 < a0 + 16;
-      }
-    EXPECT_EQ(regions_overlap(x, y), brute) << "off " << off;
-    EXPECT_EQ(regions_overlap(y, x), brute) << "off " << off;
-  }
+    return false;
+  };
+  const std::pair<core::Region, core::Region> shapes[] = {{matrix(p(20000), 5, 64, 24), matrix(p(20000), 7, 64, 40)},
+                                                          {matrix(p(20000), 6, 100, 16), matrix(p(20000), 9, 37, 8)}};
+  for (const auto& [x, y0] : shapes)
+    for (int off = -200; off < 300; off += 3) {
+      core::Region y = y0;
+      y.base += off;
+      EXPECT_EQ(regions_overlap(x, y), brute(x, y)) << "off " << off << " strides " << x.stride << ", " << y.stride;
+      EXPECT_EQ(regions_overlap(y, x), brute(x, y)) << "off " << off << " strides " << x.stride << ", " << y.stride;
+    }
 }
 
 // out and the workspace must share no byte with an input (or each other); out in other columns of
