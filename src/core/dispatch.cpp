@@ -48,23 +48,30 @@ kernels::GemmParams params_of(const GemmArgs& args, int sm_count) {
 // each, in order on the stream (they reuse the workspace, which each launch leaves zeroed).
 int64_t slab_rows(int64_t M) { return std::min<int64_t>(M, kSmallmSlabTokens); }
 
-// The smallm pick for a call that only smallm serves, legal at the problem's group size; refused
-// with the reason where no schedule is (its stages would leave no room for the weight ring).
-std::string small_pick(const GemmProblem& p, int sm_count, kernels::AType a, kernels::BType b) {
+// The pick for a call that smallm serves (M <= kSmallmOnlyTokens, or sm90 cannot run it): smallm's
+// own at the problem's group size; where no smallm schedule can run it (the split-K counters or the
+// row count of a layer millions of columns wide, or the stages and ring in shared memory at a small
+// group size), the wgmma family's, which runs any M; refused, with each family's reason, where
+// neither can.
+std::string small_pick(const GemmProblem& p, int sm_count, kernels::AType a, kernels::BType b,
+                       const std::vector<Sm90Config>& sm90) {
   const int64_t rows = slab_rows(p.M);
   const SmallmConfig c = kernels::smallm_default_config(rows, p.N, p.K, sm_count, a, b, p.group_size);
   if (c.token_tile != 0) return c.name();
-  // Why not: each schedule's own refusal (the stages and ring in shared memory at small group
-  // sizes, the split-K counters or the row count of a very wide or deep layer).
+  Sm90Config big;
+  if (kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big)) return big.name();
   std::string why, first;
   int refused = 0;
   for (const SmallmConfig& cfg : kernels::smallm_configs(a, b)) {
     if (cfg.token_tile < rows || kernels::smallm_shape_ok(rows, p.N, p.K, a, b, p.group_size, cfg, &why)) continue;
     if (refused++ == 0) first = why;
   }
-  MIXGEMM_NOT_SUPPORTED("gemm", "no smallm schedule can run " << p.types.name() << " at M=" << p.M << " N=" << p.N
+  std::string sm90_why = "no sm90 schedule is compiled for this type config";
+  if (!sm90.empty()) kernels::sm90_shape_ok(p.M, p.N, p.K, a, b, p.group_size, sm90.front(), &sm90_why);
+  MIXGEMM_NOT_SUPPORTED("gemm", "no kernel can run " << p.types.name() << " at M=" << p.M << " N=" << p.N
                                 << " K=" << p.K << " group_size=" << p.group_size << ": " << first << " ("
-                                << refused << " schedules refused, each for its own reason)");
+                                << refused << " smallm schedules refused, each for its own reason); sm90: "
+                                << sm90_why);
 }
 
 }  // namespace
@@ -89,8 +96,8 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
   if (smallm.empty() && sm90.empty())
     MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " yet");
   // Above the crossover the wgmma family runs the whole problem in one launch; below it
-  // (or when sm90 cannot run the shape / type) smallm does, in 64-token slabs. Between
-  // kSmallmOnlyTokens (grouped e4m3: kSmallmOnlyTokensE4m3Grouped) and kSm90MinTokens the
+  // (or when sm90 cannot run the shape / type) smallm does, in 64-token slabs, and where
+  // smallm cannot either, sm90 runs any M (small_pick). Between kSmallmOnlyTokens (grouped e4m3: kSmallmOnlyTokensE4m3Grouped) and kSm90MinTokens the
   // time models decide (every activation type).
   Sm90Config big;
   const int64_t min_tokens = kSm90MinTokens;
@@ -143,10 +150,7 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
                              : kernels::sm90_predicted_us(p.M, p.N, p.K, sm_count, a, b, big);
     return t_big < kSm90Margin * t_small ? big.name() : small.name();
   }
-  if (smallm.empty())
-    MIXGEMM_NOT_SUPPORTED("gemm", "no kernel implements " << p.types.name() << " at M=" << p.M
-                                  << " with group_size=" << p.group_size);
-  return small_pick(p, sm_count, a, b);
+  return small_pick(p, sm_count, a, b, sm90);
 }
 
 int64_t row_split_head(int64_t M, int64_t unit) {

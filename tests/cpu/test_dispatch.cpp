@@ -298,6 +298,38 @@ TEST(Dispatch, WorkspaceCoversEverySchedule) {
     }
 }
 
+// A decode call on a layer so wide that no smallm schedule can run it (its split-K counters, one
+// per token tile and weight stripe, exceed the workspace's counter area) runs on the wgmma family,
+// which serves any M; until session 75 gemm refused it. The width is found, not assumed: the
+// first power of two at which every smallm schedule of the type config refuses M = 1 (checked
+// with the old dispatch: "no smallm schedule can run" at every M here).
+TEST(Dispatch, DecodeBeyondSmallmsCounterCapRunsSm90) {
+  for (const TypeConfig& t : served_configs()) {
+    const auto a = core::to_kernel(t.a);
+    const auto b = core::to_kernel_b(t.b);
+    if (kernels::sm90_configs(a, b).empty() || kernels::smallm_configs(a, b).empty()) continue;
+    const int64_t K = 256;
+    int64_t N = 1 << 16;
+    auto smallm_refuses = [&](int64_t n) {
+      for (const kernels::SmallmConfig& c : kernels::smallm_configs(a, b))
+        if (kernels::smallm_shape_ok(1, n, K, a, b, 128, c, nullptr)) return false;
+      return true;
+    };
+    while (!smallm_refuses(N) && N < (int64_t{1} << 30)) N *= 2;
+    ASSERT_TRUE(smallm_refuses(N)) << t.name();
+    // Half as wide, smallm still serves M = 1: the cap, not the shape, moves the call.
+    EXPECT_EQ(choose_schedule(GemmProblem{1, N / 2, K, t, 128}, 132).rfind("smallm_", 0), 0u) << t.name();
+    for (int64_t M : {1, 8, 16, 33, 64}) {
+      const GemmProblem p{M, N, K, t, 128};
+      const std::string s = choose_schedule(p, 132);
+      std::string why;
+      EXPECT_EQ(s.rfind("sm90_", 0), 0u) << t.name() << " N=" << N << " M=" << M << ": " << s;
+      EXPECT_TRUE(schedule_legal(s, p, &why)) << s << ": " << why;
+      EXPECT_LE(schedule_workspace(s, p), core::workspace_bytes(p, 132)) << s;
+    }
+  }
+}
+
 // A call check_gemm_args accepts must be one its planned launches can run: gemm() checks every
 // launch (core::require_runnable: the kernel family's can_implement on the launch's rows) before
 // the first, so a gap between the two would refuse a valid call, or, with a missing check in a
