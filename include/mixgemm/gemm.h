@@ -63,6 +63,8 @@ struct GemmArgs {
   size_t workspace_bytes = 0;
 
   std::string schedule;  // empty: the heuristic chooses; else one of supported_schedules(types)
+  // The stream gemm launches on: 0 (the default stream), cudaStreamPerThread, or a stream of the
+  // current device (one of another device is refused, naming both devices).
   cudaStream_t stream = nullptr;
 
   // true: a decode (smallm) launch is a CUDA programmatic dependent of the kernel before it on
@@ -101,7 +103,7 @@ void gemm(const GemmArgs& args);
 
 // Validation alone, without a launch: what gemm() checks before it launches (the arguments,
 // the regions, the plan and every planned launch's kernel-family can_implement), except what
-// needs the device (its compute capability, where each pointer lives). The current device's SM
+// needs the device (its compute capability, where each pointer lives, the stream's device). The current device's SM
 // count sizes the workspace and the plan (132 without a device). Exposed for tests and callers
 // that want to check once at model load.
 void check_gemm_args(const GemmArgs& args);

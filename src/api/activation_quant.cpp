@@ -54,6 +54,7 @@ void require_device_pointers(const ActivationQuantArgs& x, const char* where) {
   api::require_device_pointer(x.q, "q", where);
   api::require_device_pointer(x.token_scales, "token_scales", where);
   api::require_device_pointer(x.static_scale, "static_scale", where);
+  api::require_stream_of_current_device(x.stream, where);
 }
 
 void launch_checked(const ActivationQuantArgs& x, const char* where) {

@@ -272,6 +272,31 @@ void require_device_pointer(const void* p, const char* name, const char* where) 
                        << "; call cudaSetDevice(" << attr.device << ") first");
 }
 
+// A stream of the current device. A stream of another device would fail the launch with a
+// bare "invalid resource handle"; the default streams (null, legacy, per-thread) are always the
+// current device's. cudaStreamGetDevice is one of the queries stream capture forbids (it would
+// invalidate the capture: cudaErrorStreamCaptureUnsupported), so a capturing stream is not asked:
+// capture records no launch on a stream of another device either (the launch fails there).
+void require_stream_of_current_device(cudaStream_t stream, const char* where) {
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  cudaError_t e = cudaStreamIsCapturing(stream, &capture);
+  if (e == cudaSuccess && capture != cudaStreamCaptureStatusNone) return;
+  int stream_dev = -1;
+  if (e == cudaSuccess) e = cudaStreamGetDevice(stream, &stream_dev);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    MIXGEMM_REQUIRE(false, where, "stream is not a usable CUDA stream (" << cudaGetErrorString(e)
+                                      << "); accepted: a live stream of the current device, or 0");
+  }
+  int dev = 0;
+  (void)cudaGetDevice(&dev);
+  MIXGEMM_REQUIRE(stream_dev == dev, where,
+                  "stream belongs to device " << stream_dev << " but the current device is " << dev
+                                              << "; call cudaSetDevice(" << stream_dev
+                                              << ") first, or pass a stream of device " << dev);
+}
+
 CheckedCall check_call(const GemmArgs& args) {
   const DeviceFacts dev = current_device_facts();
   CheckedCall call;
@@ -287,6 +312,7 @@ CheckedCall check_call(const GemmArgs& args) {
   require_device_pointer(args.token_scales, "token_scales", kWhere);
   require_device_pointer(args.bias, "bias", kWhere);
   require_device_pointer(args.workspace, "workspace", kWhere);
+  require_stream_of_current_device(args.stream, kWhere);
   return call;
 }
 
@@ -348,6 +374,7 @@ void gemm_partial_sums(const GemmArgs& args, void* parts) {
   api::require_device_pointer(parts, "parts", where);
   api::require_device_pointer(args.group_scales, "group_scales", where);
   api::require_device_pointer(args.group_zeros, "group_zeros", where);
+  api::require_stream_of_current_device(args.stream, where);
   if (core::print_config_enabled())
     std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s (%s), %lld partial sums\n",
                  static_cast<long long>(args.problem.M), static_cast<long long>(args.problem.N),

@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include <cuda_runtime_api.h>
+
 #include "core/dispatch.h"
 #include "mixgemm/gemm.h"
 
@@ -26,5 +28,9 @@ void run_call(const GemmArgs& args, const CheckedCall& call);
 // Throws (naming `name`, in entry `where`) unless p is null, device memory of the current device
 // or managed memory.
 void require_device_pointer(const void* p, const char* name, const char* where);
+
+// Throws (in entry `where`) unless `stream` is a default stream or a live stream of the current
+// device. A capturing stream is not asked its device (the query would invalidate the capture).
+void require_stream_of_current_device(cudaStream_t stream, const char* where);
 
 }  // namespace mixgemm::api

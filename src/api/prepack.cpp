@@ -36,6 +36,7 @@ void prepack(const void* src, WeightFormat format, int64_t K, int64_t N, ScalarT
   // takes host memory).
   api::require_device_pointer(src, "src", kWhere);
   api::require_device_pointer(dst, "dst", kWhere);
+  api::require_stream_of_current_device(stream, kWhere);
   const cudaError_t err = kernels::launch_prepack(src, format, kind, K, N, dst, stream);
   if (err != cudaSuccess)
     throw Error(ErrorCode::kCudaError, std::string("mixgemm::prepack: kernel launch failed: ") + cudaGetErrorString(err));

@@ -505,6 +505,40 @@ TEST(GemmApi, RefusesHostPointerAndWritesNothing) {
   for (uint16_t v : c.download()) ASSERT_EQ(v, 0xFFFF) << "the refused call wrote output";
 }
 
+// A stream of another device is refused by name before anything is launched (it used to fail
+// the launch with "invalid resource handle"). Needs two GPUs: the device machine of a
+// one-GPU session skips it. The default streams are the current device's: cudaStreamPerThread runs.
+TEST(GemmApi, RefusesStreamOfAnotherDeviceAndWritesNothing) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int devices = 0;
+  MIXGEMM_CUDA_OK(cudaGetDeviceCount(&devices));
+  Case c(4, 256, 1024, f16, 128, test_seed() + 710, false);
+  MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
+  gemm(c.args(cudaStreamPerThread));
+  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+  EXPECT_EQ(c.check(c.download(), "cudaStreamPerThread"), 0);
+  if (devices < 2) GTEST_SKIP() << "needs a second GPU for its stream (this machine has " << devices << ")";
+  int dev = 0;
+  MIXGEMM_CUDA_OK(cudaGetDevice(&dev));
+  const int other = dev == 0 ? 1 : 0;
+  cudaStream_t foreign = nullptr;
+  MIXGEMM_CUDA_OK(cudaSetDevice(other));
+  MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&foreign, cudaStreamNonBlocking));
+  MIXGEMM_CUDA_OK(cudaSetDevice(dev));
+  MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
+  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+  try {
+    gemm(c.args(foreign));
+    ADD_FAILURE() << "a stream of device " << other << " was accepted on device " << dev;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("stream belongs to device " + std::to_string(other)), std::string::npos)
+        << e.what();
+  }
+  MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+  for (uint16_t v : c.download()) ASSERT_EQ(v, 0xFFFF) << "the refused call wrote output";
+  cudaStreamDestroy(foreign);
+}
+
 // Small shapes for compute-sanitizer (memcheck, racecheck): every schedule once, at K = 512
 // (8 k-blocks in 8 CTAs: the smallm schedules reduce through DSMEM, cluster split-K) and
 // K = 1024 (16 CTAs of which a cluster of 8 would keep half: the plain workspace split-K).
