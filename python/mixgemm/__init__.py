@@ -18,6 +18,7 @@ Type names: activations 'f16', 'bf16', 's8', 'e4m3'; weights 'u4b8', 'u4', 'u8b1
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -373,20 +374,28 @@ def partial_sums_count(M: int, N: int, K: int, a_type: str = "f16", weight_type:
     return int(_C.partial_sums_count(M, N, K, a, b, s, z, o, group_size, schedule))
 
 
-# Per (library, device) workspaces of the array-generic gemm(); mixgemm.torch keeps its own.
-_workspaces: Dict[Tuple[str, int], Any] = {}
+# Workspaces of the array-generic gemm(), one per (library, device, stream): calls that share a
+# workspace must be ordered on one stream (the library's rule), and this module cannot order two
+# streams of an arbitrary DLPack library, so each stream gets its own (16-33 MiB for real shapes).
+# mixgemm.torch keeps one per device and orders the streams with events instead.
+_workspaces: Dict[Tuple[str, int, int], Any] = {}
+_workspaces_lock = threading.Lock()
 
 
-def _workspace_for(a: Any, nbytes: int) -> Any:
-    key = (_arrays.library(a), _arrays.device_index(a))
-    ws = _workspaces.get(key)
-    if ws is None or int(ws.shape[0]) < nbytes:
-        if _arrays.is_capturing(a):
-            raise MixgemmError(f"mixgemm.gemm: the workspace must grow to {nbytes} bytes during CUDA graph "
-                               "capture; run the call once before capturing, or pass workspace=")
-        ws = _arrays.empty_like_lib(a, (max(nbytes, 256),), "u8", zero=True)
-        _workspaces[key] = ws
-    return ws
+def _workspace_for(a: Any, nbytes: int, stream: int) -> Any:
+    key = (_arrays.library(a), _arrays.device_index(a), int(stream))
+    with _workspaces_lock:
+        ws = _workspaces.get(key)
+        if ws is None or int(ws.shape[0]) < nbytes:
+            if _arrays.is_capturing(a):
+                raise MixgemmError(f"mixgemm.gemm: the workspace must grow to {nbytes} bytes during CUDA graph "
+                                   "capture; run the call once before capturing, or pass workspace=")
+            # Zero-filled on `stream` itself (not the library's current stream, which stream= may not
+            # be); a grown one replaces the old, whose memory the allocator hands out again only
+            # after the work queued on that stream.
+            ws = _arrays.zeros_for_stream(a, max(nbytes, 256), stream)
+            _workspaces[key] = ws
+        return ws
 
 
 def _require_type(where: str, name: str, x: Any, want: str) -> None:
@@ -419,9 +428,9 @@ def gemm(a: Any, b: Any, N: int, *, group_scales: Any = None, group_zeros: Any =
         out: ``[M, N]`` float16/bfloat16 (allocated from a's library when None; out_type
             defaults to out's dtype, else f16 — bf16 for bf16 activations).
         workspace: uint8 GPU array of at least :func:`workspace_size` bytes, zero-filled
-            once. When None, a per-device workspace is kept by the module; calls that share
-            one must be ordered on one stream, so pass a workspace per stream for concurrent
-            streams (:mod:`mixgemm.torch`'s ops order themselves instead).
+            once, whose calls are ordered on one stream (pass one per stream). When None, the
+            module keeps one per (library, device, stream), so calls on concurrent streams
+            never share one (:mod:`mixgemm.torch`'s ops share one per device, in turns).
         schedule: '' (the heuristic) or one of :func:`supported_schedules`.
         stream: integer cudaStream_t; None: the current stream of a's library.
 
@@ -447,9 +456,9 @@ def gemm(a: Any, b: Any, N: int, *, group_scales: Any = None, group_zeros: Any =
     _require_type("gemm", "bias", bias, out_type)
     if out is None:
         out = _arrays.empty_like_lib(a, (M, N), out_type)
-    if workspace is None:
-        workspace = _workspace_for(a, workspace_size(M, N, K, at, weight_type, st, hz, out_type, group_size))
     s = _arrays.current_stream(a) if stream is None else stream
+    if workspace is None:
+        workspace = _workspace_for(a, workspace_size(M, N, K, at, weight_type, st, hz, out_type, group_size), s)
     f = _arrays.for_dlpack
     opt = lambda x: None if x is None else f(x)  # noqa: E731
     _C.gemm_arrays(f(a), f(b), f(out), f(workspace), N, at, weight_type, st, hz, out_type, group_size,

@@ -115,6 +115,22 @@ def empty_like_lib(x: Any, shape: Tuple[int, ...], type_name: str, zero: bool = 
         f"mixgemm: cannot allocate an array like a {type(x).__name__}; pass out= (and workspace=) explicitly")
 
 
+def zeros_for_stream(x: Any, nbytes: int, stream: int) -> Any:
+    """A zero-filled uint8 array of nbytes from x's library, on x's device, filled on `stream`
+    (and, for torch, owned by it in the caching allocator), so that work later queued on that
+    stream sees the zeros whatever the library's current stream is."""
+    lib = library(x)
+    if lib in ("torch", "cupy") and int(stream) != current_stream(x):
+        if lib == "torch":
+            torch = sys.modules["torch"]
+            with torch.cuda.stream(torch.cuda.ExternalStream(int(stream), device=x.device)):
+                return torch.zeros((nbytes,), dtype=torch.uint8, device=x.device)
+        cupy = sys.modules["cupy"]
+        with cupy.cuda.Device(x.device.id), cupy.cuda.ExternalStream(int(stream)):
+            return cupy.zeros((nbytes,), dtype=np.uint8)
+    return empty_like_lib(x, (nbytes,), "u8", zero=True)
+
+
 def is_capturing(x: Any) -> bool:
     """Whether x's library is capturing a CUDA graph on the current stream."""
     if library(x) == "torch":

@@ -190,6 +190,27 @@ def test_gpu_entry_points_refuse_host_arrays():
         mg.gemm(np.zeros((1, 128), np.float16), np.zeros(8192, np.uint8), N=128)
 
 
+def test_dlpack_gemm_keeps_a_workspace_per_stream():
+    # mg.gemm's own workspaces (no workspace=): calls on one stream share one, grown in place of the
+    # old; another stream gets its own, so concurrent streams never share split-K partials (until
+    # session 75 one per device served every stream). NumPy arrays stand in for the GPU library's.
+    a = np.zeros((1, 64), np.float16)
+    saved = dict(mg._workspaces)
+    mg._workspaces.clear()
+    try:
+        w1 = mg._workspace_for(a, 1000, 11)
+        assert w1.dtype == np.uint8 and w1.shape[0] >= 1000 and not w1.any()
+        assert mg._workspace_for(a, 500, 11) is w1
+        w2 = mg._workspace_for(a, 1000, 22)
+        assert w2 is not w1
+        w3 = mg._workspace_for(a, 5000, 11)
+        assert w3.shape[0] >= 5000 and mg._workspace_for(a, 1000, 22) is w2
+        assert sorted(k[2] for k in mg._workspaces) == [11, 22]
+    finally:
+        mg._workspaces.clear()
+        mg._workspaces.update(saved)
+
+
 def test_stub_lists_every_function():
     stub = (Path(mg.__file__).parent / "_C.pyi").read_text()
     stubbed = set(re.findall(r"^def (\w+)\(", stub, re.M)) | set(re.findall(r"^class (\w+)\(", stub, re.M))

@@ -205,6 +205,35 @@ def test_concurrent_streams_take_turns_on_the_workspace():
             assert torch.equal(y, refs[i])
 
 
+def test_dlpack_gemm_on_concurrent_streams():
+    # The DLPack mg.gemm without workspace=: each stream gets a workspace of its own (zero-filled on
+    # that stream), so split-K decode calls issued on two streams with no synchronization between
+    # them give the single-stream bits; stream= naming a non-current stream runs there too.
+    K, N = 8192, 8192
+    qw = mg.quantize_weights(rand_w(K, N).numpy(), "rtn", "u4b8", 128)
+    b = mg.prepack(torch.from_numpy(qw.q).to(DEV))
+    sc = torch.from_numpy(qw.group_scales).to(DEV)
+    xs = [torch.randn(1, K, device=DEV).half() for _ in range(2)]
+    refs = [mg.gemm(x, b, N, group_scales=sc, group_size=128) for x in xs]
+    torch.cuda.synchronize()
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    outs = [[], []]
+    for _ in range(20):
+        for i in range(2):
+            with torch.cuda.stream(streams[i]):
+                outs[i].append(mg.gemm(xs[i], b, N, group_scales=sc, group_size=128))
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    y_side = mg.gemm(xs[0], b, N, group_scales=sc, group_size=128, stream=side.cuda_stream)
+    torch.cuda.synchronize()
+    for i in range(2):
+        for y in outs[i]:
+            assert torch.equal(y, refs[i])
+    assert torch.equal(y_side, refs[0])
+    keys = {k[2] for k in mg._workspaces if k[0] == "torch"}
+    assert {s.cuda_stream for s in streams} | {side.cuda_stream} <= keys
+
+
 def test_opcheck():
     K, N = 512, 256
     layer = mt.QuantLinear.from_linear(torch.nn.Linear(K, N).half().to(DEV))
