@@ -23,6 +23,13 @@ enum class WeightFormat {
               // with AWQ's order: column j of each 8 sits at nibble {0,4,1,5,2,6,3,7}[j]
 };
 
+// The version of the prepacked layout (layout.h, docs/layout.md) and of the zero points'
+// prepacked form (prepack_zeros_cpu): an engine that stores prepacked weights on disk keeps it
+// beside them and prepacks again when it differs. Any change to the bytes prepack_cpu,
+// prepack or prepack_zeros_cpu write for some input bumps it (tests/cpu/test_layout.cpp pins
+// the bytes of every served layout to this number).
+inline constexpr int kPrepackedLayoutVersion = 1;
+
 // Bytes of the prepacked buffer for a K x N matrix of `b_type`.
 size_t prepacked_size(int64_t K, int64_t N, ScalarType b_type);
 

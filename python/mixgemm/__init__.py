@@ -35,8 +35,13 @@ __all__ = [
     "QuantizedWeight", "quantize_weights", "rescale_for_fp8", "dequantize_weights",
     "from_gptq", "from_awq", "prepack", "unpack", "prepacked_size", "prepack_zeros",
     "gemm", "supported_schedules", "choose_schedule", "describe_plan", "workspace_size", "partial_sums_count",
-    "quantize_activations", "reference_gemm", "default_scale_type",
+    "quantize_activations", "reference_gemm", "default_scale_type", "PREPACKED_LAYOUT_VERSION",
 ]
+
+#: The version of the prepacked weight layout (and of the zero points' prepacked form) that
+#: :func:`prepack` and :func:`prepack_zeros` write: store it beside prepacked weights and prepack
+#: again when it differs (``mixgemm::kPrepackedLayoutVersion``, docs/layout.md "Versioning").
+PREPACKED_LAYOUT_VERSION: int = int(_C.PREPACKED_LAYOUT_VERSION)
 
 ACT_TYPES = ("f16", "bf16", "s8", "e4m3")
 WEIGHT_TYPES = ("u4b8", "u4", "u8b128", "u8")

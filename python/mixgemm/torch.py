@@ -617,7 +617,8 @@ class QuantLinear(torch.nn.Module):
     Buffers (saved in the state dict): ``qweight`` uint8 prepacked bytes; ``scales``
     ``[G, N]`` group scales (float16/bfloat16, uint8 for s8); ``zeros`` prepacked zero
     points or None; ``channel_scales`` ``[N]`` float32 or None; ``bias`` ``[N]`` or None;
-    ``perm`` ``[K]`` int64 act-order permutation or None.
+    ``perm`` ``[K]`` int64 act-order permutation or None; ``layout_version`` int32 scalar, the
+    prepacked layout's version (a state dict of another version is refused at load).
 
     ``partial_sums=True``: at decode sizes (M <= 16) the GEMM returns its split-K partial sums
     (:func:`gemm_partial_sums`) and the layer adds them in order and applies the epilogue, the
@@ -665,6 +666,11 @@ class QuantLinear(torch.nn.Module):
                              torch.ones(N, dtype=torch.float32, device=device) if has_channel_scales else None)
         self.register_buffer("bias", torch.zeros(N, dtype=dtype, device=device) if bias else None)
         self.register_buffer("perm", torch.arange(K, device=device) if act_order else None)
+        # The layout qweight / zeros are prepacked in (mixgemm.PREPACKED_LAYOUT_VERSION): a state dict
+        # saved under another version is refused at load (_load_from_state_dict) instead of read
+        # as garbage. A tensor, so that safetensors can store it.
+        self.register_buffer("layout_version", torch.tensor(mixgemm.PREPACKED_LAYOUT_VERSION, dtype=torch.int32,
+                                                            device=device))
         # The kernel's epilogue is RN_out(fma(acc, RN(tok * ch), bias)) (docs/semantics.md 5.3).
         # Without a bias that is RN(acc * s + 0), and without token and channel scales RN(acc + bias):
         # torch computes both with the same roundings (_partial_sums_epilogue). Both together
@@ -699,6 +705,17 @@ class QuantLinear(torch.nn.Module):
                                                self.weight_type, self.scale_type, self.has_zeros, self.out_type,
                                                self.group_size, idx))
         reserve_workspace(dev, need)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        v = state_dict.get(prefix + "layout_version")
+        if v is not None and not v.is_meta and int(v) != mixgemm.PREPACKED_LAYOUT_VERSION:
+            raise mixgemm.InvalidArgumentError(
+                f"QuantLinear: '{prefix}qweight' was prepacked in layout version {int(v)}, this mixgemm reads version "
+                f"{mixgemm.PREPACKED_LAYOUT_VERSION}; prepack the weights again (QuantLinear.from_quantized / "
+                "from_linear / from_gptq / from_awq)")
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
 
     def weight_bytes(self) -> int:
         """Bytes of every buffer (what the layer streams per call, plus bias and perm)."""

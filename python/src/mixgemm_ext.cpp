@@ -498,6 +498,7 @@ NB_MODULE(_C, m) {
   m.attr("InvalidArgumentError") = nb::handle(g_invalid);
   m.attr("NotSupportedError") = nb::handle(g_not_supported);
   m.attr("CudaError") = nb::handle(g_cuda_error);
+  m.attr("PREPACKED_LAYOUT_VERSION") = mixgemm::kPrepackedLayoutVersion;
   nb::register_exception_translator(translate);
 
   // ---- types ----

@@ -409,6 +409,65 @@ TEST(Prepack, ArgumentErrorsWriteNothing) {
                {"unpack_cpu"});
 }
 
+// ---- the layout's version -------------------------------------------------------------
+
+// FNV-1a over bytes: a fingerprint of a prepacked buffer.
+uint64_t fnv1a(const std::vector<uint8_t>& bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+  return h;
+}
+
+// The bytes every served layout (and the zero points' prepacked form) gives for one fixed input,
+// pinned to kPrepackedLayoutVersion: an engine that stored prepacked weights under version 1 can
+// load them only while prepack writes these bytes. A change that moves any of them must bump the
+// version (mixgemm/prepack.h) and update docs/layout.md, then re-pin the table (printed below).
+// The input is an LCG's, not a library RNG's, so the pins do not depend on the standard library.
+TEST(Prepack, BytesArePinnedToTheLayoutVersion) {
+  static_assert(mixgemm::kPrepackedLayoutVersion == 1, "re-pin the fingerprints below for the new version");
+  const int64_t K = 256, N = 48;
+  uint32_t state = 12345;
+  auto next = [&state] { return (state = state * 1664525u + 1013904223u) >> 24; };
+  std::vector<uint8_t> q8(K * N);
+  for (auto& v : q8) v = static_cast<uint8_t>(next());
+  std::vector<uint8_t> q4(q8);
+  for (auto& v : q4) v &= 0xF;
+  struct Pin {
+    ScalarType b, a;
+    uint64_t fingerprint;
+  };
+  const Pin pins[] = {
+      // u4b8 / u4 and f16 / bf16 share a layout (docs/layout.md): equal pins.
+      {ty::u4b8, ty::f16, 0x4a4143caa236efd9ull}, {ty::u4, ty::bf16, 0x4a4143caa236efd9ull},
+      {ty::u8b128, ty::f16, 0x02693069c8ebbb67ull}, {ty::u8, ty::bf16, 0x02693069c8ebbb67ull},
+      {ty::u4b8, ty::s8, 0x55564fbe3da644d6ull},  {ty::u4, ty::e4m3, 0x55564fbe3da644d6ull},
+  };
+  for (const Pin& pin : pins) {
+    std::vector<uint8_t> packed(mixgemm::prepacked_size(K, N, pin.b));
+    mixgemm::prepack_cpu(pin.b.size_bits() == 4 ? q4.data() : q8.data(), WeightFormat::kUnpacked, K, N, pin.b,
+                         pin.a, packed.data());
+    EXPECT_EQ(fnv1a(packed), pin.fingerprint)
+        << pin.b.name() << " x " << pin.a.name() << ": the prepacked bytes changed; fingerprint now 0x" << std::hex
+        << fnv1a(packed) << "ull (bump kPrepackedLayoutVersion)";
+  }
+  // Zero points: 16-bit (f16 scales), e4m3 (f16 scales) and s8 (integer scales) forms, G = 2.
+  std::vector<uint8_t> z(2 * N), sg(2 * N);
+  std::vector<uint16_t> s16(2 * N);
+  for (int64_t i = 0; i < 2 * N; ++i) {
+    z[i] = static_cast<uint8_t>(next() & 0xF);
+    sg[i] = static_cast<uint8_t>(1 + next() % 15);
+    s16[i] = mixgemm::numeric::to_f16((1 + next() % 200) / 256.0);
+  }
+  const std::pair<std::vector<uint8_t>, uint64_t> zero_pins[] = {
+      {mixgemm::prepack_zeros_cpu(z.data(), s16.data(), 2, N, ty::f16, ty::f16), 0xceaab0a5af57348dull},
+      {mixgemm::prepack_zeros_cpu(z.data(), s16.data(), 2, N, ty::e4m3, ty::f16), 0xceaab0a5af57348dull},
+      {mixgemm::prepack_zeros_cpu(z.data(), sg.data(), 2, N, ty::s8, ty::u8), 0xd6a2a861fd19e66aull},
+  };
+  for (const auto& [bytes, fingerprint] : zero_pins)
+    EXPECT_EQ(fnv1a(bytes), fingerprint) << "zero points: fingerprint now 0x" << std::hex << fnv1a(bytes)
+                                         << "ull (bump kPrepackedLayoutVersion)";
+}
+
 // ---- zero points --------------------------------------------------------------------------
 
 TEST(PrepackZeros, SixteenBitAndE4m3AreRoundedNegatedProducts) {

@@ -213,7 +213,8 @@ def test_dlpack_gemm_keeps_a_workspace_per_stream():
 
 def test_stub_lists_every_function():
     stub = (Path(mg.__file__).parent / "_C.pyi").read_text()
-    stubbed = set(re.findall(r"^def (\w+)\(", stub, re.M)) | set(re.findall(r"^class (\w+)\(", stub, re.M))
+    stubbed = (set(re.findall(r"^def (\w+)\(", stub, re.M)) | set(re.findall(r"^class (\w+)\(", stub, re.M))
+               | set(re.findall(r"^(\w+): ", stub, re.M)))
     public = {n for n in dir(_C) if not n.startswith("_")}
     assert public <= stubbed, public - stubbed
 

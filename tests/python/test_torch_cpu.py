@@ -60,6 +60,11 @@ def test_quantlinear_state_dict_roundtrip(act):
     q2.load_state_dict(sd)
     for k, v in q2.state_dict().items():
         assert torch.equal(v, sd[k]), k
+    # Weights prepacked in another layout version are refused, not misread.
+    assert int(sd["layout_version"]) == mg.PREPACKED_LAYOUT_VERSION
+    old = dict(sd, layout_version=torch.tensor(mg.PREPACKED_LAYOUT_VERSION + 1, dtype=torch.int32))
+    with pytest.raises(mg.InvalidArgumentError, match="layout version"):
+        q2.load_state_dict(old)
     # The prepacked bytes are the library's CPU prepack of the quantized integers.
     method = {"s8": "qqq", "e4m3": "fp8"}.get(act, "rtn")
     qw = mg.quantize_weights(lin.weight.detach().t().contiguous().numpy(), method, "u4b8", 128,
