@@ -191,18 +191,26 @@ def test_concurrent_streams_take_turns_on_the_workspace():
     torch.manual_seed(5)
     layers = [mt.QuantLinear.from_linear(torch.nn.Linear(K, N).half().to(DEV)) for _ in range(2)]
     xs = [torch.randn(1, K, device=DEV).half() for _ in range(2)]
-    refs = [layers[i](xs[i]) for i in range(2)]
+    run_on_two_streams(lambda i: layers[i](xs[i]))
+
+
+def run_on_two_streams(call):
+    """call(0) and call(1) once on the current stream (the references), then 20 times each on
+    two streams, interleaved, with no synchronization between them: every result must be its
+    reference, bit for bit. Returns the two streams."""
+    refs = [call(i) for i in range(2)]
     torch.cuda.synchronize()
     streams = [torch.cuda.Stream(), torch.cuda.Stream()]
     outs = [[], []]
     for _ in range(20):
         for i in range(2):
             with torch.cuda.stream(streams[i]):
-                outs[i].append(layers[i](xs[i]))
+                outs[i].append(call(i))
     torch.cuda.synchronize()
     for i in range(2):
         for y in outs[i]:
             assert torch.equal(y, refs[i])
+    return streams
 
 
 def test_dlpack_gemm_on_concurrent_streams():
@@ -214,22 +222,13 @@ def test_dlpack_gemm_on_concurrent_streams():
     b = mg.prepack(torch.from_numpy(qw.q).to(DEV))
     sc = torch.from_numpy(qw.group_scales).to(DEV)
     xs = [torch.randn(1, K, device=DEV).half() for _ in range(2)]
-    refs = [mg.gemm(x, b, N, group_scales=sc, group_size=128) for x in xs]
-    torch.cuda.synchronize()
-    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
-    outs = [[], []]
-    for _ in range(20):
-        for i in range(2):
-            with torch.cuda.stream(streams[i]):
-                outs[i].append(mg.gemm(xs[i], b, N, group_scales=sc, group_size=128))
+    streams = run_on_two_streams(lambda i: mg.gemm(xs[i], b, N, group_scales=sc, group_size=128))
+    ref = mg.gemm(xs[0], b, N, group_scales=sc, group_size=128)
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     y_side = mg.gemm(xs[0], b, N, group_scales=sc, group_size=128, stream=side.cuda_stream)
     torch.cuda.synchronize()
-    for i in range(2):
-        for y in outs[i]:
-            assert torch.equal(y, refs[i])
-    assert torch.equal(y_side, refs[0])
+    assert torch.equal(y_side, ref)
     keys = {k[2] for k in mg._workspaces if k[0] == "torch"}
     assert {s.cuda_stream for s in streams} | {side.cuda_stream} <= keys
 
