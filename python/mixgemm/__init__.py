@@ -461,6 +461,9 @@ def gemm(a: Any, b: Any, N: int, *, group_scales: Any = None, group_zeros: Any =
     _require_type("gemm", "bias", bias, out_type)
     if out is None:
         out = _arrays.empty_like_lib(a, (M, N), out_type)
+    if M == 0:  # no tokens (an engine's empty batch): nothing to compute, as mixgemm.torch's ops
+        workspace_size(1, N, K, at, weight_type, st, hz, out_type, group_size)  # the problem's checks
+        return out
     s = _arrays.current_stream(a) if stream is None else stream
     if workspace is None:
         workspace = _workspace_for(a, workspace_size(M, N, K, at, weight_type, st, hz, out_type, group_size), s)
@@ -502,6 +505,8 @@ def quantize_activations(a: Any, to: str = "s8", static_scale: Any = None, a_typ
                                    ("e4m3" if _arrays.library(a) == "torch" else "u8"))
     if token_scales is None:
         token_scales = _arrays.empty_like_lib(a, (M,), "f32")
+    if M == 0:
+        return q, token_scales
     s = _arrays.current_stream(a) if stream is None else stream
     _C.quantize_activations_device(_arrays.for_dlpack(a), at, to, _arrays.for_dlpack(q),
                                    _arrays.for_dlpack(token_scales),

@@ -117,6 +117,12 @@ def test_gpu_prepack_matches_cpu_and_dlpack_gemm_matches_op():
     y2 = mt.gemm(x, b_dev, N, group_scales=s, group_size=128)
     torch.cuda.synchronize()
     assert torch.equal(y1, y2)
+    # No tokens: empty results, as the torch ops give (the problem is still checked).
+    assert mg.gemm(x[:0], b_dev, N, group_scales=s, group_size=128).shape == (0, N)
+    q0, t0 = mg.quantize_activations(x[:0], "s8")
+    assert q0.shape == (0, K) and t0.shape == (0,)
+    with pytest.raises(mg.InvalidArgumentError):
+        mg.gemm(x[:0], b_dev, N, group_scales=s, group_size=96)
     for sched in mg.supported_schedules("f16", "u4b8")[:3]:
         y3 = mg.gemm(x, b_dev, N, group_scales=s, group_size=128, schedule=sched)
         close(y3.float().cpu(), y1.float().cpu(), f"schedule {sched}")
