@@ -18,6 +18,7 @@ Type names: activations 'f16', 'bf16', 's8', 'e4m3'; weights 'u4b8', 'u4', 'u8b1
 """
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
@@ -362,7 +363,8 @@ def workspace_size(M: int, N: int, K: int, a_type: str = "f16", weight_type: str
                    scale_type: Optional[str] = None, has_zeros: bool = False, out_type: str = "f16",
                    group_size: int = 0) -> int:
     """Bytes of workspace :func:`gemm` needs for this problem on the current device (the
-    maximum over every schedule). Zero-fill it once; gemm leaves it zeroed."""
+    maximum over every schedule, and over every M' <= M: a workspace sized for the largest
+    batch serves every smaller one). Zero-fill it once; gemm leaves it zeroed."""
     a, b, s, z, o = _problem_types(a_type, weight_type, scale_type, out_type, has_zeros)
     return int(_C.workspace_size(M, N, K, a, b, s, z, o, group_size))
 
@@ -385,6 +387,14 @@ def partial_sums_count(M: int, N: int, K: int, a_type: str = "f16", weight_type:
 # mixgemm.torch keeps one per device and orders the streams with events instead.
 _workspaces: Dict[Tuple[str, int, int], Any] = {}
 _workspaces_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=4096)
+def _workspace_size_cached(M: int, N: int, K: int, a: str, b: str, s: str, z: bool, o: str, group_size: int,
+                           device: int) -> int:
+    """workspace_size, once per problem and device: the bound over every M' <= M costs up to
+    ~0.1-0.3 ms of host time at large M, more than a GEMM call's own checks."""
+    return workspace_size(M, N, K, a, b, s, z, o, group_size)
 
 
 def _workspace_for(a: Any, nbytes: int, stream: int) -> Any:
@@ -466,7 +476,9 @@ def gemm(a: Any, b: Any, N: int, *, group_scales: Any = None, group_zeros: Any =
         return out
     s = _arrays.current_stream(a) if stream is None else stream
     if workspace is None:
-        workspace = _workspace_for(a, workspace_size(M, N, K, at, weight_type, st, hz, out_type, group_size), s)
+        need = _workspace_size_cached(M, N, K, at, weight_type, st, hz, out_type, group_size,
+                                      _arrays.device_index(a))
+        workspace = _workspace_for(a, need, s)
     f = _arrays.for_dlpack
     opt = lambda x: None if x is None else f(x)  # noqa: E731
     _C.gemm_arrays(f(a), f(b), f(out), f(workspace), N, at, weight_type, st, hz, out_type, group_size,

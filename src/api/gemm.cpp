@@ -78,11 +78,6 @@ int current_sm_count_or_default() {
   }
 }
 
-// Workspace of an already validated problem, sized for the current device (its SM count
-// sets the split of the work).
-size_t workspace_for_current_device(const GemmProblem& problem) {
-  return core::workspace_bytes(problem, current_sm_count_or_default());
-}
 
 // A forced schedule must be one of supported_schedules(types); empty (the heuristic) always passes.
 void require_schedule_of(const TypeConfig& types, const std::string& schedule, const char* where) {
@@ -189,7 +184,9 @@ std::vector<core::PlannedLaunch> check_and_plan(const GemmArgs& args, int sm_cou
 
   const size_t need = core::workspace_bytes(p, sm_count);  // p was validated above
   MIXGEMM_REQUIRE(args.workspace_bytes >= need, kWhere,
-                  "workspace_bytes=" << args.workspace_bytes << " < workspace_size(problem)=" << need);
+                  "workspace_bytes=" << args.workspace_bytes << " < " << need
+                                     << ", what this call needs; accepted: workspace_size(problem) bytes (which "
+                                        "also serve every smaller M), or more");
   MIXGEMM_REQUIRE(need == 0 || args.workspace != nullptr, kWhere,
                   "workspace is null but this problem needs " << need << " bytes (workspace_size)");
   if (args.workspace) require_aligned(args.workspace, 256, "workspace");
@@ -217,7 +214,7 @@ void check_gemm_args(const GemmArgs& args) { (void)check_and_plan(args, current_
 
 size_t workspace_size(const GemmProblem& problem) {
   core::check_problem(problem, "workspace_size");
-  return workspace_for_current_device(problem);
+  return core::workspace_bytes_up_to(problem, current_sm_count_or_default());
 }
 
 std::vector<std::string> supported_schedules(const TypeConfig& types) {

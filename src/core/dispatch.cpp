@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <numeric>
 #include <string>
 
 #include "core/check.h"
@@ -290,6 +291,28 @@ size_t workspace_bytes(const GemmProblem& p, int sm_count) {
   for (const int64_t head : row_split_candidates(p.M)) {
     bytes = std::max(bytes, workspace_bytes_one_launch(with_rows(p, head), sm_count));
     bytes = std::max(bytes, workspace_bytes_one_launch(with_rows(p, p.M - head), sm_count));
+  }
+  return bytes;
+}
+
+size_t workspace_bytes_up_to(const GemmProblem& p, int sm_count) {
+  // Every M' <= kSmallmSlabTokens on its own (smallm's token tiles and the narrow sm90 tiles change
+  // there with every few tokens). Above it smallm runs 64-token slabs (the same need at every M') and
+  // an sm90 schedule's need depends on M' only through its token-tile count ceil(M' / tile_t): it is
+  // constant on the intervals ((j - 1) step, j step] with step the tiles' gcd, so j step (and M for
+  // the last, partial interval) stands for every M' of its interval. The row slices' launches run
+  // M' < M rows, so the one-launch needs cover them.
+  size_t bytes = 0;
+  const int64_t small = std::min<int64_t>(p.M, kSmallmSlabTokens);
+  for (int64_t m = 1; m <= small; ++m) bytes = std::max(bytes, workspace_bytes_one_launch(with_rows(p, m), sm_count));
+  if (p.M > small) {
+    int64_t step = 0;
+    for (const Sm90Config& c : kernels::sm90_configs(to_kernel(p.types.a), to_kernel_b(p.types.b)))
+      step = std::gcd(step, int64_t{c.tile_t});
+    if (step == 0) step = p.M;  // no sm90 schedule: smallm's slabs need the same at every M' > 64
+    for (int64_t m = (small / step + 1) * step; m < p.M; m += step)
+      bytes = std::max(bytes, workspace_bytes_one_launch(with_rows(p, m), sm_count));
+    bytes = std::max(bytes, workspace_bytes_one_launch(p, sm_count));
   }
   return bytes;
 }

@@ -76,8 +76,15 @@ void require_runnable(const GemmArgs& args, const PlannedLaunch& launch, int sm_
 GemmArgs row_slice(const GemmArgs& args, int64_t m0, int64_t rows);
 
 // Workspace bytes on a GPU with `sm_count` SMs: the maximum over every schedule the
-// caller may force and over the row slices gemm may run (pure).
+// caller may force and over the row slices gemm may run (pure). What gemm() asks of a call.
 size_t workspace_bytes(const GemmProblem& problem, int sm_count);
+
+// What workspace_size() answers: the maximum of workspace_bytes over every M' <= problem.M, so
+// that one workspace sized for an engine's largest batch serves every smaller one. workspace_bytes
+// alone is not monotone in M (a split-K or stream-K launch needs partial tiles only while the
+// tiles do not fill the SMs: Llama-3-8B's 6144 x 4096 needs 33 MiB at M = 768 and 24 MiB at 769).
+// Costs up to a few hundred workspace_bytes evaluations (M = 8192: ~190): a setup-time query.
+size_t workspace_bytes_up_to(const GemmProblem& problem, int sm_count);
 
 // Launches `schedule` (a name of schedule_names that require_runnable accepted) on args.stream.
 void launch(const GemmArgs& args, const std::string& schedule, int sm_count);

@@ -330,6 +330,39 @@ TEST(Dispatch, DecodeBeyondSmallmsCounterCapRunsSm90) {
   }
 }
 
+// workspace_size(M) serves every M' <= M: an engine sizes one workspace for its largest batch.
+// What a call needs is not monotone in M (Llama-3-8B's 6144 x 4096 needs 33 MiB at M = 768, 24 at
+// 769: the split-K / stream-K partials exist only while the tiles do not fill the SMs), and until
+// session 75 workspace_size answered the call's own need, so a workspace sized at M = 769 was
+// refused at M = 768 (checked: this test fails with workspace_bytes in place of
+// workspace_bytes_up_to, on 6144 x 4096 at M_max = 769 and others). Every M' up to 1100 against
+// the running maximum, on the layers where the need falls with M somewhere, every type config.
+TEST(Dispatch, WorkspaceSizeServesEverySmallerM) {
+  const std::pair<int64_t, int64_t> shapes[] = {{6144, 4096}, {4096, 4096}, {1024, 4096}, {768, 2048}, {8192, 8192}};
+  for (const TypeConfig& t : served_configs())
+    for (auto [N, K] : shapes) {
+      size_t running = 0;
+      int64_t checked = 0;
+      for (int64_t M = 1; M <= 1100; ++M) {
+        const GemmProblem p{M, N, K, t, 128};
+        try {
+          core::check_problem(p, "test");
+        } catch (const Error&) {
+          break;
+        }
+        running = std::max(running, core::workspace_bytes(p, 132));
+        // Every M is an M_max; the up-to bound is dear enough (one evaluation per 64 tokens) to
+        // ask at a spread of them, including every one after a fall.
+        if (M <= 80 || M % 37 == 0 || core::workspace_bytes(p, 132) < running) {
+          ASSERT_GE(core::workspace_bytes_up_to(p, 132), running) << t.name() << " " << N << " x " << K << " M=" << M;
+          ++checked;
+        }
+        EXPECT_GE(core::workspace_bytes_up_to(p, 132), core::workspace_bytes(p, 132));
+      }
+      EXPECT_GT(checked, 80) << t.name();
+    }
+}
+
 // A call check_gemm_args accepts must be one its planned launches can run: gemm() checks every
 // launch (core::require_runnable: the kernel family's can_implement on the launch's rows) before
 // the first, so a gap between the two would refuse a valid call, or, with a missing check in a
