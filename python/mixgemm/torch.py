@@ -693,18 +693,16 @@ class QuantLinear(torch.nn.Module):
                 f"has_zeros={self.has_zeros}, dtype={self.dtype}")
 
     def reserve_workspace(self, max_m: int = 64) -> None:
-        """Grow the device's workspace to what this layer needs for calls of 1, 8, 16, 32, 64
-        and ``max_m`` tokens (call it with the largest M before capturing a CUDA graph that
-        runs more than 64 tokens; the op itself grows the workspace outside capture)."""
+        """Grow the device's workspace to what this layer needs for calls of up to
+        ``max(max_m, 64)`` tokens (workspace_size covers every smaller M; call it with the largest
+        M before capturing a CUDA graph that runs more than 64 tokens; the op itself grows the
+        workspace outside capture)."""
         dev = self.qweight.device
         if dev.type != "cuda":
             return
-        idx = _dev_index(dev)
-        need = 0
-        for m in sorted({1, 8, 16, 32, 64, max_m}):
-            need = max(need, _problem_ws_bytes(m, self.out_features, self.in_features, self.act_type,
-                                               self.weight_type, self.scale_type, self.has_zeros, self.out_type,
-                                               self.group_size, idx))
+        need = _problem_ws_bytes(max(int(max_m), 64), self.out_features, self.in_features, self.act_type,
+                                 self.weight_type, self.scale_type, self.has_zeros, self.out_type, self.group_size,
+                                 _dev_index(dev))
         reserve_workspace(dev, need)
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
