@@ -74,23 +74,38 @@ _ws_stream: Dict[int, "torch.cuda.Stream"] = {}
 _ws_lock = threading.RLock()
 
 
+def _stream_capturing(stream: "torch.cuda.Stream") -> bool:
+    """Whether `stream` is capturing a CUDA graph (torch answers for the current stream only)."""
+    if stream.cuda_stream == 0:
+        return False  # the legacy default stream is never captured (asked during a capture it may error)
+    if stream == torch.cuda.current_stream(stream.device):
+        return torch.cuda.is_current_stream_capturing()
+    with torch.cuda.stream(stream):
+        return torch.cuda.is_current_stream_capturing()
+
+
 def _order_workspace(idx: int, stream: "torch.cuda.Stream") -> None:
     """The library's rule is that calls sharing a workspace are ordered on one stream, and this
-    module keeps one workspace per device. So when the ops move to another stream (outside CUDA
-    graph capture), that stream first waits for everything enqueued so far on the previous one:
-    two streams never use the workspace at once (their calls lose concurrency, never their
-    results), and the workspace is recorded as used by the stream, so that growing it does not
-    free memory a kernel on it may still use."""
+    module keeps one workspace per device. So when the ops move to another stream, that stream
+    first waits for everything enqueued so far on the previous one (an event): two streams never
+    use the workspace at once (their calls lose concurrency, never their results). Outside
+    capture the workspace is also recorded as used by the stream, so that growing it does not free
+    memory a kernel on it may still use. Inside a CUDA-graph capture the same event makes an edge
+    of the graph when both streams are capturing (the branches of a fork / join capture, e.g. a
+    side stream for shared experts): until session 75 nothing was ordered during capture, and two
+    branches' calls ran at once on the workspace at every replay. A capturing and a non-capturing
+    stream cannot be ordered (CUDA forbids the dependency); there the capture goes on unordered, as
+    before, and its calls order the ones that follow in it."""
     last = _ws_stream.get(idx)
     if last is not None and last != stream:
-        if torch.cuda.is_current_stream_capturing():
-            return  # a graph's calls are ordered by the stream it is replayed on
-        ev = torch.cuda.Event()
-        ev.record(last)
-        stream.wait_event(ev)
-        ws = _workspaces.get(idx)
-        if ws is not None:
-            ws.record_stream(stream)
+        capturing = _stream_capturing(stream)
+        if capturing == _stream_capturing(last):
+            ev = torch.cuda.Event()
+            ev.record(last)
+            stream.wait_event(ev)
+            ws = _workspaces.get(idx)
+            if ws is not None and not capturing:
+                ws.record_stream(stream)
     _ws_stream[idx] = stream
 
 

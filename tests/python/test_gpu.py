@@ -219,6 +219,34 @@ def run_on_two_streams(call):
     return streams
 
 
+def test_fork_join_capture_orders_the_workspace():
+    # A CUDA graph captured on two streams (fork / join, as engines capture a side stream for shared
+    # experts or a second micro-batch): the QuantLinears of the two branches share the device's
+    # workspace, so the ops put an edge between them in the graph. Until session 75 nothing was
+    # ordered during capture and the two split-K decode calls ran at once at every replay.
+    K, N = 8192, 8192
+    torch.manual_seed(6)
+    layers = [mt.QuantLinear.from_linear(torch.nn.Linear(K, N).half().to(DEV)) for _ in range(2)]
+    xs = [torch.randn(1, K, device=DEV).half() for _ in range(2)]
+    with torch.no_grad():
+        refs = [layers[i](xs[i]) for i in range(2)]
+        torch.cuda.synchronize()
+        g = torch.cuda.CUDAGraph()
+        side = torch.cuda.Stream()
+        with torch.cuda.graph(g):
+            side.wait_stream(torch.cuda.current_stream())  # fork
+            y0 = layers[0](xs[0])
+            with torch.cuda.stream(side):
+                y1 = layers[1](xs[1])
+            torch.cuda.current_stream().wait_stream(side)  # join
+    for _ in range(20):
+        y0.fill_(float("nan"))
+        y1.fill_(float("nan"))
+        g.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(y0, refs[0]) and torch.equal(y1, refs[1])
+
+
 def test_dlpack_gemm_on_concurrent_streams():
     # The DLPack mg.gemm without workspace=: each stream gets a workspace of its own (zero-filled on
     # that stream), so split-K decode calls issued on two streams with no synchronization between

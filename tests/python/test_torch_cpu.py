@@ -149,12 +149,15 @@ def test_ops_refuse_operands_the_kernels_would_misread():
 def test_workspace_order_follows_the_streams(monkeypatch):
     # _order_workspace's bookkeeping with stand-in streams: the first stream and repeated calls on
     # it cost nothing; a switch records an event on the previous stream, makes the new one wait on
-    # it and marks the workspace as used by the new stream; nothing is ordered during capture.
+    # it and (outside capture) marks the workspace as used by the new stream. Two capturing streams
+    # (a fork / join capture's branches) are ordered the same way, by an edge of the graph; a
+    # capturing and a non-capturing stream cannot be, and are not.
     log = []
 
     class FakeStream:
         def __init__(self, name):
             self.name = name
+            self.capturing = False
 
         def wait_event(self, ev):
             log.append(("wait", self.name, ev.on))
@@ -168,24 +171,29 @@ def test_workspace_order_follows_the_streams(monkeypatch):
         def record_stream(self, stream):
             log.append(("used_by", stream.name))
 
-    capturing = [False]
     monkeypatch.setattr(torch.cuda, "Event", FakeEvent)
-    monkeypatch.setattr(torch.cuda, "is_current_stream_capturing", lambda: capturing[0])
+    monkeypatch.setattr(mt, "_stream_capturing", lambda s: s.capturing)
     monkeypatch.setattr(mt, "_ws_stream", {})
     monkeypatch.setattr(mt, "_workspaces", {7: FakeWs()})
-    s1, s2 = FakeStream("s1"), FakeStream("s2")
+    s1, s2, s3 = FakeStream("s1"), FakeStream("s2"), FakeStream("s3")
     mt._order_workspace(7, s1)
     mt._order_workspace(7, s1)
     assert log == []
     mt._order_workspace(7, s2)
     assert log == [("record", "s1"), ("wait", "s2", "s1"), ("used_by", "s2")]
     log.clear()
-    capturing[0] = True
-    mt._order_workspace(7, s1)  # capturing on s1: left to the replay stream
-    assert log == [] and mt._ws_stream[7] is s2
-    capturing[0] = False
-    mt._order_workspace(7, s1)
-    assert log == [("record", "s2"), ("wait", "s1", "s2"), ("used_by", "s1")]
+    s1.capturing = s3.capturing = True  # a capture on s1 forks to s3
+    mt._order_workspace(7, s1)  # after eager work on s2: no dependency is possible
+    assert log == [] and mt._ws_stream[7] is s1
+    mt._order_workspace(7, s3)  # the side branch waits for the main one's calls: a graph edge
+    assert log == [("record", "s1"), ("wait", "s3", "s1")]
+    log.clear()
+    mt._order_workspace(7, s1)  # and back
+    assert log == [("record", "s3"), ("wait", "s1", "s3")]
+    log.clear()
+    s1.capturing = s3.capturing = False
+    mt._order_workspace(7, s2)
+    assert log == [("record", "s1"), ("wait", "s2", "s1"), ("used_by", "s2")]
 
 
 def test_eager_calls_skip_the_dispatcher_only_for_plain_cuda_tensors():
