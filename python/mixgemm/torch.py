@@ -118,16 +118,32 @@ def reserve_workspace(device, nbytes: int) -> Tensor:
         return _reserve_workspace_locked(idx, nbytes)
 
 
+# Devices whose current workspace a CUDA graph has captured, and the workspaces replaced after a
+# capture: a graph keeps the address it captured, so a replaced workspace must outlive every
+# replay. Freeing it (as until session 75) let the allocator hand its memory to other tensors,
+# and a decode graph captured before a larger eager call grew the workspace then wrote its
+# split-K partials and counters into them at every replay. Kept for the life of the process:
+# a few per device at most (each replacement is larger, and the largest need is ~33 MiB).
+_ws_in_graph: set = set()
+_retired_workspaces: List[Tensor] = []
+
+
 def _reserve_workspace_locked(idx: int, nbytes: int) -> Tensor:
     ws = _workspaces.get(idx)
+    capturing = torch.cuda.is_current_stream_capturing()
     if ws is None or ws.numel() < nbytes:
-        if torch.cuda.is_current_stream_capturing():
+        if capturing:
             raise mixgemm.MixgemmError(
                 f"mixgemm.torch: the workspace of cuda:{idx} must grow to {nbytes} bytes during CUDA graph "
                 "capture; run the model once before capturing or call mixgemm.torch.reserve_workspace first")
         _order_workspace(idx, torch.cuda.current_stream(idx))
+        if ws is not None and idx in _ws_in_graph:
+            _retired_workspaces.append(ws)
+        _ws_in_graph.discard(idx)
         ws = torch.zeros(max(int(nbytes), 256), dtype=torch.uint8, device=torch.device("cuda", idx))
         _workspaces[idx] = ws
+    elif capturing:
+        _ws_in_graph.add(idx)
     return ws
 
 

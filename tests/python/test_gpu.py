@@ -247,6 +247,35 @@ def test_fork_join_capture_orders_the_workspace():
         assert torch.equal(y0, refs[0]) and torch.equal(y1, refs[1])
 
 
+def test_graph_replays_after_the_workspace_grew():
+    # A decode graph captured with the device's workspace, which then grows (as a larger call's first
+    # run makes it): the graph keeps the old address, so the old workspace must stay allocated. The
+    # memory the allocator hands out next is filled with 0xFF (non-zero split-K counters if it reused
+    # the old workspace's), and the replays must still give the eager results.
+    K, N = 8192, 8192
+    torch.manual_seed(7)
+    layer = mt.QuantLinear.from_linear(torch.nn.Linear(K, N).half().to(DEV))
+    x = torch.randn(1, K, device=DEV).half()
+    with torch.no_grad():
+        ref = layer(x)
+        torch.cuda.synchronize()
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            y = layer(x)
+        before = mt.workspace(DEV)
+        old_bytes = before.numel()
+        mt.reserve_workspace(DEV, old_bytes + 1)  # what a larger call's first run does
+        assert mt.workspace(DEV) is not before
+        del before
+        fill = [torch.full((old_bytes,), 255, dtype=torch.uint8, device=DEV) for _ in range(4)]
+        for _ in range(10):
+            y.fill_(float("nan"))
+            g.replay()
+            torch.cuda.synchronize()
+            assert torch.equal(y, ref)
+    del fill
+
+
 def test_dlpack_gemm_on_concurrent_streams():
     # The DLPack mg.gemm without workspace=: each stream gets a workspace of its own (zero-filled on
     # that stream), so split-K decode calls issued on two streams with no synchronization between

@@ -196,6 +196,31 @@ def test_workspace_order_follows_the_streams(monkeypatch):
     assert log == [("record", "s1"), ("wait", "s2", "s1"), ("used_by", "s2")]
 
 
+def test_a_workspace_a_graph_captured_outlives_its_replacement(monkeypatch):
+    # A CUDA graph keeps the workspace address it captured: when a later call grows the workspace,
+    # the one a capture used is kept (retired), not freed; one no capture used is freed as before.
+    capturing = [False]
+    monkeypatch.setattr(torch.cuda, "is_current_stream_capturing", lambda: capturing[0])
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda idx=None: "s")
+    monkeypatch.setattr(mt, "_order_workspace", lambda idx, stream: None)
+    real_zeros = torch.zeros
+    monkeypatch.setattr(torch, "zeros", lambda n, dtype, device: real_zeros(n, dtype=dtype))
+    monkeypatch.setattr(mt, "_workspaces", {})
+    monkeypatch.setattr(mt, "_ws_in_graph", set())
+    monkeypatch.setattr(mt, "_retired_workspaces", [])
+    w1 = mt._reserve_workspace_locked(3, 1000)
+    capturing[0] = True
+    assert mt._reserve_workspace_locked(3, 500) is w1  # captured into a graph
+    with pytest.raises(mg.MixgemmError, match="during CUDA graph capture"):
+        mt._reserve_workspace_locked(3, 2000)
+    capturing[0] = False
+    w2 = mt._reserve_workspace_locked(3, 2000)
+    assert w2 is not w1 and w2.numel() >= 2000
+    assert len(mt._retired_workspaces) == 1 and mt._retired_workspaces[0] is w1
+    w3 = mt._reserve_workspace_locked(3, 4000)  # w2 was never captured: not kept
+    assert w3 is not w2 and len(mt._retired_workspaces) == 1
+
+
 def test_eager_calls_skip_the_dispatcher_only_for_plain_cuda_tensors():
     # A plain CUDA tensor outside torch.compile runs the op's implementation directly; CPU / meta
     # tensors and tensor subclasses (a fake CUDA tensor here, as torch.compile and export trace
