@@ -387,6 +387,11 @@ def partial_sums_count(M: int, N: int, K: int, a_type: str = "f16", weight_type:
 # mixgemm.torch keeps one per device and orders the streams with events instead.
 _workspaces: Dict[Tuple[str, int, int], Any] = {}
 _workspaces_lock = threading.Lock()
+# Workspaces a CUDA graph captured are kept when they are replaced (the graph replays at the address
+# it captured; mixgemm.torch does the same): the keys whose current one a capture used, and the
+# replaced ones.
+_ws_in_graph: set = set()
+_retired_workspaces: List[Any] = []
 
 
 @functools.lru_cache(maxsize=4096)
@@ -401,15 +406,21 @@ def _workspace_for(a: Any, nbytes: int, stream: int) -> Any:
     key = (_arrays.library(a), _arrays.device_index(a), int(stream))
     with _workspaces_lock:
         ws = _workspaces.get(key)
+        capturing = _arrays.is_capturing(a)
         if ws is None or int(ws.shape[0]) < nbytes:
-            if _arrays.is_capturing(a):
+            if capturing:
                 raise MixgemmError(f"mixgemm.gemm: the workspace must grow to {nbytes} bytes during CUDA graph "
                                    "capture; run the call once before capturing, or pass workspace=")
+            if ws is not None and key in _ws_in_graph:
+                _retired_workspaces.append(ws)
+            _ws_in_graph.discard(key)
             # Zero-filled on `stream` itself (not the library's current stream, which stream= may not
             # be); a grown one replaces the old, whose memory the allocator hands out again only
-            # after the work queued on that stream.
+            # after the work queued on that stream (unless a graph captured it: kept above).
             ws = _arrays.zeros_for_stream(a, max(nbytes, 256), stream)
             _workspaces[key] = ws
+        elif capturing:
+            _ws_in_graph.add(key)
         return ws
 
 

@@ -206,9 +206,25 @@ def test_dlpack_gemm_keeps_a_workspace_per_stream():
         w3 = mg._workspace_for(a, 5000, 11)
         assert w3.shape[0] >= 5000 and mg._workspace_for(a, 1000, 22) is w2
         assert sorted(k[2] for k in mg._workspaces) == [11, 22]
+        # A workspace a CUDA graph captured outlives its replacement (stand-in capture status).
+        capturing = [True]
+        real = mg._arrays.is_capturing
+        mg._arrays.is_capturing = lambda x: capturing[0]
+        try:
+            assert mg._workspace_for(a, 100, 22) is w2
+            capturing[0] = False
+            w4 = mg._workspace_for(a, 9000, 22)
+            assert w4 is not w2 and any(r is w2 for r in mg._retired_workspaces)
+            assert not any(r is w3 for r in mg._retired_workspaces)
+            mg._workspace_for(a, 9000, 11)  # w3 was never captured: not kept
+            assert not any(r is w3 for r in mg._retired_workspaces)
+        finally:
+            mg._arrays.is_capturing = real
     finally:
         mg._workspaces.clear()
         mg._workspaces.update(saved)
+        mg._ws_in_graph.clear()
+        mg._retired_workspaces.clear()
 
 
 def test_stub_lists_every_function():
