@@ -2,6 +2,9 @@
 the DLPack path, torch.compile(fullgraph=True) and CUDA-graph capture, QuantLinear against
 nn.Linear on the dequantized weights. Every test skips, with the reason, without PyTorch
 or without a GPU."""
+import gc
+import weakref
+
 import numpy as np
 import pytest
 
@@ -264,9 +267,14 @@ def test_graph_replays_after_the_workspace_grew():
             y = layer(x)
         before = mt.workspace(DEV)
         old_bytes = before.numel()
+        kept = weakref.ref(before)
         mt.reserve_workspace(DEV, old_bytes + 1)  # what a larger call's first run does
         assert mt.workspace(DEV) is not before
         del before
+        gc.collect()
+        # The module must hold the captured workspace (session 75's device run: without this the
+        # replays below still passed, the allocator not having handed the freed block out again).
+        assert kept() is not None, "the workspace the graph captured was freed"
         fill = [torch.full((old_bytes,), 255, dtype=torch.uint8, device=DEV) for _ in range(4)]
         for _ in range(10):
             y.fill_(float("nan"))
