@@ -78,7 +78,6 @@ int current_sm_count_or_default() {
   }
 }
 
-
 // A forced schedule must be one of supported_schedules(types); empty (the heuristic) always passes.
 void require_schedule_of(const TypeConfig& types, const std::string& schedule, const char* where) {
   if (schedule.empty()) return;
