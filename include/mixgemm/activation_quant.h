@@ -31,7 +31,8 @@ struct ActivationQuantArgs {
 };
 
 // Asynchronous on args.stream; no allocation, no host sync. Throws mixgemm::Error (nothing
-// launched) on an invalid argument.
+// launched) on an invalid argument. M = 0 (no tokens) is checked like any call (a, q and
+// token_scales may be null) and launches nothing.
 void quantize_activations(const ActivationQuantArgs& args);
 
 // Quantizes 16-bit activations `a16` [M][lda16] (type a16_type, f16 or bf16) to
@@ -39,6 +40,7 @@ void quantize_activations(const ActivationQuantArgs& args);
 // 16-byte aligned) and `tok_buf` ([M] f32), then runs gemm(args) on them. args.a, args.lda
 // and args.token_scales are replaced by these buffers; everything else is as for gemm().
 // `static_scale`: device pointer to a per-tensor f32 scale, or null for dynamic per-token.
+// M = 0 launches nothing, as both halves do.
 void gemm_with_activation_quant(GemmArgs args, const void* a16, ScalarType a16_type, int64_t lda16,
                                 void* q_buf, float* tok_buf, const float* static_scale = nullptr);
 

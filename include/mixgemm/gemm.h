@@ -81,7 +81,8 @@ struct GemmArgs {
 // sets how the work is split; 132 SMs are assumed when no device can be queried). The
 // maximum over every schedule, so any forced schedule fits, and over every M' <= M, so a
 // workspace sized for the largest batch serves every smaller one (what a call needs is not
-// monotone in M by itself). Never synchronizes; a setup-time query (up to ~0.2 ms at M = 8192).
+// monotone in M by itself); 0 for M = 0. Never synchronizes; a setup-time query (up to ~0.2 ms
+// at M = 8192).
 size_t workspace_size(const GemmProblem& problem);
 
 // Names of the schedules that can run `types`, in a stable order.
@@ -100,7 +101,10 @@ std::string describe_plan(const GemmProblem& problem, int sm_count);
 
 // Validates everything, picks or checks the schedule, and launches on args.stream.
 // Throws mixgemm::Error (nothing written) on any invalid argument or when no kernel
-// implements the configuration.
+// implements the configuration. M = 0 (no tokens: an empty batch, an expert that drew none)
+// is checked like any call, except that a and out may be null and no workspace is needed
+// (workspace_size says 0), and launches nothing. choose_schedule, describe_plan and the
+// partial-sum entries, which describe a launch, refuse M = 0.
 void gemm(const GemmArgs& args);
 
 // Validation alone, without a launch: what gemm() checks before it launches (the arguments,

@@ -21,18 +21,20 @@ void check_quantize_args(const ActivationQuantArgs& x, const char* where) {
   const bool a16 = x.a_type == types::f16 || x.a_type == types::bf16;
   MIXGEMM_REQUIRE(a16, where, "a_type=" << x.a_type.name() << "; accepted: f16, bf16");
   MIXGEMM_REQUIRE(x.to == types::s8 || x.to == types::e4m3, where, "to=" << x.to.name() << "; accepted: s8, e4m3");
-  MIXGEMM_REQUIRE(x.M >= 1 && x.M <= 0x7fffffff, where, "M=" << x.M << "; accepted: 1 <= M < 2^31");
+  // M = 0 (no tokens) is checked as any call, a, q and token_scales may then be null, and nothing runs.
+  MIXGEMM_REQUIRE(x.M >= 0 && x.M <= 0x7fffffff, where, "M=" << x.M << "; accepted: 0 <= M < 2^31");
   MIXGEMM_REQUIRE(x.K >= 8 && x.K % 8 == 0 && x.K <= 0x7fffffff, where,
                   "K=" << x.K << "; accepted: a positive multiple of 8 (16-byte rows)");
   MIXGEMM_REQUIRE(x.lda >= x.K && x.lda % 8 == 0, where,
                   "lda=" << x.lda << "; accepted: lda >= K=" << x.K << " and a multiple of 8");
   MIXGEMM_REQUIRE(x.ldq >= x.K && x.ldq % 16 == 0, where,
                   "ldq=" << x.ldq << "; accepted: ldq >= K=" << x.K << " and a multiple of 16");
-  MIXGEMM_REQUIRE(x.a != nullptr && reinterpret_cast<uintptr_t>(x.a) % 16 == 0, where,
+  const bool empty = x.M == 0;
+  MIXGEMM_REQUIRE((x.a != nullptr || empty) && reinterpret_cast<uintptr_t>(x.a) % 16 == 0, where,
                   "a is null or not 16-byte aligned; accepted: a 16-byte aligned device pointer");
-  MIXGEMM_REQUIRE(x.q != nullptr && reinterpret_cast<uintptr_t>(x.q) % 16 == 0, where,
+  MIXGEMM_REQUIRE((x.q != nullptr || empty) && reinterpret_cast<uintptr_t>(x.q) % 16 == 0, where,
                   "q is null or not 16-byte aligned; accepted: a 16-byte aligned device pointer");
-  MIXGEMM_REQUIRE(x.token_scales != nullptr && reinterpret_cast<uintptr_t>(x.token_scales) % 4 == 0, where,
+  MIXGEMM_REQUIRE((x.token_scales != nullptr || empty) && reinterpret_cast<uintptr_t>(x.token_scales) % 4 == 0, where,
                   "token_scales is null or not 4-byte aligned; accepted: a device [M] f32 array");
   MIXGEMM_REQUIRE(x.static_scale == nullptr || reinterpret_cast<uintptr_t>(x.static_scale) % 4 == 0, where,
                   "static_scale is not 4-byte aligned; accepted: a device pointer to one f32, or null");
@@ -58,6 +60,7 @@ void require_device_pointers(const ActivationQuantArgs& x, const char* where) {
 }
 
 void launch_checked(const ActivationQuantArgs& x, const char* where) {
+  if (x.M == 0) return;  // no tokens: nothing to quantize (a grid of no blocks is a launch error)
   const kernels::QuantParams p{static_cast<const uint8_t*>(x.a), x.lda * 2, static_cast<uint8_t*>(x.q), x.ldq,
                                x.token_scales, x.static_scale, static_cast<int32_t>(x.K)};
   const cudaError_t e =

@@ -91,13 +91,14 @@ void require_schedule_of(const TypeConfig& types, const std::string& schedule, c
 }
 
 // What gemm and gemm_partial_sums check alike: the problem, the operands (not out), the schedule.
-void check_inputs(const GemmArgs& args, const char* where) {
+// allow_empty (gemm): M = 0 passes, and then a may be null (it has no rows).
+void check_inputs(const GemmArgs& args, const char* where, bool allow_empty = false) {
   const GemmProblem& p = args.problem;
-  core::check_problem(p, where);
+  core::check_problem(p, where, allow_empty);
   const TypeConfig& t = p.types;
   const int a_bytes = t.a.size_bits() / 8;
 
-  MIXGEMM_REQUIRE(args.a != nullptr, where, "a is null; accepted: a device pointer to [M, lda] activations");
+  MIXGEMM_REQUIRE(args.a != nullptr || p.M == 0, where, "a is null; accepted: a device pointer to [M, lda] activations");
   MIXGEMM_REQUIRE(args.b != nullptr, where, "b is null; accepted: the device pointer prepack() wrote");
   MIXGEMM_REQUIRE(args.lda >= p.K, where, "lda=" << args.lda << " < K=" << p.K << "; accepted: lda >= K");
   MIXGEMM_REQUIRE(args.lda % (16 / a_bytes) == 0, where,
@@ -169,10 +170,13 @@ namespace {
 
 // Everything gemm() checks that needs no device (the arguments, the workspace for a GPU of
 // `sm_count` SMs, the regions, every planned launch's can_implement); returns the plan.
+// M = 0 (no tokens) is checked as any call, except that a and out may be null and no workspace
+// is needed, and plans no launch: gemm then returns without touching the device.
 std::vector<core::PlannedLaunch> check_and_plan(const GemmArgs& args, int sm_count) {
-  check_inputs(args, kWhere);
+  check_inputs(args, kWhere, /*allow_empty=*/true);
   const GemmProblem& p = args.problem;
-  MIXGEMM_REQUIRE(args.out != nullptr, kWhere, "out is null; accepted: a device pointer to [M, ldo] outputs");
+  const bool empty = p.M == 0;
+  MIXGEMM_REQUIRE(args.out != nullptr || empty, kWhere, "out is null; accepted: a device pointer to [M, ldo] outputs");
   MIXGEMM_REQUIRE(args.ldo >= p.N, kWhere, "ldo=" << args.ldo << " < N=" << p.N << "; accepted: ldo >= N");
   MIXGEMM_REQUIRE(args.ldo % 8 == 0, kWhere,
                   "ldo=" << args.ldo << " is not a multiple of 8 elements; rows of out must start 16-byte aligned");
@@ -181,7 +185,7 @@ std::vector<core::PlannedLaunch> check_and_plan(const GemmArgs& args, int sm_cou
   if (args.token_scales) require_aligned(args.token_scales, 4, "token_scales");
   if (args.bias) require_aligned(args.bias, 4, "bias");
 
-  const size_t need = core::workspace_bytes(p, sm_count);  // p was validated above
+  const size_t need = empty ? 0 : core::workspace_bytes(p, sm_count);  // p was validated above
   MIXGEMM_REQUIRE(args.workspace_bytes >= need, kWhere,
                   "workspace_bytes=" << args.workspace_bytes << " < " << need
                                      << ", what this call needs; accepted: workspace_size(problem) bytes (which "
@@ -199,6 +203,7 @@ std::vector<core::PlannedLaunch> check_and_plan(const GemmArgs& args, int sm_cou
   require_disjoint("workspace", ws, inputs, kWhere);
   require_disjoint("out", out, {{"workspace", ws}}, kWhere);
 
+  if (empty) return {};
   // Without a forced schedule a badly tile-fitting M may run as two row slices, each with the
   // heuristic's pick for its rows (core::plan_call), in order on the stream. Every launch is
   // checked here, before the first one runs: a refused call writes nothing.
@@ -212,7 +217,8 @@ std::vector<core::PlannedLaunch> check_and_plan(const GemmArgs& args, int sm_cou
 void check_gemm_args(const GemmArgs& args) { (void)check_and_plan(args, current_sm_count_or_default()); }
 
 size_t workspace_size(const GemmProblem& problem) {
-  core::check_problem(problem, "workspace_size");
+  core::check_problem(problem, "workspace_size", /*allow_empty=*/true);
+  if (problem.M == 0) return 0;  // gemm launches nothing
   return core::workspace_bytes_up_to(problem, current_sm_count_or_default());
 }
 

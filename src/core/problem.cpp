@@ -56,9 +56,11 @@ void check_type_config(const TypeConfig& t, const char* where) {
 
 int64_t num_groups(const GemmProblem& p) { return p.group_size > 0 ? p.K / p.group_size : 1; }
 
-void check_problem(const GemmProblem& p, const char* where) {
+void check_problem(const GemmProblem& p, const char* where, bool allow_empty) {
   check_type_config(p.types, where);
-  MIXGEMM_REQUIRE(p.M >= 1, where, "M=" << p.M << "; accepted: M >= 1");
+  MIXGEMM_REQUIRE(p.M >= (allow_empty ? 0 : 1), where,
+                  "M=" << p.M << "; accepted: M >= " << (allow_empty ? 0 : 1)
+                       << (allow_empty || p.M != 0 ? "" : " (M = 0 launches nothing: gemm() accepts it and returns)"));
   MIXGEMM_REQUIRE(p.N >= 1 && p.K >= 1, where, "N=" << p.N << ", K=" << p.K << "; accepted: N, K >= 1");
   MIXGEMM_REQUIRE(p.M <= INT32_MAX && p.N <= INT32_MAX && p.K <= INT32_MAX, where,
                   "M, N, K must each fit in int32");

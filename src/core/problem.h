@@ -15,8 +15,11 @@ inline constexpr int64_t kMaxKS8 = 131071;
 // The accepted type pairs (docs/semantics.md), refused otherwise with the list.
 void check_type_config(const TypeConfig& t, const char* where);
 
-// Shapes, group size, type config; everything that does not need a pointer.
-void check_problem(const GemmProblem& p, const char* where);
+// Shapes, group size, type config; everything that does not need a pointer. M = 0 (no tokens:
+// an engine's empty batch or an expert that drew none) passes only with `allow_empty`, for the
+// entries that run nothing for it (gemm, check_gemm_args, workspace_size); the ones that describe
+// a launch (choose_schedule, describe_plan, the partial sums) refuse it.
+void check_problem(const GemmProblem& p, const char* where, bool allow_empty = false);
 
 // Number of rows of group scales / zeros: K / group_size, or 1 without group scales.
 int64_t num_groups(const GemmProblem& p);

@@ -72,8 +72,8 @@ TEST(GemmArgs, NullPointers) {
 
 TEST(GemmArgs, Shapes) {
   auto a = valid_w4a16();
-  a.problem.M = 0;
-  expect_refused(a, "M=0");
+  a.problem.M = -1;
+  expect_refused(a, "M=-1");
   a = valid_w4a16();
   a.problem.N = 250;
   a.ldo = 256;
@@ -269,6 +269,65 @@ TEST(GemmArgs, PartialSums) {
   EXPECT_GE(partial_sums_count(a.problem), 2);
   const std::string msg = partial_sums_refusal(a, parts);
   EXPECT_EQ(msg.find("partial-sum form"), std::string::npos) << msg;
+}
+
+// M = 0 (an empty batch, an expert that drew no tokens): gemm checks everything else and launches
+// nothing, so a and out may be null and no workspace is needed; the entries that describe a launch
+// refuse it by name.
+TEST(GemmArgs, NoTokensIsCheckedAndNeedsNothing) {
+  GemmArgs a = valid_w4a16();
+  a.problem.M = 0;
+  a.a = nullptr;
+  a.out = nullptr;
+  a.workspace = nullptr;
+  a.workspace_bytes = 0;
+  EXPECT_EQ(refusal(a), "");
+  EXPECT_EQ(workspace_size(a.problem), 0u);
+  // The rest of the call is still checked.
+  GemmArgs x = a;
+  x.problem.group_size = 96;
+  expect_refused(x, "group_size=96");
+  x = a;
+  x.b = nullptr;
+  expect_refused(x, "b is null");
+  x = a;
+  x.lda = 100;
+  expect_refused(x, "lda=100");
+  x = a;
+  x.ldo = 8;
+  expect_refused(x, "ldo=8");
+  x = a;
+  x.schedule = "no_such_schedule";
+  expect_refused(x, "schedule='no_such_schedule'");
+  x = a;
+  x.a = reinterpret_cast<const void*>(0x100008);
+  expect_refused(x, "a is not 16-byte aligned");
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  for (const std::string& msg :
+       {message([&] { (void)choose_schedule(a.problem, 132); }), message([&] { (void)describe_plan(a.problem, 132); }),
+        message([&] { (void)partial_sums_count(a.problem); })}) {
+    EXPECT_NE(msg.find("M=0; accepted: M >= 1"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("gemm() accepts it"), std::string::npos) << msg;
+  }
+  // quantize_activations: the same rule (it launches nothing, so no device is needed here).
+  ActivationQuantArgs q;
+  q.M = 0;
+  q.K = 64;
+  q.lda = 64;
+  q.ldq = 64;
+  EXPECT_EQ(message([&] { quantize_activations(q); }), "");
+  q.ldq = 8;
+  EXPECT_NE(message([&] { quantize_activations(q); }).find("ldq=8"), std::string::npos);
+  q.ldq = 64;
+  q.M = -1;
+  EXPECT_NE(message([&] { quantize_activations(q); }).find("M=-1"), std::string::npos);
 }
 
 // Byte regions: hulls that meet are tested row by row, so interleaved matrices do not overlap.

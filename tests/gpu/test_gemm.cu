@@ -19,6 +19,7 @@
 #include "kernels/sm90/sm90.h"
 #include "kernels/workspace_layout.h"
 #include "gpu/gpu_test_util.h"
+#include "mixgemm/activation_quant.h"
 #include "mixgemm/gemm.h"
 #include "mixgemm/prepack.h"
 #include "mixgemm/reference.h"
@@ -503,6 +504,56 @@ TEST(GemmApi, RefusesHostPointerAndWritesNothing) {
   }
   MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
   for (uint16_t v : c.download()) ASSERT_EQ(v, 0xFFFF) << "the refused call wrote output";
+}
+
+// M = 0 (an empty batch): gemm, quantize_activations and gemm_with_activation_quant check the call
+// and launch nothing, with a, out and the workspace null. Captured into a CUDA graph, the three
+// calls leave it without a node (a launch of an empty grid would be an error; any launch, a node).
+TEST(GemmApi, NoTokensLaunchesNothing) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  Case c(4, 256, 1024, f16, 128, test_seed() + 720, false);
+  cudaStream_t s = nullptr;
+  MIXGEMM_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  GemmArgs g = c.args(s);
+  g.problem.M = 0;
+  g.a = nullptr;
+  g.out = nullptr;
+  g.workspace = nullptr;
+  g.workspace_bytes = 0;
+  EXPECT_EQ(workspace_size(g.problem), 0u);
+  ActivationQuantArgs qa;
+  qa.M = 0;
+  qa.K = 1024;
+  qa.lda = 1024;
+  qa.ldq = 1024;
+  qa.to = s8;
+  qa.stream = s;
+  // W4A8 (s8, QQQ integer group scales) on the same weights' pointers: nothing is read at M = 0.
+  GemmArgs g8 = g;
+  g8.problem.types = TypeConfig{s8, u4b8, u8, false, f16};
+  gemm(g);  // eager
+  MIXGEMM_CUDA_OK(cudaStreamSynchronize(s));
+  cudaGraph_t graph = nullptr;
+  MIXGEMM_CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  gemm(g);
+  quantize_activations(qa);
+  gemm_with_activation_quant(g8, nullptr, f16, 1024, nullptr, nullptr);
+  MIXGEMM_CUDA_OK(cudaStreamEndCapture(s, &graph));
+  size_t nodes = 1;
+  MIXGEMM_CUDA_OK(cudaGraphGetNodes(graph, nullptr, &nodes));
+  EXPECT_EQ(nodes, 0u) << "an M = 0 call launched something";
+  cudaGraphDestroy(graph);
+  // Still checked: a bad argument of an empty call is refused by name.
+  g.problem.group_size = 96;
+  try {
+    gemm(g);
+    ADD_FAILURE() << "group_size=96 was accepted at M = 0";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("group_size=96"), std::string::npos) << e.what();
+  }
+  MIXGEMM_CUDA_OK(cudaStreamSynchronize(s));
+  MIXGEMM_CUDA_OK(cudaGetLastError());
+  cudaStreamDestroy(s);
 }
 
 // A stream of another device is refused by name before anything is launched (it used to fail
