@@ -171,7 +171,8 @@ namespace {
 // Everything gemm() checks that needs no device (the arguments, the workspace for a GPU of
 // `sm_count` SMs, the regions, every planned launch's can_implement); returns the plan.
 // M = 0 (no tokens) is checked as any call, except that a and out may be null and no workspace
-// is needed, and plans no launch: gemm then returns without touching the device.
+// is needed, and plans no launch (gemm still asks the device its facts, the pointers and the
+// stream, then launches nothing).
 std::vector<core::PlannedLaunch> check_and_plan(const GemmArgs& args, int sm_count) {
   check_inputs(args, kWhere, /*allow_empty=*/true);
   const GemmProblem& p = args.problem;
