@@ -45,7 +45,8 @@ TYPE_CONFIGS = [
 # compile time: 128 x 256 (128 accumulators) fits; 256 x 128 (two m64 atoms per consumer,
 # the same 128 accumulators plus twice the fragments) spills, so it is not generated.
 # 128 x 32 was measured (bench/results/2026-11-30-h200/sm90-timing/) and is not generated:
-# smallm is faster up to 32 tokens and 128 x 64 from 33 on, so the heuristic never picks it.
+# with one m64 atom per warpgroup it took 128 x 64's time per block, so the token count did not
+# set the time there (the two-atom 256 x 32 / 256 x 16 below are what narrowed it).
 SCHEDULE_CONFIGS = [
     (128, 64, "1x1x1", "coop", "smem", "splitk"),
     (128, 128, "1x1x1", "coop", "smem", "splitk"),
@@ -55,6 +56,16 @@ SCHEDULE_CONFIGS = [
     # (and in the 64-token slabs of M < 128): 0.66-0.94x the time of 128 x 64 at M = 64
     # (bench/results/2026-11-30-h200/s4-round1/w16-*.csv).
     (256, 64, "1x1x1", "coop", "smem", "splitk"),
+    # The same two-atom tile with 32 / 16 tokens: where 256 x 64 would run M <= 32 tokens, half or
+    # three quarters of its wgmma work is zero fill, and the wgmma issue holds the converting warps
+    # (session 28's block-loop measurement). Picked in place of 256 x 64 at M = 17..32 / M <= 16
+    # (sm90_pick): 256 x 32 took 0.81-1.04x 256 x 64's time at M = 24 / 32 (geomean 0.905), 256 x 16
+    # 0.76-1.02x at M = 16 (0.864), H100, CUDA graphs, f16 / s8 / e4m3 x u4b8 g128 on 13 layers
+    # (bench/results/2026-12-05-h100/s77-t32/). Not generated: 256 x 8 (0.93-1.12x 256 x 16's time at
+    # M = 1 / 8) and the three-warpgroup 384-row tiles (geomean 1.03-1.14x the 256-row tile of their
+    # token count).
+    (256, 32, "1x1x1", "coop", "smem", "splitk"),
+    (256, 16, "1x1x1", "coop", "smem", "splitk"),
 ]
 
 # Schedules a type config does not get, and why: 8-bit weights (bf16 converts them through

@@ -60,7 +60,8 @@ std::string small_pick(const GemmProblem& p, int sm_count, kernels::AType a, ker
   const SmallmConfig c = kernels::smallm_default_config(rows, p.N, p.K, sm_count, a, b, p.group_size);
   if (c.token_tile != 0) return c.name();
   Sm90Config big;
-  if (kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big)) return big.name();
+  if (kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big))
+    return kernels::sm90_narrow_token_tile(p.M, big, sm90).name();
   std::string why, first;
   int refused = 0;
   for (const SmallmConfig& cfg : kernels::smallm_configs(a, b)) {
@@ -108,9 +109,12 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
   double t_ranked = 0;  // big's time in sm90's ranking model of this activation type
   if ((p.M > min_tokens || compare) &&
       kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big, &t_ranked)) {
-    if (!compare) return big.name();
+    // The tile that runs: the ranked one, or at M <= 32 a narrower token tile in place of 256 x 64 (priced
+    // below as the ranked tile: sm90_narrow_token_tile).
+    const std::string big_name = kernels::sm90_narrow_token_tile(p.M, big, sm90).name();
+    if (!compare) return big_name;
     const kernels::SmallmConfig small = kernels::smallm_default_config(p.M, p.N, p.K, sm_count, a, b, p.group_size);
-    if (small.token_tile == 0) return big.name();  // no smallm schedule fits this group size
+    if (small.token_tile == 0) return big_name;  // no smallm schedule fits this group size
     // A narrow layer (smallm's CTAs cut to whole stripes) at M <= kSmallmAlignedTokens runs smallm
     // for 16-bit and s8 activations: there TM 32 took 0.65-0.99x sm90's time in CUDA graphs and
     // 0.74-1.06x event-timed (9 narrow layers and Llama-3-8B o, M = 24 / 32), which neither time
@@ -138,7 +142,7 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
         const double scale = a == kernels::AType::kS8     ? kNarrowRankScaleS8
                              : a == kernels::AType::kE4M3 ? kNarrowRankScaleE4m3
                                                           : kNarrowRankScaleA16;
-        return t_narrow < scale * t_ranked ? narrow.name() : big.name();
+        return t_narrow < scale * t_ranked ? narrow.name() : big_name;
       }
     }
     const double t_small = kernels::smallm_predicted_us(p.M, p.N, p.K, sm_count, a, b, small);
@@ -149,7 +153,7 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
     const double t_big = a != kernels::AType::kE4M3
                              ? t_ranked
                              : kernels::sm90_predicted_us(p.M, p.N, p.K, sm_count, a, b, big);
-    return t_big < kSm90Margin * t_small ? big.name() : small.name();
+    return t_big < kSm90Margin * t_small ? big_name : small.name();
   }
   return small_pick(p, sm_count, a, b, sm90);
 }

@@ -272,6 +272,39 @@ TEST(Sm90Heuristic, PicksTheWideTileForLargeMAndALegalOneAlways) {
   EXPECT_FALSE(sm90_pick(100, 8192, 8160, 132, AType::kF16, BType::kU4B8, 0, all, &c));
 }
 
+// The narrow token tiles are not ranked (no block time of theirs is in the models) unless nothing else is a
+// candidate; they replace 256 x 64 at M <= 32, the narrowest that holds M, and nothing else.
+TEST(Sm90Heuristic, NarrowTokenTilesReplace256x64OnlyAtUpTo32Tokens) {
+  for (const AType a : {AType::kF16, AType::kBF16, AType::kS8, AType::kE4M3}) {
+    const auto all = sm90_all_configs(a, BType::kU4B8);
+    for (int64_t M = 1; M <= 300; ++M)
+      for (int64_t N : {1024, 4096, 8192, 28672}) {
+        Sm90Config c;
+        ASSERT_TRUE(sm90_pick(M, N, 8192, 132, a, BType::kU4B8, 128, all, &c));
+        EXPECT_GE(c.tile_t, 64) << "M=" << M << " N=" << N << " ranked " << c.name();
+        const Sm90Config run = sm90_narrow_token_tile(M, c, all);
+        const bool narrowed = c.tile_n == 256 && c.tile_t == 64 && M <= 32;
+        const Sm90Config want = !narrowed ? c : M <= 16 ? Sm90Config{256, 16} : Sm90Config{256, 32};
+        EXPECT_EQ(run.name(), want.name()) << "M=" << M << " N=" << N << " ranked " << c.name();
+      }
+  }
+  // Without the narrow tiles among the candidates (a restricted build) the ranked tile runs; with only one of
+  // them, it runs where it holds M.
+  const std::vector<Sm90Config> wide = {{128, 64}, {128, 128}, {256, 64}};
+  EXPECT_EQ(sm90_narrow_token_tile(8, {256, 64}, wide).name(), Sm90Config({256, 64}).name());
+  const std::vector<Sm90Config> t32 = {{256, 64}, {256, 32}};
+  EXPECT_EQ(sm90_narrow_token_tile(8, {256, 64}, t32).name(), Sm90Config({256, 32}).name());
+  const std::vector<Sm90Config> t16 = {{256, 64}, {256, 16}};
+  EXPECT_EQ(sm90_narrow_token_tile(20, {256, 64}, t16).name(), Sm90Config({256, 64}).name());
+  EXPECT_EQ(sm90_narrow_token_tile(16, {128, 64}, sm90_all_configs(AType::kF16, BType::kU4B8)).name(),
+            Sm90Config({128, 64}).name());
+  // Only narrow candidates: they are ranked, and a legal one is picked.
+  Sm90Config c;
+  ASSERT_TRUE(sm90_pick(100, 8192, 8192, 132, AType::kF16, BType::kU4B8, 128, {{256, 16}, {256, 32}}, &c));
+  EXPECT_EQ(c.tile_n, 256);
+  EXPECT_LT(c.tile_t, 64);
+}
+
 // Measured H200 times of the f16 x u4b8 g128 sm90 tiles at one (shape, M); 0: not timed.
 struct TimedPoint {
   int64_t N, K, M;

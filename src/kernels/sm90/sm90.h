@@ -30,7 +30,7 @@ namespace mixgemm::kernels {
 
 struct Sm90Config {
   int tile_n = 128;  // weight rows per CTA tile: 128 or 256
-  int tile_t = 128;  // tokens per CTA tile: 64, 128 or 256
+  int tile_t = 128;  // tokens per CTA tile: 16, 32, 64, 128 or 256
 
   std::string name() const;  // "sm90_128x128_1x1x1_coop_splitk"
   friend bool operator==(const Sm90Config& x, const Sm90Config& y) {
@@ -107,6 +107,10 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                int64_t group_size, const std::vector<Sm90Config>& candidates, Sm90Config* out,
                double* ranked_us = nullptr);
+
+// The tile to run in place of the ranked one: 256 x 64 at M <= 32 becomes the narrowest 256-row tile of at
+// least M tokens among `candidates` (256 x 32, 256 x 16); any other tile is returned as it is. Pure.
+Sm90Config sm90_narrow_token_tile(int64_t M, const Sm90Config& ranked, const std::vector<Sm90Config>& candidates);
 
 // How the 128 x 256 and 128 x 128 tiles' two-part split-K tiles are reduced (sm90_gemm.cuh, epilogue):
 // kOn, the default: when both parts have arrived, each sums, scales and stores one token half

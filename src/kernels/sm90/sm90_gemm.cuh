@@ -97,7 +97,7 @@ struct Sm90Traits {
   static constexpr bool kA8 = A == AType::kS8 || A == AType::kE4M3;
   static_assert(!kA8 || kWBits == 4, "8-bit activations take 4-bit weights");
   static_assert(kTileN == 128 || kTileN == 256, "64 or 128 weight rows per consumer warpgroup");
-  static_assert(kTileT == 32 || kTileT == 64 || kTileT == 128 || kTileT == 256, "wgmma N (tokens)");
+  static_assert(kTileT == 16 || kTileT == 32 || kTileT == 64 || kTileT == 128 || kTileT == 256, "wgmma N (tokens)");
   static constexpr bool kBF16 = A == AType::kBF16;
   static constexpr int kEB = kA8 ? 1 : 2;                    // activation bytes
   static constexpr int kKStep = kA8 ? 32 : 16;               // k per wgmma
@@ -166,7 +166,10 @@ struct Sm90Traits {
   static constexpr int kOffBar = kOffEpi + kEpiBytes;
   static constexpr int kSmemBytes = 1024 + kOffBar + kBarBytes;  // + slack to align to 1024
   static_assert(kSmemBytes <= kSmemPerBlock, "shared memory");
-  static_assert(kActBytes % 1024 == 0 && kStageBytes % 1024 == 0, "swizzle atoms stay aligned");
+  // The activation box is whole swizzle atoms (8 rows of kRowBytes: 1024 B for 16-bit, 512 B for 8-bit
+  // activations) and every (sub-)stage starts 1024-aligned.
+  static_assert(kActBytes % (8 * kRowBytes) == 0 && kSubBytes % 1024 == 0 && kStageBytes % 1024 == 0,
+                "swizzle atoms stay aligned");
   static_assert(kTileN % 64 == 0 && kOffEpi % 1024 == 0 && kEpiBoxBytes % 1024 == 0, "epilogue boxes stay aligned");
 };
 

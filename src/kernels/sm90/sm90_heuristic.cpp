@@ -327,21 +327,43 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
 //   (down to 0.80x / 0.70x), slower by more than 3% at 6 / 2, worst Llama-2-70B qkv s8 at M = 160 /
 //   192 (1.24x / 1.14x: 128 x 256 streamed against 256 x 64) and Llama-3-8B down s8 at M = 160..256
 //   (1.05-1.10x: 128 x 128 against 128 x 256). #5's M = 256 / 512 points kept their tiles.
+// The tiles of fewer than 64 tokens (256 x 32, 256 x 16) are not ranked: the models have no block time for
+// them (block_ns prices every tile of <= 64 tokens as a 64-token one), and their smaller partial tiles would
+// rank them below 128 x 64 where that was never measured. sm90_narrow_token_tile puts them in place of
+// 256 x 64; they are ranked only where no tile of 64 or more tokens is a candidate (a restricted build).
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
                const std::vector<Sm90Config>& candidates, Sm90Config* out, double* ranked_us) {
   bool found = false;
   double best = 0;
-  for (const Sm90Config& c : candidates) {
-    if (!sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
-    const double t = predicted_us(model_of(a, b), M, N, K, sm_count, b, c, Sm90SplitMode::kAuto);
-    if (!found || t < best) {
-      best = t;
-      *out = c;
-      found = true;
+  for (const bool narrow : {false, true}) {
+    for (const Sm90Config& c : candidates) {
+      if ((c.tile_t < 64) != narrow || !sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
+      const double t = predicted_us(model_of(a, b), M, N, K, sm_count, b, c, Sm90SplitMode::kAuto);
+      if (!found || t < best) {
+        best = t;
+        *out = c;
+        found = true;
+      }
     }
+    if (found) break;
   }
   if (found && ranked_us) *ranked_us = best;
   return found;
+}
+
+// Where 256 x 64 would run M <= 32 tokens, its one token tile is half (or more) zero fill, and the
+// consumers still issue m64n64 wgmma: a wgmma issue holds the issuing warps while the tensor pipe is busy
+// (session 28), so the zero half costs conversion time too. The same two-atom tile with 32 / 16 tokens
+// took 0.81-1.04x its time at M = 24 / 32 (geomean 0.905) and 0.76-1.02x at M = 16 (0.864): H100, CUDA
+// graphs, f16 / s8 / e4m3 x u4b8 g128 on the seed shape and 12 Llama layers (bench/results/2026-12-05-h100/
+// t32/). Only the tile changes: its units, split and grid are 256 x 64's (the same token-tile count), and
+// the smallm / sm90 crossover still prices 256 x 64 (the narrow tiles are not yet timed on the H200).
+Sm90Config sm90_narrow_token_tile(int64_t M, const Sm90Config& ranked, const std::vector<Sm90Config>& candidates) {
+  if (ranked.tile_n != 256 || ranked.tile_t != 64 || M > 32) return ranked;
+  Sm90Config best = ranked;
+  for (const Sm90Config& c : candidates)
+    if (c.tile_n == 256 && c.tile_t >= M && c.tile_t < best.tile_t) best = c;
+  return best;
 }
 
 }  // namespace mixgemm::kernels
