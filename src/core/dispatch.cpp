@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <numeric>
 #include <string>
 
 #include "core/check.h"
@@ -300,23 +299,22 @@ size_t workspace_bytes(const GemmProblem& p, int sm_count) {
 }
 
 size_t workspace_bytes_up_to(const GemmProblem& p, int sm_count) {
-  // Every M' <= kSmallmSlabTokens on its own (smallm's token tiles and the narrow sm90 tiles change
-  // there with every few tokens). Above it smallm runs 64-token slabs (the same need at every M') and
-  // an sm90 schedule's need depends on M' only through its token-tile count ceil(M' / tile_t): it is
-  // constant on the intervals ((j - 1) step, j step] with step the tiles' gcd, so j step (and M for
-  // the last, partial interval) stands for every M' of its interval. The row slices' launches run
-  // M' < M rows, so the one-launch needs cover them.
+  // Every M' <= kSmallmSlabTokens on its own (smallm's token tiles and the narrow sm90 tiles change there with every
+  // few tokens). Above it smallm runs 64-token slabs (the need at M' = kSmallmSlabTokens, counted in that loop), and
+  // an sm90 schedule's need depends on M' only through its token-tile count ceil(M' / tile_t): it is constant on the
+  // intervals ((j - 1) tile_t, j tile_t], so j tile_t (and M for the last, partial interval) stands for every M' of
+  // its interval, schedule by schedule (one step per schedule: with the 16-token tile a common step would price every
+  // schedule 16 tokens apart, ~3x the work at large M). The row slices' launches run M' < M rows, so the one-launch
+  // needs cover them.
   size_t bytes = 0;
   const int64_t small = std::min<int64_t>(p.M, kSmallmSlabTokens);
   for (int64_t m = 1; m <= small; ++m) bytes = std::max(bytes, workspace_bytes_one_launch(with_rows(p, m), sm_count));
   if (p.M > small) {
-    int64_t step = 0;
-    for (const Sm90Config& c : kernels::sm90_configs(to_kernel(p.types.a), to_kernel_b(p.types.b)))
-      step = std::gcd(step, int64_t{c.tile_t});
-    if (step == 0) step = p.M;  // no sm90 schedule: smallm's slabs need the same at every M' > 64
-    for (int64_t m = (small / step + 1) * step; m < p.M; m += step)
-      bytes = std::max(bytes, workspace_bytes_one_launch(with_rows(p, m), sm_count));
-    bytes = std::max(bytes, workspace_bytes_one_launch(p, sm_count));
+    for (const Sm90Config& c : kernels::sm90_configs(to_kernel(p.types.a), to_kernel_b(p.types.b))) {
+      for (int64_t m = (small / c.tile_t + 1) * c.tile_t; m < p.M; m += c.tile_t)
+        bytes = std::max(bytes, kernels::sm90_workspace_bytes(m, p.N, p.K, c, sm_count));
+      bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count));
+    }
   }
   return bytes;
 }

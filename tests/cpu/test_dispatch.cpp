@@ -366,7 +366,7 @@ TEST(Dispatch, WorkspaceSizeServesEverySmallerM) {
           break;
         }
         running = std::max(running, core::workspace_bytes(p, 132));
-        // Every M is an M_max; the up-to bound is dear enough (one evaluation per 64 tokens) to
+        // Every M is an M_max; the up-to bound is dear enough (one evaluation per token tile of each schedule) to
         // ask at a spread of them, including every one after a fall.
         if (M <= 80 || M % 37 == 0 || core::workspace_bytes(p, 132) < running) {
           ASSERT_GE(core::workspace_bytes_up_to(p, 132), running) << t.name() << " " << N << " x " << K << " M=" << M;
