@@ -3,7 +3,8 @@
 # generates). f16 / s8 / e4m3 x u4b8 g128 on the 13 layers of s77-t32, CUDA graphs (32 launches per replay), two rounds
 # in mirrored order: 256 x 16 / 256 x 32 / 256 x 64 / 128 x 64 forced at the M they cover, and the heuristic's pick.
 # Questions: does the smallm / sm90 crossover at M <= 16 move (e4m3's 256 x 16 0.82-0.96x smallm at M = 1 / 8 on the
-# large layers on the H100), and does 256 x 32 beat 128 x 64 where the ranking picks 128 x 64 at M = 17..32?
+# large layers on the H100), does 256 x 32 beat 128 x 64 where the ranking picks 128 x 64 at M = 17..32, and does
+# 256 x 32 with two token tiles beat the 64-token tiles at M = 48?
 #   MIXGEMM_GIT_COMMIT=<commit> bash bench/results/2026-12-05-h200/s77-next/narrow-h200.sh    (repo root; ~7 min)
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
@@ -19,7 +20,7 @@ S=128x64,256x64,256x32,256x16
 [ -x build-nh/tools/mixgemm-bench ] || { echo "build failed"; tail -30 $W/build.log; exit 1; }
 echo "built at $((SECONDS - t0)) s"
 B=(--no-baselines --settle-ms 0 --summary-m none --quiet --git-commit "${MIXGEMM_GIT_COMMIT:-unknown}" --iters 30 --warmup 3
-   --types f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 --shapes seed,llama2-70b,llama3-8b,llama2-7b --m 1,8,16,24,32
+   --types f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 --shapes seed,llama2-70b,llama3-8b,llama2-7b --m 1,8,16,24,32,48
    --graph-batch 32)
 run() {  # $1 stem, rest: flags
   local s=$1; shift; local lim; lim=$(left 20); [ "$lim" -gt 120 ] && lim=120
