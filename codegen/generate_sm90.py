@@ -59,7 +59,7 @@ SCHEDULE_CONFIGS = [
     # The same two-atom tile with 32 / 16 tokens: where 256 x 64 would run M <= 32 tokens, half or
     # three quarters of its wgmma work is zero fill, and the wgmma issue holds the converting warps
     # (session 28's block-loop measurement). Picked in place of 256 x 64 at M = 17..32 / M <= 16
-    # (sm90_pick): 256 x 32 took 0.81-1.04x 256 x 64's time at M = 24 / 32 (geomean 0.905), 256 x 16
+    # (sm90_narrow_token_tile): 256 x 32 took 0.81-1.04x 256 x 64's time at M = 24 / 32 (geomean 0.905), 256 x 16
     # 0.76-1.02x at M = 16 (0.864), H100, CUDA graphs, f16 / s8 / e4m3 x u4b8 g128 on 13 layers
     # (bench/results/2026-12-05-h100/s77-t32/). Not generated: 256 x 8 (0.93-1.12x 256 x 16's time at
     # M = 1 / 8) and the three-warpgroup 384-row tiles (geomean 1.03-1.14x the 256-row tile of their

@@ -356,7 +356,7 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, 
 // (session 28), so the zero half costs conversion time too. The same two-atom tile with 32 / 16 tokens
 // took 0.81-1.04x its time at M = 24 / 32 (geomean 0.905) and 0.76-1.02x at M = 16 (0.864): H100, CUDA
 // graphs, f16 / s8 / e4m3 x u4b8 g128 on the seed shape and 12 Llama layers (bench/results/2026-12-05-h100/
-// t32/). Only the tile changes: its units, split and grid are 256 x 64's (the same token-tile count), and
+// s77-t32/). Only the tile changes: its units, split and grid are 256 x 64's (the same token-tile count), and
 // the smallm / sm90 crossover still prices 256 x 64 (the narrow tiles are not yet timed on the H200).
 Sm90Config sm90_narrow_token_tile(int64_t M, const Sm90Config& ranked, const std::vector<Sm90Config>& candidates) {
   if (ranked.tile_n != 256 || ranked.tile_t != 64 || M > 32) return ranked;
