@@ -275,12 +275,15 @@ TEST(Sm90Heuristic, PicksTheWideTileForLargeMAndALegalOneAlways) {
 // The narrow token tiles are not ranked (no block time of theirs is in the models) unless nothing else is a
 // candidate; they replace 256 x 64 at M <= 32, the narrowest that holds M, and nothing else.
 TEST(Sm90Heuristic, NarrowTokenTilesReplace256x64OnlyAtUpTo32Tokens) {
-  for (const AType a : {AType::kF16, AType::kBF16, AType::kS8, AType::kE4M3}) {
-    const auto all = sm90_all_configs(a, BType::kU4B8);
+  const std::pair<AType, BType> configs[] = {{AType::kF16, BType::kU4B8}, {AType::kBF16, BType::kU4B8},
+                                             {AType::kF16, BType::kU8B128}, {AType::kS8, BType::kU4B8},
+                                             {AType::kE4M3, BType::kU4B8}};
+  for (const auto& [a, b] : configs) {
+    const auto all = sm90_all_configs(a, b);
     for (int64_t M = 1; M <= 300; ++M)
       for (int64_t N : {1024, 4096, 8192, 28672}) {
         Sm90Config c;
-        ASSERT_TRUE(sm90_pick(M, N, 8192, 132, a, BType::kU4B8, 128, all, &c));
+        ASSERT_TRUE(sm90_pick(M, N, 8192, 132, a, b, 128, all, &c));
         EXPECT_GE(c.tile_t, 64) << "M=" << M << " N=" << N << " ranked " << c.name();
         const Sm90Config run = sm90_narrow_token_tile(M, c, all);
         const bool narrowed = c.tile_n == 256 && c.tile_t == 64 && M <= 32;
