@@ -277,7 +277,13 @@ TEST(BenchOptions, ParsesEveryFlag) {
   EXPECT_EQ(parse({"--fp8-promotion-k", "auto"}).fp8_promotion_k, -1);
   EXPECT_EQ(parse({"--fp8-promotion-k=0"}).fp8_promotion_k, 0);
   EXPECT_EQ(fp8_promotion_for(-1, "smallm_w4_k64_p2"), 1);
-  EXPECT_EQ(fp8_promotion_for(-1, "sm90_ws_128x128"), 0);
+  EXPECT_EQ(fp8_promotion_for(-1, "sm90_ws_128x128"), 0);  // not a schedule name: the loosest model
+  // sm90: the compiled interval (sm90_kernel_params.h): the block-issue tiles promote, 128 x 256 does not.
+  EXPECT_EQ(fp8_promotion_for(-1, "sm90_128x256_1x1x1_coop_splitk"), 0);
+  const int64_t narrow = fp8_promotion_for(-1, "sm90_256x16_1x1x1_coop_splitk");
+  EXPECT_TRUE(narrow == 64 || narrow == 128 || narrow == 256) << narrow;  // 0 only in a build with MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS=0
+  EXPECT_EQ(fp8_promotion_for(-1, "sm90_128x128_1x1x1_coop_splitk"), narrow);
+  EXPECT_EQ(fp8_promotion_for(0, "sm90_256x16_1x1x1_coop_splitk"), 0);  // the option wins
   EXPECT_THROW(parse({"--fp8-promotion-k", "x"}), std::invalid_argument);
   EXPECT_TRUE(o.prepack_bench);
   EXPECT_TRUE(o.stream_read);

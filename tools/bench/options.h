@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/sm90/sm90.h"
 #include "metrics.h"
 #include "shapes.h"
 #include "type_spec.h"
@@ -208,10 +209,14 @@ inline std::vector<int64_t> parse_int_list(std::string_view flag, std::string_vi
   return out;
 }
 
-// The promotion interval the e4m3 tolerance assumes for a schedule (see --fp8-promotion-k).
+// The promotion interval the e4m3 tolerance assumes for a schedule (see --fp8-promotion-k): auto (-1)
+// takes 1 for smallm (f16 HMMA on e4m3 values), the compiled interval of an sm90 schedule
+// (kernels::sm90_e4m3_promotion_k: 128 on the block-issue tiles, 0 on 128 x 256), 0 otherwise.
 inline int64_t fp8_promotion_for(int64_t option, const std::string& schedule) {
   if (option >= 0) return option;
-  return schedule.rfind("smallm", 0) == 0 ? 1 : 0;
+  if (schedule.rfind("smallm", 0) == 0) return 1;
+  kernels::Sm90Config cfg;
+  return kernels::sm90_parse_name(schedule, &cfg) ? kernels::sm90_e4m3_promotion_k(cfg) : 0;
 }
 
 inline std::string shell_quote(std::string_view s) {

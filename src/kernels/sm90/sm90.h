@@ -49,6 +49,12 @@ bool sm90_parse_name(std::string_view name, Sm90Config* cfg);
 // instance table); empty for pairs the family does not run (8-bit activations).
 std::vector<Sm90Config> sm90_configs(AType a, BType b);
 
+// The promotion interval of e4m3 activations on a schedule in this build, in k (docs/semantics.md 5.2's
+// P: the fp8 wgmma chain's sum is added into f32 registers at least every P k): 64 or 128 on the tiles
+// that issue whole 64-k blocks (MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS, sm90_kernel_params.h), 0 on 128 x 256
+// (a work unit's whole k-range in one chain). What the tolerance model takes (ToleranceOptions).
+int64_t sm90_e4m3_promotion_k(const Sm90Config& cfg);
+
 // Whether this build compiled a restricted instance set (-DMIXGEMM_SM90_TYPES / _SCHEDULES):
 // the GPU tests then skip, visibly, the type configs that have no instance.
 bool sm90_instance_set_restricted();

@@ -30,6 +30,8 @@
 //       block i+1 into F[(i+1)%2]
 // so the conversion of block i+1 runs while the tensor cores work on block i. (The
 // 128 x 256 tile has registers for one k16 step of fragments ahead only: mainloop.)
+// e4m3 on these block-issue tiles: every 4th block opens a new wgmma chain after the previous
+// one is added into f32 registers (promotion, P = 256 k: sm90_e4m3_promotion_k); 128 x 256 does not.
 // Persistent: the grid is at most one CTA per SM; CTA c runs units c, c+C, ... (a unit is
 // a tile, or one k-range of a tile: split-K when the tiles do not fill the SMs, and for the
 // tiles of a partial last wave; or stream-K, one contiguous range of k-blocks per CTA across
@@ -112,6 +114,10 @@ struct Sm90Traits {
   // Issue granularity (see mainloop): a whole 64-k block (4 wgmma, one fence) where the
   // accumulators leave registers for two blocks of fragments, else one k16 step.
   static constexpr bool kBlockIssue = kMW * kAcc <= 64;
+  static_assert(kBlockIssue == sm90_block_issue(kTileN, kTileT), "the host's sm90_block_issue");
+  // e4m3 on the block-issue tiles: a new wgmma chain every kPromoteBlocks blocks, the finished one
+  // added into f32 registers (mainloop; sm90_e4m3_promotion_k). 0: no promotion.
+  static constexpr int kPromoteBlocks = A == AType::kE4M3 && kBlockIssue ? MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS : 0;
   // Independent accumulator chains per atom (kBlockIssue only): k16 step s accumulates into
   // set s % kAccSets, summed in set order after the unit's last block. A narrow wgmma
   // (m64n32k16, m64n64k16) is short next to its latency, so one chain of dependent steps
@@ -904,6 +910,22 @@ struct Sm90Cta {
     }
   }
 
+  // Promotion (kPromoteBlocks > 0): the finished chain's sets added into tot, in fixed order
+  // ((tot + set 0) + set 1) + ...: deterministic. f32 adds, round to nearest.
+  template <int kSets, int kMore>
+  static __device__ __forceinline__ void promote(Acc (&tot)[kMW][kAcc], const Acc (&acc)[kMW][kAcc],
+                                                 const Acc (&more)[kMore][kMW][kAcc]) {
+#pragma unroll
+    for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+      for (int j = 0; j < kAcc; ++j) {
+        Acc v = tot[mw][j] + acc[mw][j];
+#pragma unroll
+        for (int set = 1; set < kSets; ++set) v += more[set - 1][mw][j];
+        tot[mw][j] = v;
+      }
+  }
+
   // This thread is done with the stage: every consumer thread arrives (the `empty` count is
   // 32 per consumer warp), each arrival a release of its own shared-memory reads of the stage,
   // so all of them happen before the producer's refill. With one arrival per warp (lane 0)
@@ -1053,6 +1075,19 @@ struct Sm90Cta {
     if constexpr (Tr::kBlockIssue) {
       constexpr int kSets = Tr::kAccSets;
       Acc more[kSets > 1 ? kSets - 1 : 1][kMW][kAcc];  // sets 1.. (set 0 is acc)
+      // Promotion (e4m3, kPromoteBlocks > 0): tot is the f32 sum of the finished chains. A block that
+      // opens a chain (every kPromoteBlocks-th block of the work unit, counted from its first) waits for
+      // the previous block's wgmma (wgmma_wait<0>: its conversion has run under them, so the wait is
+      // short where the conversion paces the loop), adds every set into tot and overwrites the sets.
+      constexpr int kPB = Tr::kPromoteBlocks;
+      static_assert(kPB == 0 || !kUnitForm<kUns, kMode>, "the unit form is for 16-bit activations only");
+      Acc tot[kPB > 0 ? kMW : 1][kPB > 0 ? kAcc : 1];
+      if constexpr (kPB > 0) {
+#pragma unroll
+        for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+          for (int j = 0; j < kAcc; ++j) tot[mw][j] = 0.0f;
+      }
       uint32_t F[2][4][kMW][4];
       // kUnitForm: every work unit starts its rows at the unit form's first unit (base0), with a
       // group start at its first block wherever that lies in its group; uleft: blocks left in the
@@ -1072,8 +1107,17 @@ struct Sm90Cta {
         for (int h = 0; h < 2; ++h) {  // unrolled by two: the buffer index is static
           if (h == 1 && i + 1 >= nk) break;
           const uint64_t desc = ptx::smem_desc_swizzled<Tr::kRowBytes>(st);
+          // Block i+h opens a promotion chain (i is even: for 4, every other pair's first block).
+          const bool opens = kPB == 1 || (kPB == 2 && h == 0) || (kPB == 4 && h == 0 && (i & 2) == 0);
+          if constexpr (kPB > 0) {
+            if (opens && i + h > 0) {
+              ptx::wgmma_wait<0>();  // block i+h-1 done: the chain is complete
+              promote<kSets>(tot, acc, more);
+            }
+          }
           ptx::wgmma_fence();
-          const bool first = i + h == 0;  // the first use of every set overwrites it
+          // The first use of every set overwrites it (with promotion: of every chain).
+          const bool first = kPB > 0 ? opens : i + h == 0;
           block_step<W, 0, kSets>(acc, more, F[h][0], desc, first);
           block_step<W, 1, kSets>(acc, more, F[h][1], desc, first);
           if constexpr (Tr::kSteps == 4) {
@@ -1126,13 +1170,21 @@ struct Sm90Cta {
       ptx::wgmma_wait<0>();
       release(c, prev);
       advance(stage, phase);
-      // Fixed order (set 1, 2, 3 into set 0): deterministic.
-#pragma unroll
-      for (int set = 1; set < kSets; ++set)
+      if constexpr (kPB > 0) {
+        promote<kSets>(tot, acc, more);  // the last chain
 #pragma unroll
         for (int mw = 0; mw < kMW; ++mw)
 #pragma unroll
-          for (int j = 0; j < kAcc; ++j) acc[mw][j] += more[set - 1][mw][j];
+          for (int j = 0; j < kAcc; ++j) acc[mw][j] = tot[mw][j];
+      } else {
+        // Fixed order (set 1, 2, 3 into set 0): deterministic.
+#pragma unroll
+        for (int set = 1; set < kSets; ++set)
+#pragma unroll
+          for (int mw = 0; mw < kMW; ++mw)
+#pragma unroll
+            for (int j = 0; j < kAcc; ++j) acc[mw][j] += more[set - 1][mw][j];
+      }
       if constexpr (kUnitFormOn) unit_leave(r, acc);
     } else {
       uint32_t F[2][kMW][4];

@@ -121,6 +121,10 @@ std::vector<Sm90Config> sm90_all_configs(AType a, BType b) {
 
 bool sm90_instance_set_restricted() { return sm90::kSm90InstanceSetRestricted; }
 
+int64_t sm90_e4m3_promotion_k(const Sm90Config& cfg) {
+  return sm90::sm90_e4m3_promotion_k(cfg.tile_n, cfg.tile_t);
+}
+
 std::vector<Sm90Config> sm90_configs(AType a, BType b) {
   std::vector<Sm90Config> v;
   for (const Sm90Config& c : sm90_all_configs(a, b)) {

@@ -53,6 +53,31 @@ static_assert(sm90_tail_box_for(64, 2, 24) && sm90_tail_box_for(64, 2, 96) && !s
                   sm90_tail_box_for(128, 1, 160) && !sm90_tail_box_for(128, 1, 96) && !sm90_tail_box_for(256, 2, 512),
               "the exact box from 4 KB of zero fill per block: f16 32 rows, 8-bit 64 rows");
 
+// Whether a tile issues whole 64-k blocks (Sm90Traits::kBlockIssue): its accumulators (kTileN / 128 m64
+// atoms per consumer warpgroup x kTileT / 2 f32 per atom and thread) leave registers for two blocks of A
+// fragments. Every tile but 128 x 256 (128 accumulators) and 256 x 128.
+constexpr bool sm90_block_issue(int tile_n, int tile_t) { return (tile_n / 128) * (tile_t / 2) <= 64; }
+
+// e4m3 promotion (docs/semantics.md 5.2, `P`): Hopper's fp8 wgmma adds a chain's products into a
+// reduced-precision accumulator (e8m13, truncating); without promotion a whole k-range of a work unit is
+// one chain, whose error bound is finite only to K = 4096. On the block-issue tiles the e4m3 consumers
+// start a new chain every MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS 64-k blocks and add the finished one into f32
+// registers (sm90_gemm.cuh, Sm90Cta::mainloop): P = 64 * that many k. 0 compiles them without promotion.
+// The 128 x 256 tile has no registers for a second accumulator set and never promotes.
+#ifndef MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS
+#define MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS 4
+#endif
+static_assert(MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS == 0 || MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS == 1 ||
+                  MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS == 2 || MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS == 4,
+              "promotion every 1, 2 or 4 blocks (the mainloop is unrolled by two), or none");
+// The promotion interval P in k of an e4m3 sm90 tile in this build (0: the whole k-range is one chain).
+constexpr int sm90_e4m3_promotion_k(int tile_n, int tile_t) {
+  return sm90_block_issue(tile_n, tile_t) ? 64 * MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS : 0;
+}
+static_assert(!sm90_block_issue(128, 256) && !sm90_block_issue(256, 128) && sm90_block_issue(256, 64) &&
+                  sm90_block_issue(128, 128) && sm90_block_issue(256, 16),
+              "the k-step mainloop's tiles: 128 x 256, 256 x 128");
+
 // Which variant a kernel is compiled for: Any reads the weight bias and the scale mode from
 // the parameters; the wide tile (128 x 256) has extra kernels with them fixed (sm90_info).
 enum Sm90Variant : int32_t {
