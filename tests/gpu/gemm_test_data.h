@@ -151,8 +151,32 @@ struct Data {
   std::vector<float> ch, tok;
   std::vector<uint16_t> bias;
   std::vector<uint16_t> ref;    // [ref_rows][N]
-  std::vector<double> tol;      // [ref_rows][N]
+  std::vector<double> tol;      // [ref_rows][N], for s.fp8_promotion_k
+  std::vector<double> abs_acc;  // [ref_rows][N]: the reference's sum of |products| (tolerances())
+  std::vector<double> quantum;  // [ref_rows][N]: its common quantum of the products
 };
+
+// The per-element tolerances of d's reference outputs (independent of M and of the schedule) when the
+// kernel promotes its e4m3 accumulation every fp8_promotion_k k (docs/semantics.md 8.1; 0: never).
+inline std::vector<double> tolerances(const Data& d, int64_t fp8_promotion_k) {
+  const Spec& s = d.s;
+  const int64_t RM = static_cast<int64_t>(d.ref.size()) / s.N, N = s.N;
+  const GemmProblem p = s.problem(RM);
+  const ScalarType ot = st(s.out);
+  std::vector<double> tol(static_cast<size_t>(RM * N));
+  for (int64_t m = 0; m < RM; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      const size_t i = static_cast<size_t>(m * N + n);
+      mixgemm::ToleranceOptions opt;
+      opt.acc_quantum = d.quantum[i];
+      opt.fp8_promotion_k = fp8_promotion_k;
+      const float tv = d.tok.empty() ? 1.0f : d.tok[m];
+      const float cv = d.ch.empty() ? 1.0f : d.ch[n];
+      const double ts = std::fabs(static_cast<double>(tv * cv));
+      tol[i] = mixgemm::gemm_tolerance(p, d.abs_acc[i], ts, from16(ot, d.ref[i]), opt);
+    }
+  return tol;
+}
 
 // Builds random inputs within the semantics' preconditions (`rows` token rows) and runs the
 // reference for the first ref_rows tokens.
@@ -240,7 +264,8 @@ inline Data make_data(const Spec& s, int rows, int ref_rows) {
   // reference for the first ref_rows tokens (a token's output row depends only on it)
   const int64_t RM = ref_rows;
   d.ref.assign(static_cast<size_t>(RM * N), 0);
-  std::vector<double> abs_acc(static_cast<size_t>(RM * N)), quantum(static_cast<size_t>(RM * N));
+  d.abs_acc.assign(static_cast<size_t>(RM * N), 0.0);
+  d.quantum.assign(static_cast<size_t>(RM * N), 0.0);
   mixgemm::ReferenceArgs ra;
   ra.problem = s.problem(RM);
   ra.a = d.a.data();
@@ -253,24 +278,10 @@ inline Data make_data(const Spec& s, int rows, int ref_rows) {
   ra.bias = d.bias.empty() ? nullptr : d.bias.data();
   ra.out = d.ref.data();
   ra.ldo = N;
-  ra.abs_acc_out = abs_acc.data();
-  ra.acc_quantum_out = quantum.data();
+  ra.abs_acc_out = d.abs_acc.data();
+  ra.acc_quantum_out = d.quantum.data();
   mixgemm::reference_gemm(ra);
-
-  // per-element tolerance (independent of M and of the schedule)
-  d.tol.resize(static_cast<size_t>(RM * N));
-  const GemmProblem p = s.problem(RM);
-  for (int64_t m = 0; m < RM; ++m)
-    for (int64_t n = 0; n < N; ++n) {
-      const size_t i = static_cast<size_t>(m * N + n);
-      mixgemm::ToleranceOptions opt;
-      opt.acc_quantum = quantum[i];
-      opt.fp8_promotion_k = s.fp8_promotion_k;
-      const float tv = d.tok.empty() ? 1.0f : d.tok[m];
-      const float cv = d.ch.empty() ? 1.0f : d.ch[n];
-      const double ts = std::fabs(static_cast<double>(tv * cv));
-      d.tol[i] = mixgemm::gemm_tolerance(p, abs_acc[i], ts, from16(ot, d.ref[i]), opt);
-    }
+  d.tol = tolerances(d, s.fp8_promotion_k);
   return d;
 }
 
