@@ -29,7 +29,8 @@ for b in pa pc; do
   grep -h -A1 "Compiling entry.*ATypeE3E" $W/build-$b.log | grep -o "[0-9]* bytes spill stores" | sort | uniq -c | sed "s/^/$b ptxas: /"
 done
 PF='Sm90.E4m3Promotion*'
-timeout $(left 400) build-pa/tests/mixgemm_gpu_tests --gtest_filter="$PF:Sm90.W4A8_E4M3" > $W/tests-a.log 2>&1
+lim=$(left 300); [ "$lim" -gt 120 ] && lim=120  # (session 78 ran `left 400` here: 1 s, A did not run)
+timeout $lim build-pa/tests/mixgemm_gpu_tests --gtest_filter="$PF:Sm90.W4A8_E4M3" > $W/tests-a.log 2>&1
 echo "A tests rc=$?"; grep -E "^\[  (PASSED|FAILED)|promotion" $W/tests-a.log | cut -c1-200
 MIXGEMM_TEST_PROMOTION_ALL=1 timeout 60 build-pb/tests/mixgemm_gpu_tests --gtest_filter="$PF" > $W/tests-b.log 2>&1
 echo "B (PROMOTION_ALL=1) rc=$? (must fail)"; grep -E "^\[  (PASSED|FAILED)|differ" $W/tests-b.log | cut -c1-200 | head -14
