@@ -83,7 +83,9 @@ struct ToleranceOptions {
   double acc_quantum = 0;
   // e4m3 activations only: the kernel adds the tensor-core partial sum (an e8m13 accumulator
   // on Hopper, truncating) into an f32 register accumulator at least every this many k.
-  // 0: never (the whole K runs through the e8m13 accumulator).
+  // 0: never (the whole K runs through the e8m13 accumulator). mixgemm's kernels: 1 for smallm
+  // (e4m3 on the f16 tensor cores), 256 for the sm90 tiles but 128 x 256, 0 for 128 x 256
+  // (docs/semantics.md 5.2).
   int64_t fp8_promotion_k = 0;
 };
 
