@@ -1058,8 +1058,9 @@ struct Sm90Cta {
   // step instead measured ~225 cycles per step whatever the tile (each fence waits for the
   // previous wgmma to retire), i.e. latency-bound below 128 x 256.
   //
-  // Otherwise (128 x 256: 128 accumulators leave no registers for two blocks of fragments;
-  // 384 threads get 168 registers each at compile time) per k16 step with two buffers:
+  // Otherwise (128 x 256: 128 accumulators leave no registers for two blocks of fragments; the
+  // consumers' code is allocated up to setmaxnreg's 224 (ptxas reports the launch's 168; the SASS
+  // uses R0..R221: bench/results/2026-12-05-cpu/s78-regs/)) per k16 step with two buffers:
   // issue step q, wait_group<1>, convert step q+1. At this tile size each step is long
   // (m64n256k16 per warpgroup) and the kernel is tensor-core bound.
   template <bool kUns, int kMode>
