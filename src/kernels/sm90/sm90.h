@@ -50,8 +50,9 @@ bool sm90_parse_name(std::string_view name, Sm90Config* cfg);
 std::vector<Sm90Config> sm90_configs(AType a, BType b);
 
 // The promotion interval of e4m3 activations on a schedule in this build, in k (docs/semantics.md 5.2's
-// P: the fp8 wgmma chain's sum is added into f32 registers at least every P k): 64 or 128 on the tiles
-// that issue whole 64-k blocks (MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS, sm90_kernel_params.h), 0 on 128 x 256
+// P: the fp8 wgmma chain's sum is added into f32 registers at least every P k): 256 (the default; 64 or
+// 128 by MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS, sm90_kernel_params.h) on the tiles that issue whole 64-k
+// blocks, 0 on 128 x 256
 // (a work unit's whole k-range in one chain). What the tolerance model takes (ToleranceOptions).
 int64_t sm90_e4m3_promotion_k(const Sm90Config& cfg);
 

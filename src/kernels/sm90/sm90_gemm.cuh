@@ -113,8 +113,8 @@ struct Sm90Traits {
   static constexpr int kLayoutKb = kWBits == 4 ? 1 : 2;      // layout k-blocks (KB 64 / 32) per stage
   // Issue granularity (see mainloop): a whole 64-k block (4 wgmma, one fence) where the
   // accumulators leave registers for two blocks of fragments, else one k16 step.
-  static constexpr bool kBlockIssue = kMW * kAcc <= 64;
-  static_assert(kBlockIssue == sm90_block_issue(kTileN, kTileT), "the host's sm90_block_issue");
+  // (kMW * kAcc <= 64: sm90_block_issue, the one definition the host reads too.)
+  static constexpr bool kBlockIssue = sm90_block_issue(kTileN, kTileT);
   // e4m3 on the block-issue tiles: a new wgmma chain every kPromoteBlocks blocks, the finished one
   // added into f32 registers (mainloop; sm90_e4m3_promotion_k). 0: no promotion.
   static constexpr int kPromoteBlocks = A == AType::kE4M3 && kBlockIssue ? MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS : 0;
