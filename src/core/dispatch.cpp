@@ -105,6 +105,16 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
   const bool grouped = p.group_size != 0 && p.group_size != p.K;
   const int64_t smallm_only = a == kernels::AType::kE4M3 && grouped ? kSmallmOnlyTokensE4m3Grouped : kSmallmOnlyTokens;
   const bool compare = p.M > smallm_only && p.M <= min_tokens && !smallm.empty();
+  // Large layers at decode: sm90's 256 x 16 instead of smallm (kSm90DecodeMinWeights, dispatch.h).
+  const bool decode_tile = (kernels::is_a16(a) && kernels::weight_bits(b) == 4 && p.M > kSmallmOnlyTokens / 2 &&
+                            p.M <= kSmallmOnlyTokens) ||
+                           (a == kernels::AType::kE4M3 && grouped && p.M <= kSmallmOnlyTokensE4m3Grouped);
+  if (decode_tile && p.N * p.K >= kSm90DecodeMinWeights && sm90_decode_enabled()) {
+    const Sm90Config t16{256, 16};
+    if (std::find(sm90.begin(), sm90.end(), t16) != sm90.end() &&
+        kernels::sm90_shape_ok(p.M, p.N, p.K, a, b, p.group_size, t16, nullptr))
+      return t16.name();
+  }
   double t_ranked = 0;  // big's time in sm90's ranking model of this activation type
   if ((p.M > min_tokens || compare) &&
       kernels::sm90_pick(p.M, p.N, p.K, sm_count, a, b, p.group_size, sm90, &big, &t_ranked)) {
@@ -235,6 +245,14 @@ int64_t choose_row_split_among(const GemmProblem& p, int sm_count, const std::ve
     }
   }
   return best_head;
+}
+
+bool sm90_decode_enabled() {
+  static const bool enabled = [] {
+    const char* e = std::getenv("MIXGEMM_SM90_DECODE");
+    return !(e && std::string(e) == "0");
+  }();
+  return enabled;
 }
 
 bool row_split_enabled() {

@@ -140,6 +140,20 @@ inline constexpr int64_t kSmallmAlignedTokens = 32;
 inline constexpr double kNarrowRankScaleA16 = 0.885;
 inline constexpr double kNarrowRankScaleS8 = 1.10;
 inline constexpr double kNarrowRankScaleE4m3 = 1.11;
+// Large layers at decode (session 79): sm90's 256 x 16 tile (one 16-token tile, two m64 atoms per consumer
+// warpgroup) runs instead of smallm for 16-bit activations x 4-bit weights at kSmallmOnlyTokens / 2 < M <=
+// kSmallmOnlyTokens (smallm's TM 16) and for grouped e4m3 at M <= kSmallmOnlyTokensE4m3Grouped (smallm's TM 8),
+// where the layer holds at least kSm90DecodeMinWeights weights (N x K). Measured on an H100 in CUDA graphs
+// (bench/results/2026-12-05-h100/s79-narrow/, 256 x 16 forced against the pick): 16-bit at M = 16, f16 / bf16
+// g128 and f16 per-channel on Llama-3-405B and Llama-2-70B at tp 1..8 and 13 tp-1 layers: 0.947x the time over
+// the 90 moved points (0.85-1.06x); below the threshold 256 x 16 took 1.06-1.49x smallm's time. Grouped e4m3 at
+// M = 1 / 8 on the 13 layers: 0.939x over 20 moved points (0.83-1.06x; 1.08-1.24x below it). 26 Mi lies
+// between the largest layer where 256 x 16 lost (Llama-3-8B qkv, 6144 x 4096 = 24 Mi) and the smallest where it
+// won (Llama-2-70B down at tp 8, 8192 x 3584 = 28 Mi). Not moved: f16 at M <= 8 (256 x 16 1.02x smallm's time
+// above the threshold), s8 (1.05x), per-channel e4m3 (not measured). MIXGEMM_SM90_DECODE=0 in the environment
+// turns the rule off (read once; for A/B timing in one build).
+inline constexpr int64_t kSm90DecodeMinWeights = int64_t{26} << 20;
+bool sm90_decode_enabled();
 
 // SM count assumed by workspace_size() when no CUDA device can be queried (H100/H200 SXM).
 inline constexpr int kDefaultSmCount = 132;

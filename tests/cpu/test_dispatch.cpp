@@ -183,8 +183,8 @@ TEST(Dispatch, FamilyCrossoverFollowsTheMeasurements) {
       {57344, 8192, 32, "sm90_"},   // 135.4 vs 171.4
       {8192, 28672, 32, "sm90_"},   // 72.3 vs 95.1
       {8192, 28672, 48, "sm90_"},   // 73.2 vs 130.9
-      {4096, 4096, 8, "smallm_"},   // 16.3 vs 17.8 (M <= 16 is always smallm)
-      {4096, 14336, 16, "smallm_"}, // 30.6 vs > 33
+      {4096, 4096, 8, "smallm_"},   // 16.3 vs 17.8 (M <= 8 is always smallm for 16-bit activations)
+      {4096, 4096, 16, "smallm_"},  // below kSm90DecodeMinWeights: 256 x 16 1.21x smallm's time (s79-narrow, H100)
   };
   const TypeConfig t{f16, u4b8, f16, false, f16};
   for (const Point& q : points)
@@ -264,7 +264,8 @@ TEST(Dispatch, NarrowLayersAboveM32CompareTheNarrowModel) {
 
 // Grouped e4m3 at M = 9..16: the models decide, pinned to bench/results/2026-12-01-h200/
 // s17-crossover/allsched.csv (every schedule, e4m3 x u4b8, the best of each family in the
-// comment). Per-channel e4m3 stays on smallm to M = 16.
+// comment); at M <= 8 large layers run 256 x 16 (session 79, core::kSm90DecodeMinWeights).
+// Per-channel e4m3 stays on smallm to M = 16.
 TEST(Dispatch, FamilyCrossoverOfGroupedE4m3FollowsTheMeasurements) {
   struct Point {
     int64_t N, K, M, g;
@@ -278,7 +279,9 @@ TEST(Dispatch, FamilyCrossoverOfGroupedE4m3FollowsTheMeasurements) {
       {57344, 8192, 16, 128, "sm90_"},    // 113.0 vs 118.7
       {28672, 4096, 16, 128, "sm90_"},    // 33.6 vs 39.4 (Llama-3-8B gate_up)
       {6144, 4096, 16, 128, "smallm_"},   // 18.6 vs 15.4 (Llama-3-8B qkv)
-      {8192, 21760, 8, 128, "smallm_"},   // M <= 8: smallm (best sm90 0.96-1.11x of smallm)
+      {8192, 21760, 8, 128, "sm90_"},     // M <= 8: the large-layer decode rule, 256 x 16 (session 79: 0.88x
+                                          // smallm's time, s79-narrow, H100; s17's 64-token tiles 0.96-1.11x)
+      {6144, 4096, 8, 128, "smallm_"},    // below kSm90DecodeMinWeights: 256 x 16 1.07x smallm's time
       {8192, 21760, 16, 0, "smallm_"},    // per-channel: 44.9 vs 41.2
       {57344, 8192, 16, 0, "smallm_"},    // 106.5 vs 82.2
   };
@@ -300,8 +303,38 @@ TEST(Dispatch, NarrowTokenTilesRunWhere256x64WasPickedAtUpTo32Tokens) {
       {e4m3, 8192, 21760, 16, 128, "sm90_256x16_"},  // seed: 44.1 -> 38.7
       {e4m3, 28672, 4096, 16, 128, "sm90_256x16_"},  // Llama-3-8B gate_up: 31.0 -> 27.1
       {f16, 8192, 21760, 33, 128, "sm90_256x64_"},   // M > 32: the ranked tile
-      {f16, 8192, 21760, 16, 128, "smallm_"},        // M <= 16 (not e4m3): smallm, as before
+      {f16, 8192, 21760, 8, 128, "smallm_"},         // M <= 8 (not e4m3): smallm, as before
+      {f16, 8192, 21760, 16, 128, "sm90_256x16_"},   // M = 9..16 on a large layer: the decode rule (session 79)
   });
+}
+
+// The large-layer decode rule (session 79, core::kSm90DecodeMinWeights): 256 x 16 instead of smallm for 16-bit
+// activations x 4-bit weights at M = 9..16 and grouped e4m3 at M <= 8, from 26 Mi weights; nothing else moves.
+TEST(Dispatch, LargeLayersRunSm90s256x16AtDecode) {
+  const int64_t K = 4096, n_at = core::kSm90DecodeMinWeights / K;  // N x K exactly at the threshold
+  expect_families({
+      {f16, n_at, K, 9, 128, "sm90_256x16_"},
+      {f16, n_at, K, 16, 0, "sm90_256x16_"},           // per-channel too
+      {bf16, n_at, K, 12, 128, "sm90_256x16_"},
+      {f16, n_at - 256, K, 16, 128, "smallm_"},        // one 256-row tile below the threshold
+      {f16, n_at, K, 8, 128, "smallm_"},               // 16-bit at M <= 8: smallm's TM 8
+      {f16, n_at, K, 17, 128, "sm90_256x32_"},         // M > 16: the models, as before
+      {e4m3, n_at, K, 1, 128, "sm90_256x16_"},
+      {e4m3, n_at, K, 8, 128, "sm90_256x16_"},
+      {e4m3, n_at - 256, K, 8, 128, "smallm_"},
+      {e4m3, n_at, K, 1, 0, "smallm_"},                // per-channel e4m3: not measured, smallm
+      {s8, n_at, K, 1, 128, "smallm_"},                // s8: 256 x 16 took 1.05x smallm's time
+      {s8, n_at, K, 16, 128, "smallm_"},
+  });
+  // 8-bit weights keep smallm; so does a build without the 256 x 16 tile.
+  const TypeConfig w8{f16, u8b128, f16, false, f16};
+  const GemmProblem p8{16, n_at, K, w8, 128};
+  EXPECT_EQ(core::choose_among(p8, 132, kernels::sm90_all_configs(core::to_kernel(w8.a), core::to_kernel_b(w8.b)))
+                .rfind("smallm_", 0), 0u);
+  const TypeConfig w4{f16, u4b8, f16, false, f16};
+  const GemmProblem p4{16, n_at, K, w4, 128};
+  const std::vector<kernels::Sm90Config> no_t16 = {{128, 64}, {256, 64}, {256, 32}, {128, 128}, {128, 256}};
+  EXPECT_EQ(core::choose_among(p4, 132, no_t16).rfind("smallm_", 0), 0u);
 }
 
 TEST(Dispatch, WorkspaceCoversEverySchedule) {
@@ -633,7 +666,7 @@ TEST(Dispatch, RowSplitOnlyForTheHeuristicsSm90Calls) {
   EXPECT_EQ(forced[0].rows, 320);
   EXPECT_EQ(forced[0].schedule, g.schedule);
   g.schedule.clear();
-  g.problem.M = 16;  // a decode pick (smallm): one launch
+  g.problem.M = 8;  // a decode pick (smallm): one launch
   ASSERT_EQ(core::plan_call(g, 132).size(), 1u);
   EXPECT_EQ(core::plan_call(g, 132)[0].schedule.rfind("smallm_", 0), 0u);
 }

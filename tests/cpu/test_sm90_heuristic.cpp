@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/sm90/sm90.h"
@@ -306,6 +307,38 @@ TEST(Sm90Heuristic, NarrowTokenTilesReplace256x64OnlyAtUpTo32Tokens) {
   ASSERT_TRUE(sm90_pick(100, 8192, 8192, 132, AType::kF16, BType::kU4B8, 128, {{256, 16}, {256, 32}}, &c));
   EXPECT_EQ(c.tile_n, 256);
   EXPECT_LT(c.tile_t, 64);
+}
+
+// 16-bit activations x 4-bit weights rank 256 x 64 at M <= 32 as the narrow tile that runs in its place
+// (kNarrowRankA16, session 79); 8-bit activations do not, and the time handed to the smallm / sm90 crossover
+// is the unscaled one. Llama-3-8B qkv (N x K = 6144 x 4096) at M = 24: f16 128 x 64 took 1.20x 256 x 32's
+// time on an H100 (bench/results/2026-12-05-h100/s79-narrow/), s8 128 x 64 0.96x.
+TEST(Sm90Heuristic, NarrowTileRanksAhead16BitActivationsOnly) {
+  for (const auto& [a, b, want] : {std::tuple{AType::kF16, BType::kU4B8, Sm90Config{256, 64}},
+                                   std::tuple{AType::kBF16, BType::kU4B8, Sm90Config{256, 64}},
+                                   std::tuple{AType::kS8, BType::kU4B8, Sm90Config{128, 64}}}) {
+    const auto all = sm90_all_configs(a, b);
+    const std::vector<Sm90Config> wide = {{128, 64}, {256, 64}, {128, 128}, {128, 256}};
+    Sm90Config c, w;
+    double t = 0, t_wide = 0, t128 = 0, t256 = 0;
+    ASSERT_TRUE(sm90_pick(24, 6144, 4096, 132, a, b, 128, all, &c, &t));
+    EXPECT_EQ(c.name(), want.name()) << static_cast<int>(a);
+    EXPECT_EQ(sm90_narrow_token_tile(24, c, all).tile_t, c.tile_n == 256 ? 32 : 64);
+    // The model alone prefers 128 x 64 for every type here; the crossover's price is that time.
+    ASSERT_TRUE(sm90_pick(24, 6144, 4096, 132, a, b, 128, {{128, 64}}, &w, &t128));
+    ASSERT_TRUE(sm90_pick(24, 6144, 4096, 132, a, b, 128, {{256, 64}}, &w, &t256));
+    EXPECT_LT(t128, t256);
+    EXPECT_DOUBLE_EQ(t, t128);
+    // Without a narrow tile among the candidates 256 x 64 would run as it is, and is ranked at its own time.
+    ASSERT_TRUE(sm90_pick(24, 6144, 4096, 132, a, b, 128, wide, &w, &t_wide));
+    EXPECT_EQ(w.name(), Sm90Config({128, 64}).name());
+    EXPECT_DOUBLE_EQ(t_wide, t128);
+  }
+  // Above 32 tokens no tile is narrowed: the ranking is the model's.
+  Sm90Config c;
+  ASSERT_TRUE(sm90_pick(48, 6144, 4096, 132, AType::kF16, BType::kU4B8, 128,
+                        sm90_all_configs(AType::kF16, BType::kU4B8), &c));
+  EXPECT_EQ(c.name(), Sm90Config({128, 64}).name());
 }
 
 // Measured H200 times of the f16 x u4b8 g128 sm90 tiles at one (shape, M); 0: not timed.

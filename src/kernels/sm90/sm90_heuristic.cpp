@@ -78,6 +78,18 @@ const TimeModel& model_of(AType a, BType b) {
   if (is_a16(a)) return weight_bits(b) == 8 ? kRankA16W8 : kRankA16;
   return a == AType::kE4M3 ? kModelE4M3 : kModelS8;
 }
+// 16-bit activations x 4-bit weights at M <= 32: the factor on 256 x 64's modelled time when the narrow
+// tile (256 x 32 / 256 x 16, sm90_narrow_token_tile) runs in its place (sm90_pick). Session 79
+// (bench/results/2026-12-05-h100/s79-narrow/: an H100, CUDA graphs, 128 x 64 and 256 x 32 forced at M = 24 / 32
+// on 188 points: f16 / bf16 g128 and f16 per-channel on Llama-3-405B and Llama-2-70B at tp 1 / 2 / 4 / 8, f16
+// g128 on the seed shape and 12 Llama layers at tp 1): with 1.0 (256 x 64's own time, the ranking of session
+// 77) the picks took 1.022x the faster tile's time (worst 1.20x: 128 x 64 where 256 x 32 ran 0.84x its time);
+// with 0.7..0.8 1.0017x (worst 1.07x), on both halves of the data alike (tp-split / 405B layers and the tp 1
+// layers: 1.0021x / 1.0000x); 0.6 and lower rank the narrow tile first everywhere, 1.005x (worst 1.13x at
+// N = 2304). 0.8 is the plateau's edge nearest 1. 8-bit activations keep 1.0: there 256 x 32 is the slower of
+// the two where 128 x 64 ranks first (s8 1.06x, e4m3 1.12x its time), and 0.9 took their picks from 1.007x
+// to 1.015x the faster tile's time.
+constexpr double kNarrowRankA16 = 0.8;
 constexpr double kDramBytesPerUs = 4.0e6;  // ~ measured copy bandwidth
 constexpr double kLaunchUs = 2.0;
 
@@ -335,19 +347,26 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
 // them (block_ns prices every tile of <= 64 tokens as a 64-token one), and their smaller partial tiles would
 // rank them below 128 x 64 where that was never measured. sm90_narrow_token_tile puts them in place of
 // 256 x 64; they are ranked only where no tile of 64 or more tokens is a candidate (a restricted build).
+// Where that replacement applies (M <= 32, a narrow tile compiled) and the activations are 16-bit with 4-bit
+// weights, 256 x 64 is ranked at kNarrowRankA16 times its modelled time: the tile that runs is the narrow one
+// (session 79 below). `ranked_us` stays the fastest unscaled time, so the smallm / sm90 crossover, fitted
+// to 256 x 64's price (session 66), does not move.
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
                const std::vector<Sm90Config>& candidates, Sm90Config* out, double* ranked_us) {
   bool found = false;
-  double best = 0;
+  double best = 0, best_rank = 0;
   for (const bool narrow : {false, true}) {
     for (const Sm90Config& c : candidates) {
       if ((c.tile_t < 64) != narrow || !sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
       const double t = predicted_us(model_of(a, b), M, N, K, sm_count, b, c, Sm90SplitMode::kAuto);
-      if (!found || t < best) {
-        best = t;
+      const bool runs_narrow = is_a16(a) && weight_bits(b) == 4 && !(sm90_narrow_token_tile(M, c, candidates) == c);
+      const double rank = runs_narrow ? kNarrowRankA16 * t : t;
+      if (!found || rank < best_rank) {
+        best_rank = rank;
         *out = c;
-        found = true;
       }
+      best = found ? std::min(best, t) : t;
+      found = true;
     }
     if (found) break;
   }
