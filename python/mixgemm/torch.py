@@ -420,7 +420,8 @@ def gemm_partial_sums(a: Tensor, b: Tensor, N: int, *, group_scales: Optional[Te
                       out_dtype: Optional[torch.dtype] = None, schedule: str = "") -> Optional[Tensor]:
     """``torch.ops.mixgemm.gemm_partial_sums``: the decode GEMM's S split-K partial sums, ``[S, M,
     N]`` float32 (int32 for int8 a), unreduced and without epilogue, or None where the problem has
-    no partial-sum form (:func:`mixgemm.partial_sums_count` is 0: M > 16, very wide layers).
+    no partial-sum form (:func:`mixgemm.partial_sums_count` is 0: M > 16, very wide layers, and the
+    large layers whose decode the heuristic gives sm90's 256 x 16 tile).
     ``sum_partials(parts)``, then ``* tok * ch + bias`` and the cast to ``out_dtype``, is
     :func:`gemm`'s output; under torch.compile that sum fuses into the next kernel and the
     GEMM's own reduction launch disappears (include/mixgemm/gemm.h, gemm_partial_sums)."""

@@ -107,7 +107,8 @@ void launch_partial_sums(const GemmArgs& args, const std::string& schedule, void
 inline constexpr int64_t kSmallmSlabTokens = 64;
 
 // Family choice (docs/design.md, "The heuristic"): M <= 16 (grouped e4m3: M <= 8) runs
-// smallm (decode); M > kSm90MinTokens runs the sm90 wgmma family when it can; in between
+// smallm (decode; large layers run sm90's 256 x 16 there since session 79: kSm90DecodeMinWeights below);
+// M > kSm90MinTokens runs the sm90 wgmma family when it can; in between
 // the two time models decide, and sm90 must be predicted at least 4% faster (the margin
 // absorbs the models' residuals, -8..+10% for sm90). Since the 256 x 64 tile, sm90 measured
 // faster at M = 24..48 on all nine shapes tried (bench/results/2026-11-30-h200/s4-round2/
@@ -145,9 +146,10 @@ inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 // kSmallmOnlyTokens (smallm's TM 16) and for grouped e4m3 at M <= kSmallmOnlyTokensE4m3Grouped (smallm's TM 8),
 // where the layer holds at least kSm90DecodeMinWeights weights (N x K). Measured on an H100 in CUDA graphs
 // (bench/results/2026-12-05-h100/s79-narrow/, 256 x 16 forced against the pick): 16-bit at M = 16, f16 / bf16
-// g128 and f16 per-channel on Llama-3-405B and Llama-2-70B at tp 1..8 and 13 tp-1 layers: 0.947x the time over
+// g128 and f16 per-channel on Llama-3-405B and Llama-2-70B at tp 1..8 and 13 tp-1 layers: 0.939x the time over
 // the 90 moved points (0.85-1.06x); below the threshold 256 x 16 took 1.06-1.49x smallm's time. Grouped e4m3 at
-// M = 1 / 8 on the 13 layers: 0.939x over 20 moved points (0.83-1.06x; 1.08-1.24x below it). 26 Mi lies
+// M = 1 / 8 on the 13 layers: 0.927x over 20 moved points (0.83-1.06x; 1.07-1.24x below it). On #6's shapes with
+// the rule on / off in one build (s79-decode-ab/): 0.85-0.90x event-timed, 0.87-0.94x in graphs. 26 Mi lies
 // between the largest layer where 256 x 16 lost (Llama-3-8B qkv, 6144 x 4096 = 24 Mi) and the smallest where it
 // won (Llama-2-70B down at tp 8, 8192 x 3584 = 28 Mi). Not moved: f16 at M <= 8 (256 x 16 1.02x smallm's time
 // above the threshold), s8 (1.05x), per-channel e4m3 (not measured). MIXGEMM_SM90_DECODE=0 in the environment

@@ -1,0 +1,4 @@
+# Session 79, fourth call on the warm H100 (after narrow.sh, which left build-sweep's bench binary there):
+# 128 x 64 / 256 x 32 / 256 x 16 forced, and the pick, on held-out layers (Llama-3-405B and Llama-2-70B at tp 1 / 2 / 4 / 8),
+# 16-bit activations only, CUDA graphs (32 launches per replay), two rounds.
+W=/tmp/ho; mkdir -p $W; B=(build-sweep/tools/mixgemm-bench --no-baselines --settle-ms 0 --summary-m none --quiet --git-commit 444fc59 --iters 30 --warmup 3 --types f16.u4b8.g128,bf16.u4b8.g128,f16.u4b8.gch --shapes llama3-405b,llama2-70b --tp 1,2,4,8 --m 16,24,32 --graph-batch 32); for r in 1 2; do for s in 128x64 256x32 256x16 heur; do a=""; [ $s != heur ] && a="--schedule sm90_${s}_1x1x1_coop_splitk"; m=""; [ $s = 256x16 ] && m="--m 16"; timeout 70 "${B[@]}" $a $m --csv $W/$s-r$r.csv > $W/$s-r$r.log 2>&1; echo "$s r$r rc=$? $SECONDS"; done; done; cd $W && tar czf $OUT/heldout.tgz *.csv *.log
