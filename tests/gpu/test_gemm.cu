@@ -15,6 +15,7 @@
 
 #include "core/float_bits.h"
 #include "gpu/gemm_test_data.h"
+#include "core/dispatch.h"
 #include "kernels/ptx/sm90.cuh"
 #include "kernels/sm90/sm90.h"
 #include "kernels/workspace_layout.h"
@@ -399,6 +400,77 @@ TEST(GemmApi, RowSplitW4A8MatchesReference) {
     EXPECT_EQ(compare(d, host, M, &msg), 0) << s.name() << " " << plan << msg;
   }
   if (ran == 0) GTEST_SKIP() << "no s8 / e4m3 sm90 instance in this build";
+}
+
+// Session 79's large-layer decode rule (core::kSm90DecodeMinWeights): through gemm(), a layer of 32 Mi weights at
+// decode runs sm90's 256 x 16 for f16 / bf16 at M = 9..16 and grouped e4m3 at M <= 8, and matches the reference.
+TEST(GemmApi, LargeLayerDecodeRunsSm90s256x16) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  if (!core::sm90_decode_enabled()) GTEST_SKIP() << "MIXGEMM_SM90_DECODE=0: decode stays on smallm";
+  const std::string t16 = "sm90_256x16_1x1x1_coop_splitk";
+  auto compiled = [&](const TypeConfig& t) {
+    const auto v = supported_schedules(t);
+    return std::find(v.begin(), v.end(), t16) != v.end();
+  };
+  int ran = 0;
+  struct A16 { ScalarType at; int64_t M, g; bool epi; };
+  for (const A16& q : {A16{f16, 12, 128, true}, A16{bf16, 16, 4096, false}, A16{f16, 9, 128, false}}) {
+    Case c(q.M, 8192, 4096, q.at, q.g, test_seed() + 500 + q.M, q.epi);
+    if (!compiled(c.p.types)) {
+      std::printf("[ skip ] %s: no %s in this build\n", c.p.types.name().c_str(), t16.c_str());
+      continue;
+    }
+    ++ran;
+    ASSERT_EQ(describe_plan(c.p, 132), t16) << q.at.name() << " M=" << q.M;
+    MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
+    gemm(c.args(nullptr));
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+    EXPECT_EQ(c.check(c.download(), "large-layer decode"), 0) << q.at.name() << " M=" << q.M << " g=" << q.g;
+  }
+  using namespace mixgemm::test;
+  for (const int M : {1, 4, 8}) {
+    Spec s;
+    s.a = AType::kE4M3;
+    s.b = BType::kU4B8;
+    s.group_size = 128;
+    s.N = 8192;
+    s.K = 4096;
+    s.out = OutType::kF16;
+    s.tok = true;
+    s.ch = true;
+    s.seed = test_seed() + 520 + M;
+    s.fp8_promotion_k = kernels::sm90_e4m3_promotion_k({256, 16});
+    const GemmProblem p = s.problem(M);
+    if (!compiled(p.types)) {
+      std::printf("[ skip ] %s: no %s in this build\n", p.types.name().c_str(), t16.c_str());
+      continue;
+    }
+    ++ran;
+    ASSERT_EQ(describe_plan(p, 132), t16) << "e4m3 M=" << M;
+    const Data d = make_data(s, M, M);
+    const DevData dd(d, [&](int) { return workspace_size(p); });
+    GemmArgs g;
+    g.problem = p;
+    g.a = dd.a.p;
+    g.lda = d.lda;
+    g.b = dd.b.p;
+    g.group_scales = dd.scales.p;
+    g.group_zeros = dd.zeros.p;
+    g.channel_scales = dd.ch.p;
+    g.token_scales = dd.tok.p;
+    g.out = dd.out.p;
+    g.ldo = d.ldo;
+    g.workspace = dd.ws.p;
+    g.workspace_bytes = dd.ws_bytes;
+    std::vector<uint16_t> host(static_cast<size_t>(d.rows * d.ldo));
+    MIXGEMM_CUDA_OK(test::poison_16bit(dd.out.p, host.size()));
+    gemm(g);
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+    MIXGEMM_CUDA_OK(cudaMemcpy(host.data(), dd.out.p, host.size() * 2, cudaMemcpyDeviceToHost));
+    std::string msg;
+    EXPECT_EQ(compare(d, host, M, &msg), 0) << s.name() << " M=" << M << msg;
+  }
+  if (ran == 0) GTEST_SKIP() << "no 256 x 16 instance in this build";
 }
 
 // M = 8 runs on smallm, M = 300 on the sm90 wgmma family (with a K split).
