@@ -151,8 +151,8 @@ inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 // M = 1 / 8 on the 13 layers: 0.927x over 20 moved points (0.83-1.06x; 1.07-1.24x below it). On #6's shapes with
 // the rule on / off in one build (s79-decode-ab/): 0.85-0.90x event-timed, 0.87-0.94x in graphs. 26 Mi lies
 // between the largest layer where 256 x 16 lost (Llama-3-8B qkv, 6144 x 4096 = 24 Mi) and the smallest where it
-// won (Llama-2-70B down at tp 8, 8192 x 3584 = 28 Mi). Not moved: f16 at M <= 8 (256 x 16 1.02x smallm's time
-// above the threshold), s8 (1.05x), per-channel e4m3 (not measured). MIXGEMM_SM90_DECODE=0 in the environment
+// won (Llama-2-70B down at tp 8, 8192 x 3584 = 28 Mi). Not moved: f16 at M <= 8 (256 x 16 1.03x smallm's time
+// above the threshold), s8 (1.06x), per-channel e4m3 and 8-bit weights (not measured). MIXGEMM_SM90_DECODE=0 in the environment
 // turns the rule off (read once; for A/B timing in one build).
 inline constexpr int64_t kSm90DecodeMinWeights = int64_t{26} << 20;
 bool sm90_decode_enabled();
