@@ -6,6 +6,8 @@
 # large layers on the H100), does 256 x 32 beat 128 x 64 where the ranking picks 128 x 64 at M = 17..32, and does
 # 256 x 32 with two token tiles beat the 64-token tiles at M = 48?
 #   MIXGEMM_GIT_COMMIT=<commit> bash bench/results/2026-12-05-h200/s77-next/narrow-h200.sh    (repo root; ~7 min)
+# Since session 79 it reuses sweep-small.sh's bench binary (build-sweep: every sm90 schedule of f16 / bf16 / s8 / e4m3
+# x u4) when it is there, so on a warm machine it skips the build (~1.5 min), and prints narrow_h200_table.py's table.
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -14,17 +16,21 @@ W=/tmp/narrow-h200; rm -rf $W; mkdir -p $W
 t0=$SECONDS; DEADLINE=${DEADLINE:-560}
 left() { local l=$((DEADLINE - (SECONDS - t0) - ${1:-0})); [ "$l" -gt 0 ] && echo "$l" || echo 1; }
 S=128x64,256x64,256x32,256x16
-( cmake -S . -B build-nh -G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,s8.u4,e4m3.u4 -DMIXGEMM_BUILD_TESTS=OFF \
-    -DMIXGEMM_BUILD_PYTHON=OFF "-DMIXGEMM_SM90_SCHEDULES=$(echo $S | sed 's/\([0-9]*x[0-9]*\)/\1_1x1x1_coop_splitk/g')" &&
-  timeout 300 cmake --build build-nh -j 16 --target mixgemm-bench ) > $W/build.log 2>&1
-[ -x build-nh/tools/mixgemm-bench ] || { echo "build failed"; tail -30 $W/build.log; exit 1; }
-echo "built at $((SECONDS - t0)) s"
+BIN=build-sweep/tools/mixgemm-bench
+if [ ! -x $BIN ]; then
+  BIN=build-nh/tools/mixgemm-bench
+  ( cmake -S . -B build-nh -G Ninja -DCMAKE_BUILD_TYPE=Release -DMIXGEMM_SM90_TYPES=f16.u4,s8.u4,e4m3.u4 -DMIXGEMM_BUILD_TESTS=OFF \
+      -DMIXGEMM_BUILD_PYTHON=OFF "-DMIXGEMM_SM90_SCHEDULES=$(echo $S | sed 's/\([0-9]*x[0-9]*\)/\1_1x1x1_coop_splitk/g')" &&
+    timeout 300 cmake --build build-nh -j 16 --target mixgemm-bench ) > $W/build.log 2>&1
+  [ -x $BIN ] || { echo "build failed"; tail -30 $W/build.log; exit 1; }
+fi
+echo "bench $BIN ready at $((SECONDS - t0)) s"
 B=(--no-baselines --settle-ms 0 --summary-m none --quiet --git-commit "${MIXGEMM_GIT_COMMIT:-unknown}" --iters 30 --warmup 3
    --types f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 --shapes seed,llama2-70b,llama3-8b,llama2-7b --m 1,8,16,24,32,48
    --graph-batch 32)
 run() {  # $1 stem, rest: flags
   local s=$1; shift; local lim; lim=$(left 20); [ "$lim" -gt 120 ] && lim=120
-  timeout "$lim" build-nh/tools/mixgemm-bench "${B[@]}" "$@" --csv $W/$s.csv > $W/$s.log 2>&1; echo "$s rc=$? at $((SECONDS - t0)) s"
+  timeout "$lim" $BIN "${B[@]}" "$@" --csv $W/$s.csv > $W/$s.log 2>&1; echo "$s rc=$? at $((SECONDS - t0)) s"
 }
 sch() { echo "--schedule sm90_${1}_1x1x1_coop_splitk"; }
 for r in 1 2; do
@@ -40,3 +46,4 @@ for r in 1 2; do
   done
 done
 cd $W && tar czf "$OUT/narrow-h200.tar.gz" *.csv *.log && cd - > /dev/null
+cp "$0" $W/command.sh 2>/dev/null; python3 bench/results/2026-12-05-h200/s77-next/narrow_h200_table.py $W | tail -45
