@@ -106,8 +106,9 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
   const int64_t smallm_only = a == kernels::AType::kE4M3 && grouped ? kSmallmOnlyTokensE4m3Grouped : kSmallmOnlyTokens;
   const bool compare = p.M > smallm_only && p.M <= min_tokens && !smallm.empty();
   // Large layers at decode: sm90's 256 x 16 instead of smallm (kSm90DecodeMinWeights, dispatch.h).
-  const bool decode_tile = (kernels::is_a16(a) && kernels::weight_bits(b) == 4 && p.M > kSmallmOnlyTokens / 2 &&
-                            p.M <= kSmallmOnlyTokens) ||
+  const bool tm16 = p.M > kSmallmOnlyTokens / 2 && p.M <= kSmallmOnlyTokens;  // smallm's TM 16
+  const bool decode_tile = (kernels::is_a16(a) && kernels::weight_bits(b) == 4 && tm16) ||
+                           (a == kernels::AType::kE4M3 && !grouped && tm16) ||
                            (a == kernels::AType::kE4M3 && grouped && p.M <= kSmallmOnlyTokensE4m3Grouped);
   if (decode_tile && p.N * p.K >= kSm90DecodeMinWeights && sm90_decode_enabled()) {
     const Sm90Config t16{256, 16};

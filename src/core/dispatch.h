@@ -143,7 +143,8 @@ inline constexpr double kNarrowRankScaleS8 = 1.10;
 inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 // Large layers at decode (session 79): sm90's 256 x 16 tile (one 16-token tile, two m64 atoms per consumer
 // warpgroup) runs instead of smallm for 16-bit activations x 4-bit weights at kSmallmOnlyTokens / 2 < M <=
-// kSmallmOnlyTokens (smallm's TM 16) and for grouped e4m3 at M <= kSmallmOnlyTokensE4m3Grouped (smallm's TM 8),
+// kSmallmOnlyTokens (smallm's TM 16), for per-channel e4m3 at the same M (since session 80) and for grouped e4m3
+// at M <= kSmallmOnlyTokensE4m3Grouped (smallm's TM 8),
 // where the layer holds at least kSm90DecodeMinWeights weights (N x K). Measured on an H100 in CUDA graphs
 // (bench/results/2026-12-05-h100/s79-narrow/, 256 x 16 forced against the pick): 16-bit at M = 16, f16 / bf16
 // g128 and f16 per-channel on Llama-3-405B and Llama-2-70B at tp 1..8 and 13 tp-1 layers: 0.939x the time over
@@ -151,9 +152,13 @@ inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 // M = 1 / 8 on the 13 layers: 0.927x over 20 moved points (0.83-1.06x; 1.07-1.24x below it). On #6's shapes with
 // the rule on / off in one build (s79-decode-ab/): 0.85-0.90x event-timed, 0.87-0.94x in graphs. 26 Mi lies
 // between the largest layer where 256 x 16 lost (Llama-3-8B qkv, 6144 x 4096 = 24 Mi) and the smallest where it
-// won (Llama-2-70B down at tp 8, 8192 x 3584 = 28 Mi). Not moved: f16 at M <= 8 (256 x 16 1.03x smallm's time
-// above the threshold), s8 (1.06x), per-channel e4m3 and 8-bit weights (not measured). MIXGEMM_SM90_DECODE=0 in the environment
-// turns the rule off (read once; for A/B timing in one build).
+// won (Llama-2-70B down at tp 8, 8192 x 3584 = 28 Mi). Session 80 (2026-12-05-h100/s80-decode-types/, the same
+// method on 11 layers of 32-448 Mi weights and 2 below): per-channel e4m3 at M = 16 0.946x (0.87-1.07x), so it
+// joins the rule at M = 9..16; f16 u4 + zero points and bf16 per-channel, which the rule already covered unmeasured,
+// 0.868x / 0.952x. Not moved: f16 at M <= 8 (256 x 16 1.03x smallm's time above the threshold; f16 u4 + zero points
+// 1.00x), s8 (1.06x; per-channel 1.02-1.07x), per-channel e4m3 at M <= 8 (1.02x) and 8-bit weights (0.99-1.02x at
+// M = 1..16, with points from 0.91x to 1.12x). MIXGEMM_SM90_DECODE=0 in the environment turns the rule off (read
+// once; for A/B timing in one build).
 inline constexpr int64_t kSm90DecodeMinWeights = int64_t{26} << 20;
 bool sm90_decode_enabled();
 

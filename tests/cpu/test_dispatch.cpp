@@ -282,8 +282,12 @@ TEST(Dispatch, FamilyCrossoverOfGroupedE4m3FollowsTheMeasurements) {
       {8192, 21760, 8, 128, "sm90_"},     // M <= 8: the large-layer decode rule, 256 x 16 (session 79: 0.88x
                                           // smallm's time, s79-narrow, H100; s17's 64-token tiles 0.96-1.11x)
       {6144, 4096, 8, 128, "smallm_"},    // below kSm90DecodeMinWeights: 256 x 16 1.07x smallm's time
-      {8192, 21760, 16, 0, "smallm_"},    // per-channel: 44.9 vs 41.2
-      {57344, 8192, 16, 0, "smallm_"},    // 106.5 vs 82.2
+      // Per-channel at M = 9..16: the large-layer decode rule since session 80 (sm90 256 x 16 36.5 vs smallm 38.6 /
+      // 89.5 vs 90.0 us, H100, CUDA graphs, s80-decode-types; s17's 64-token tiles had lost: 44.9 vs 41.2 / 106.5 vs
+      // 82.2); at M <= 8 smallm (256 x 16 1.02x its time there).
+      {8192, 21760, 16, 0, "sm90_"},
+      {57344, 8192, 16, 0, "sm90_"},
+      {8192, 21760, 8, 0, "smallm_"},
   };
   for (const Point& q : points) {
     const TypeConfig t{e4m3, u4b8, f16, false, f16};
@@ -322,7 +326,10 @@ TEST(Dispatch, LargeLayersRunSm90s256x16AtDecode) {
       {e4m3, n_at, K, 1, 128, "sm90_256x16_"},
       {e4m3, n_at, K, 8, 128, "sm90_256x16_"},
       {e4m3, n_at - 256, K, 8, 128, "smallm_"},
-      {e4m3, n_at, K, 1, 0, "smallm_"},                // per-channel e4m3: not measured, smallm
+      {e4m3, n_at, K, 1, 0, "smallm_"},                // per-channel e4m3 at M <= 8: 1.02x smallm's time, smallm
+      {e4m3, n_at, K, 9, 0, "sm90_256x16_"},           // per-channel e4m3 at M = 9..16 (session 80)
+      {e4m3, n_at, K, 16, 0, "sm90_256x16_"},
+      {e4m3, n_at - 256, K, 16, 0, "smallm_"},
       {s8, n_at, K, 1, 128, "smallm_"},                // s8: 256 x 16 took 1.05x smallm's time
       {s8, n_at, K, 16, 128, "smallm_"},
   });

@@ -413,7 +413,8 @@ TEST(GemmApi, RowSplitW4A8MatchesReference) {
 }
 
 // Session 79's large-layer decode rule (core::kSm90DecodeMinWeights): through gemm(), a layer of 32 Mi weights at
-// decode runs sm90's 256 x 16 for f16 / bf16 at M = 9..16 and grouped e4m3 at M <= 8, and matches the reference.
+// decode runs sm90's 256 x 16 for f16 / bf16 and per-channel e4m3 at M = 9..16 and grouped e4m3 at M <= 8, and
+// matches the reference.
 TEST(GemmApi, LargeLayerDecodeRunsSm90s256x16) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   if (!core::sm90_decode_enabled()) GTEST_SKIP() << "MIXGEMM_SM90_DECODE=0: decode stays on smallm";
@@ -438,11 +439,12 @@ TEST(GemmApi, LargeLayerDecodeRunsSm90s256x16) {
     EXPECT_EQ(c.check(c.download(), "large-layer decode"), 0) << q.at.name() << " M=" << q.M << " g=" << q.g;
   }
   using namespace mixgemm::test;
-  for (const int M : {1, 4, 8}) {
+  // Grouped e4m3 at M <= 8, per-channel e4m3 at M = 9..16 (session 80).
+  for (const auto [M, g] : {std::pair{1, 128}, std::pair{4, 128}, std::pair{8, 128}, std::pair{12, 0}, std::pair{16, 0}}) {
     Spec s;
     s.a = AType::kE4M3;
     s.b = BType::kU4B8;
-    s.group_size = 128;
+    s.group_size = g;
     s.N = 8192;
     s.K = 4096;
     s.out = OutType::kF16;
@@ -456,7 +458,7 @@ TEST(GemmApi, LargeLayerDecodeRunsSm90s256x16) {
       continue;
     }
     ++ran;
-    ASSERT_EQ(describe_plan(p, 132), t16) << "e4m3 M=" << M;
+    ASSERT_EQ(describe_plan(p, 132), t16) << "e4m3 M=" << M << " g=" << g;
     std::string msg;
     int64_t bad = -1;
     gemm_on_spec(s, M, &bad, &msg);
