@@ -154,8 +154,8 @@ inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 // between the largest layer where 256 x 16 lost (Llama-3-8B qkv, 6144 x 4096 = 24 Mi) and the smallest where it
 // won (Llama-2-70B down at tp 8, 8192 x 3584 = 28 Mi). Session 80 (2026-12-05-h100/s80-decode-types/, the same
 // method on 11 layers of 32-448 Mi weights and 2 below): per-channel e4m3 at M = 16 0.946x (0.87-1.07x), so it
-// joins the rule at M = 9..16; f16 u4 + zero points and bf16 per-channel, which the rule already covered unmeasured,
-// 0.868x / 0.952x. Not moved: f16 at M <= 8 (256 x 16 1.03x smallm's time above the threshold; f16 u4 + zero points
+// joins the rule at M = 9..16 (on / off on #6's shapes, s80-decode-ab/: 0.934x event-timed, 0.956x in graphs); f16
+// u4 + zero points and bf16 per-channel, which the rule already covered unmeasured, 0.868x / 0.952x. Not moved: f16 at M <= 8 (256 x 16 1.03x smallm's time above the threshold; f16 u4 + zero points
 // 1.00x), s8 (1.06x; per-channel 1.02-1.07x), per-channel e4m3 at M <= 8 (1.02x) and 8-bit weights (0.99-1.02x at
 // M = 1..16, with points from 0.91x to 1.12x). MIXGEMM_SM90_DECODE=0 in the environment turns the rule off (read
 // once; for A/B timing in one build).
