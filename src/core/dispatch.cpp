@@ -197,7 +197,7 @@ size_t workspace_bytes_one_launch(const GemmProblem& p, int sm_count) {
   for (const SmallmConfig& c : kernels::smallm_configs(a, b))
     bytes = std::max(bytes, kernels::smallm_workspace_bytes(slab_rows(p.M), p.N, p.K, a, b, c, sm_count));
   for (const Sm90Config& c : kernels::sm90_configs(a, b))
-    bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count));
+    bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count, sm90_split_mode()));
   return bytes;
 }
 
@@ -255,6 +255,23 @@ bool sm90_decode_enabled() {
   return enabled;
 }
 
+bool parse_sm90_split_mode(const char* text, kernels::Sm90SplitMode* mode) {
+  const std::string v = text ? text : "";
+  if (v.empty() || v == "auto") *mode = kernels::Sm90SplitMode::kAuto;
+  else if (v == "splitk") *mode = kernels::Sm90SplitMode::kSplitK;
+  else if (v == "stream") *mode = kernels::Sm90SplitMode::kStream;
+  else return false;
+  return true;
+}
+
+kernels::Sm90SplitMode sm90_split_mode() {
+  static const char* text = std::getenv("MIXGEMM_SM90_SPLIT");
+  kernels::Sm90SplitMode mode = kernels::Sm90SplitMode::kAuto;
+  MIXGEMM_REQUIRE(parse_sm90_split_mode(text, &mode), "gemm",
+                  "MIXGEMM_SM90_SPLIT='" << text << "' in the environment is not auto, splitk or stream");
+  return mode;
+}
+
 bool row_split_enabled() {
   static const bool enabled = [] {
     const char* e = std::getenv("MIXGEMM_ROW_SPLIT");
@@ -288,7 +305,7 @@ void require_runnable(const GemmArgs& args, const PlannedLaunch& launch, int sm_
   std::string why;
   Sm90Config big;
   if (kernels::sm90_parse_name(launch.schedule, &big)) {
-    if (!kernels::sm90_can_implement(params_of(call, sm_count), big, &why))
+    if (!kernels::sm90_can_implement(params_of(call, sm_count), big, &why, sm90_split_mode()))
       MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << launch.schedule << " cannot run this problem: " << why);
     return;
   }
@@ -330,8 +347,8 @@ size_t workspace_bytes_up_to(const GemmProblem& p, int sm_count) {
   if (p.M > small) {
     for (const Sm90Config& c : kernels::sm90_configs(to_kernel(p.types.a), to_kernel_b(p.types.b))) {
       for (int64_t m = (small / c.tile_t + 1) * c.tile_t; m < p.M; m += c.tile_t)
-        bytes = std::max(bytes, kernels::sm90_workspace_bytes(m, p.N, p.K, c, sm_count));
-      bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count));
+        bytes = std::max(bytes, kernels::sm90_workspace_bytes(m, p.N, p.K, c, sm_count, sm90_split_mode()));
+      bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count, sm90_split_mode()));
     }
   }
   return bytes;
@@ -342,7 +359,7 @@ void launch(const GemmArgs& args, const std::string& schedule, int sm_count) {
   // their own arguments once more and throw rather than launch a kernel that cannot run them.
   Sm90Config big;
   if (kernels::sm90_parse_name(schedule, &big)) {
-    kernels::launch_sm90(params_of(args, sm_count), big, args.stream);
+    kernels::launch_sm90(params_of(args, sm_count), big, args.stream, sm90_split_mode());
     return;
   }
   SmallmConfig cfg;

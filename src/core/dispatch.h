@@ -162,6 +162,13 @@ inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 inline constexpr int64_t kSm90DecodeMinWeights = int64_t{26} << 20;
 bool sm90_decode_enabled();
 
+// How sm90 launches split K: kernels::sm90_split's choice (auto, the default) or, for A/B timing in one build,
+// MIXGEMM_SM90_SPLIT=splitk / stream in the environment (read once; any other value is refused by gemm() and
+// workspace_size() with a message naming the variable). The workspace query and the launch read the same mode.
+kernels::Sm90SplitMode sm90_split_mode();
+// The mode a MIXGEMM_SM90_SPLIT value names (nullptr or "" or "auto": kAuto); false for any other text.
+bool parse_sm90_split_mode(const char* text, kernels::Sm90SplitMode* mode);
+
 // SM count assumed by workspace_size() when no CUDA device can be queried (H100/H200 SXM).
 inline constexpr int kDefaultSmCount = 132;
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -342,6 +343,27 @@ TEST(Dispatch, LargeLayersRunSm90s256x16AtDecode) {
   const GemmProblem p4{16, n_at, K, w4, 128};
   const std::vector<kernels::Sm90Config> no_t16 = {{128, 64}, {256, 64}, {256, 32}, {128, 128}, {128, 256}};
   EXPECT_EQ(core::choose_among(p4, 132, no_t16).rfind("smallm_", 0), 0u);
+}
+
+// MIXGEMM_SM90_SPLIT (the A/B switch for sm90's split mode): the values it accepts and the ones it refuses.
+TEST(Dispatch, Sm90SplitModeSwitchParses) {
+  using kernels::Sm90SplitMode;
+  Sm90SplitMode m = Sm90SplitMode::kStream;
+  EXPECT_TRUE(core::parse_sm90_split_mode(nullptr, &m));
+  EXPECT_EQ(m, Sm90SplitMode::kAuto);
+  EXPECT_TRUE(core::parse_sm90_split_mode("splitk", &m));
+  EXPECT_EQ(m, Sm90SplitMode::kSplitK);
+  EXPECT_TRUE(core::parse_sm90_split_mode("stream", &m));
+  EXPECT_EQ(m, Sm90SplitMode::kStream);
+  EXPECT_TRUE(core::parse_sm90_split_mode("auto", &m));
+  EXPECT_EQ(m, Sm90SplitMode::kAuto);
+  for (const char* bad : {"0", "StreamK", "split-k", " stream"}) {
+    m = Sm90SplitMode::kStream;
+    EXPECT_FALSE(core::parse_sm90_split_mode(bad, &m)) << bad;
+    EXPECT_EQ(m, Sm90SplitMode::kStream) << bad;  // untouched
+  }
+  // The process's own mode (unset in the test environment) is the heuristic's.
+  if (!std::getenv("MIXGEMM_SM90_SPLIT")) EXPECT_EQ(core::sm90_split_mode(), Sm90SplitMode::kAuto);
 }
 
 TEST(Dispatch, WorkspaceCoversEverySchedule) {
