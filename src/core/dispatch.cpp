@@ -265,11 +265,18 @@ bool parse_sm90_split_mode(const char* text, kernels::Sm90SplitMode* mode) {
 }
 
 kernels::Sm90SplitMode sm90_split_mode() {
-  static const char* text = std::getenv("MIXGEMM_SM90_SPLIT");
-  kernels::Sm90SplitMode mode = kernels::Sm90SplitMode::kAuto;
-  MIXGEMM_REQUIRE(parse_sm90_split_mode(text, &mode), "gemm",
-                  "MIXGEMM_SM90_SPLIT='" << text << "' in the environment is not auto, splitk or stream");
-  return mode;
+  struct Parsed {
+    const char* text;
+    bool ok;
+    kernels::Sm90SplitMode mode = kernels::Sm90SplitMode::kAuto;
+  };
+  static const Parsed env = [] {
+    Parsed p{std::getenv("MIXGEMM_SM90_SPLIT"), false};
+    p.ok = parse_sm90_split_mode(p.text, &p.mode);
+    return p;
+  }();
+  MIXGEMM_REQUIRE(env.ok, "gemm", "MIXGEMM_SM90_SPLIT='" << env.text << "' in the environment is not auto, splitk or stream");
+  return env.mode;
 }
 
 bool row_split_enabled() {
