@@ -12,8 +12,12 @@ cd "$(dirname "$0")/../../../.."
 export OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "gpu: $gpu"; echo "$gpu" > "$OUT/gpu.txt"
 case "$gpu" in
-  *H200*) bash bench/results/2026-12-05-h200/s79-next/h200-all.sh ;;
-  *) PROF_SM90_TYPES=f16.u4,e4m3.u4 PROF_SM90_SCHEDULES=256x16_1x1x1_coop_splitk CLOCKS=0 \
+  # ADAPTIVE_H200=sweep: the bars' sweep alone, for a call with less than ~8 min of device time left.
+  *H200*) if [ "${ADAPTIVE_H200:-all}" = sweep ]; then
+            TIME_LIMIT=${TIME_LIMIT:-200} bash bench/results/2026-12-05-h200/s77-next/sweep-small.sh 2>&1 | tail -24
+          else bash bench/results/2026-12-05-h200/s79-next/h200-all.sh; fi ;;
+  *) [ "${ADAPTIVE_OTHER:-profile}" = none ] && { echo "not an H200: nothing to do"; exit 0; }
+     PROF_SM90_TYPES=f16.u4,e4m3.u4 PROF_SM90_SCHEDULES=256x16_1x1x1_coop_splitk CLOCKS=0 \
      PROFILES="t256x16_f16_m1:8192x21760:1:sm90_256x16_1x1x1_coop_splitk:f16.u4b8.g128
 t256x16_f16_m16:8192x21760:16:sm90_256x16_1x1x1_coop_splitk:f16.u4b8.g128
 t256x16_e4m3_m1:8192x21760:1:sm90_256x16_1x1x1_coop_splitk:e4m3.u4b8.g128" \
