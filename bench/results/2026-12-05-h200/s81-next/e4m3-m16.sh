@@ -2,9 +2,10 @@
 # Session 81, prepared: should the large-layer decode rule (core::kSm90DecodeMinWeights) also send grouped e4m3 at
 # M = 9..16 to sm90's 256 x 16? Today it covers grouped e4m3 at M <= 8 only; at M = 9..16 the crossover decides, and on
 # 9 of the 49 layers of >= 26 Mi weights of the bench's model sets (tp 1..8) it picks smallm's TM 16 (72 points of
-# bench/results/2026-12-05-cpu/s79-plan's harness). On the H200 (2026-12-05-h200/s81-narrow/) 256 x 16 took 0.829x
+# bench/results/2026-12-05-cpu/s79-plan's harness), and on 7 more sm90's 128 x 64 (56 points); the other 264 points of
+# those layers at M = 9..16 already run 256 x 16 (the narrow tile in place of a ranked 256 x 64). On the H200 (2026-12-05-h200/s81-narrow/) 256 x 16 took 0.829x
 # smallm's time on Llama-3-8B down at M = 16, 0.986x on Llama-2-7B down, 1.003x on Llama-2-7B qkv (H100, s79-narrow:
-# 0.834 / 1.002 / 1.049); the other six (narrow tp layers) are not timed. This times all nine at M = 9 / 12 / 16, the
+# 0.834 / 1.002 / 1.049); the other 13 (tp-sharded layers) are not timed. This times all sixteen at M = 9 / 12 / 16, the
 # heuristic's pick against 256 x 16 forced, CUDA graphs (32 launches per replay) and event-timed, two mirrored rounds.
 #   MIXGEMM_GIT_COMMIT=<commit> bash bench/results/2026-12-05-h200/s81-next/e4m3-m16.sh    (repo root; ~3 min with
 #   the build, ~1 min on a warm machine that has build-sweep)
@@ -27,7 +28,8 @@ echo "bench $BIN ready at $((SECONDS - t0)) s"
 C=(--no-baselines --settle-ms 0 --summary-m none --quiet --git-commit "${MIXGEMM_GIT_COMMIT:-unknown}" --iters 20 --warmup 3
    --m 9,12,16 --types e4m3.u4b8.g128)
 S=(--shape 7168x8192 --shape 5120x8192 --shape 4096x11008 --shape 12288x4096 --shape 4608x16384 --shape 2304x16384
-   --shape 4096x14336 --shape 8192x21760)   # the nine layers (two share 7168 x 8192 / 5120 x 8192) and the seed (control)
+   --shape 4096x14336 --shape 8192x3584 --shape 8192x4096 --shape 16384x2048 --shape 4096x7168 --shape 7168x4096
+   --shape 8192x21760)   # the smallm layers (two pairs share a shape), the 128 x 64 ones, and the seed (control)
 run() {  # $1 stem, rest: flags
   local s=$1; shift; local lim; lim=$(left 10); [ "$lim" -gt 120 ] && lim=120
   timeout "$lim" $BIN "${C[@]}" "${S[@]}" "$@" --csv $W/$s.csv > $W/$s.log 2>&1; echo "$s rc=$? at $((SECONDS - t0)) s"
@@ -64,7 +66,7 @@ for k in sorted({k[1:] for k in t}):
     if ("pick",) + k not in t or ("t16",) + k not in t: continue
     a = sum(t[("pick",) + k]) / len(t[("pick",) + k]); b = sum(t[("t16",) + k]) / len(t[("t16",) + k])
     print(f"{k[0]:5} {k[1]:6}x{k[2]:<6} M={k[3]:2} {a:8.2f} {b:8.2f}  {b/a:.3f}  {sch[k]}")
-    if sch[k].startswith("smallm"): agg[k[0]].append(b / a)
+    if not sch[k].startswith("sm90_256x16"): agg[(k[0], sch[k].split("_")[0] + "_" + sch[k].split("_")[1])].append(b / a)
 for m, v in sorted(agg.items()):
-    print(f"{m}: 256 x 16 over the smallm picks, geomean {g(v):.3f} [{min(v):.3f}, {max(v):.3f}] n={len(v)}")
+    print(f"{m[0]}: 256 x 16 over the {m[1]} picks, geomean {g(v):.3f} [{min(v):.3f}, {max(v):.3f}] n={len(v)}")
 PY

@@ -3,7 +3,7 @@
 #   1. build build-sweep as s77-next/sweep-small.sh does (every sm90 schedule of f16 / bf16 / s8 / e4m3 x u4; ~110 s);
 #   2. s80-next/decode-types.sh on it (256 x 16 against smallm for the rule's other type configs, and the two-wave
 #      split; the 8-bit-weight configs are left out with build-sweep: their H100 answer, s80-decode-types/, stands);
-#   3. s81-next/e4m3-m16.sh on it (grouped e4m3 at M = 9..16 on the nine large layers where smallm is picked).
+#   3. s81-next/e4m3-m16.sh on it (grouped e4m3 at M = 9..16 on the 16 large layers where smallm or 128 x 64 is picked).
 # Each leaves its tarball (and a table) in $OUT.
 #   MIXGEMM_GIT_COMMIT=<commit> bash bench/results/2026-12-05-h200/s81-next/h200-rest.sh    (repo root)
 set -uo pipefail
