@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Session 81, prepared: the rest of the H200 queue in one call (machines go back 30 s after a call), ~7-8 min:
 #   1. build build-sweep as s77-next/sweep-small.sh does (every sm90 schedule of f16 / bf16 / s8 / e4m3 x u4; ~110 s);
-#   2. s80-next/decode-types.sh on it (256 x 16 against smallm for the rule's other type configs, and the two-wave
-#      split; the 8-bit-weight configs are left out with build-sweep: their H100 answer, s80-decode-types/, stands);
-#   3. s81-next/e4m3-m16.sh on it (grouped e4m3 at M = 9..16 on the 16 large layers where smallm or 128 x 64 is picked).
+#   2. s81-next/e4m3-m16.sh on it (grouped e4m3 at M = 9..16 on the 16 large layers where smallm or 128 x 64 is picked);
+#   3. s81-next/stream-tail.sh on it (split-K against the heuristic's stream-K for 256 x 16 on three large layers);
+#   4. s80-next/decode-types.sh on it with the time left (256 x 16 against smallm for the rule's other type configs, and
+#      the two-wave split; the 8-bit-weight configs are left out with build-sweep: their H100 answer stands).
 # Each leaves its tarball (and a table) in $OUT.
 #   MIXGEMM_GIT_COMMIT=<commit> bash bench/results/2026-12-05-h200/s81-next/h200-rest.sh    (repo root)
 set -uo pipefail
@@ -18,7 +19,10 @@ if [ ! -x build-sweep/tools/mixgemm-bench ]; then
 fi
 echo "== build-sweep ready at $((SECONDS - t0)) s"
 D=bench/results/2026-12-05-h200
-[ $((SECONDS - t0)) -lt 300 ] && DEADLINE=$((480 - (SECONDS - t0))) bash $D/s80-next/decode-types.sh 2>&1 | tail -30
-echo "== decode-types done at $((SECONDS - t0)) s"
-[ $((SECONDS - t0)) -lt 500 ] && DEADLINE=$((575 - (SECONDS - t0))) bash $D/s81-next/e4m3-m16.sh 2>&1 | tail -16
+# The two questions that can change a rule first, then decode-types (the H200's word on decisions the H100 made).
+DEADLINE=150 bash $D/s81-next/e4m3-m16.sh 2>&1 | tail -16
 echo "== e4m3-m16 done at $((SECONDS - t0)) s"
+DEADLINE=100 bash $D/s81-next/stream-tail.sh 2>&1 | tail -22
+echo "== stream-tail done at $((SECONDS - t0)) s"
+[ $((SECONDS - t0)) -lt 480 ] && DEADLINE=$((580 - (SECONDS - t0))) bash $D/s80-next/decode-types.sh 2>&1 | tail -30
+echo "== decode-types done at $((SECONDS - t0)) s"
