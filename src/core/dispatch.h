@@ -157,8 +157,9 @@ inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 // joins the rule at M = 9..16 (on / off on #6's shapes, s80-decode-ab/: 0.934x event-timed, 0.956x in graphs); f16
 // u4 + zero points and bf16 per-channel, which the rule already covered unmeasured, 0.868x / 0.952x. Not moved: f16 at M <= 8 (256 x 16 1.03x smallm's time above the threshold; f16 u4 + zero points
 // 1.00x), s8 (1.06x; per-channel 1.02-1.07x), per-channel e4m3 at M <= 8 (1.02x) and 8-bit weights (0.99-1.02x at
-// M = 1..16, with points from 0.91x to 1.12x). MIXGEMM_SM90_DECODE=0 in the environment turns the rule off (read
-// once; for A/B timing in one build).
+// M = 1..16, with points from 0.91x to 1.12x). On the H200 (session 81, 2026-12-05-h200/s81-decode-ab/, s81-narrow/):
+// on / off on #6's shapes 0.84-0.92x event-timed, 0.88-0.90x in graphs; below 26 Mi 256 x 16 took 1.11-1.26x
+// smallm's time. MIXGEMM_SM90_DECODE=0 in the environment turns the rule off (read once; for A/B timing in one build).
 inline constexpr int64_t kSm90DecodeMinWeights = int64_t{26} << 20;
 bool sm90_decode_enabled();
 

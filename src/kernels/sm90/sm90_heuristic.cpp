@@ -88,7 +88,8 @@ const TimeModel& model_of(AType a, BType b) {
 // layers: 1.0021x / 1.0000x); 0.6 and lower rank the narrow tile first everywhere, 1.005x (worst 1.13x at
 // N = 2304). 0.8 is the plateau's edge nearest 1. 8-bit activations keep 1.0: there 256 x 32 is the slower of
 // the two where 128 x 64 ranks first (s8 1.06x, e4m3 1.12x its time), and 0.9 took their picks from 1.007x
-// to 1.015x the faster tile's time.
+// to 1.015x the faster tile's time. On the H200 (session 81, bench/results/2026-12-05-h200/s81-narrow/fit.txt):
+// 0.8 picks the faster tile at all 22 competing 16-bit points (1.0945x with 1.0); 8-bit 1.0069x with 1.0.
 constexpr double kNarrowRankA16 = 0.8;
 constexpr double kDramBytesPerUs = 4.0e6;  // ~ measured copy bandwidth
 constexpr double kLaunchUs = 2.0;
