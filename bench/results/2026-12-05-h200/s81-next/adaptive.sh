@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Session 81: one device call that does the most useful thing on whichever card comes.
 #   H200  -> s81-next/h200-rest.sh (the queue's item 1: decode-types, e4m3-m16, stream-tail on one build, ~8-9 min);
-#            ADAPTIVE_H200=sweep: s77-next/sweep-small.sh alone (how session 81 got s81-sweep-small/).
+#            ADAPTIVE_H200=sweep: s77-next/sweep-small.sh alone (how session 81 got s81-sweep-small/);
+#            ADAPTIVE_H200=full: s81-next/sweep-full.sh (the bars' full sweep, M = 1..8192; session 82).
 #   other -> s81-next/e4m3-m16.sh then stream-tail.sh (~5 min; any card answers them); ADAPTIVE_OTHER=profile: the ncu profiles of sm90's
 #            256 x 16 at decode (how session 81 got 2026-12-05-h100/s81-ncu-t16/); ADAPTIVE_OTHER=none: nothing.
 #   (Session 81's first two H100 calls ran split-wave.sh, 2026-12-05-h100/s81-split-wave/, and the full check,
@@ -12,9 +13,11 @@ cd "$(dirname "$0")/../../../.."
 export OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "gpu: $gpu"; echo "$gpu" > "$OUT/gpu.txt"
 case "$gpu" in
-  *H200*) if [ "${ADAPTIVE_H200:-all}" = sweep ]; then
-            TIME_LIMIT=${TIME_LIMIT:-200} bash bench/results/2026-12-05-h200/s77-next/sweep-small.sh 2>&1 | tail -24
-          else bash bench/results/2026-12-05-h200/s81-next/h200-rest.sh; fi ;;
+  *H200*) case "${ADAPTIVE_H200:-all}" in
+            sweep) TIME_LIMIT=${TIME_LIMIT:-200} bash bench/results/2026-12-05-h200/s77-next/sweep-small.sh 2>&1 | tail -24 ;;
+            full) bash bench/results/2026-12-05-h200/s81-next/sweep-full.sh 2>&1 | tail -40 ;;
+            *) bash bench/results/2026-12-05-h200/s81-next/h200-rest.sh ;;
+          esac ;;
   *) [ "${ADAPTIVE_OTHER:-e4m3}" = none ] && { echo "not an H200: nothing to do"; exit 0; }
      [ "${ADAPTIVE_OTHER:-e4m3}" = e4m3 ] && { DEADLINE=330 bash bench/results/2026-12-05-h200/s81-next/e4m3-m16.sh 2>&1 | tail -16
        DEADLINE=$((570 - SECONDS)) bash bench/results/2026-12-05-h200/s81-next/stream-tail.sh 2>&1 | tail -22; exit 0; }
