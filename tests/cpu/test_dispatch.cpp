@@ -314,7 +314,8 @@ TEST(Dispatch, NarrowTokenTilesRunWhere256x64WasPickedAtUpTo32Tokens) {
 }
 
 // The large-layer decode rule (session 79, core::kSm90DecodeMinWeights): 256 x 16 instead of smallm for 16-bit
-// activations x 4-bit weights at M = 9..16 and grouped e4m3 at M <= 8, from 26 Mi weights; nothing else moves.
+// activations x 4-bit weights at M = 9..16 and grouped e4m3 at M <= 8 (session 80: per-channel e4m3 at M = 9..16),
+// from 26 Mi weights; nothing else moves.
 TEST(Dispatch, LargeLayersRunSm90s256x16AtDecode) {
   const int64_t K = 4096, n_at = core::kSm90DecodeMinWeights / K;  // N x K exactly at the threshold
   expect_families({
