@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/check.h"
+#include "core/env_switch.h"
 #include "core/problem.h"
 #include "kernels/sm90/sm90.h"
 #include "kernels/smallm/smallm.h"
@@ -196,8 +197,9 @@ size_t workspace_bytes_one_launch(const GemmProblem& p, int sm_count) {
   size_t bytes = 0;
   for (const SmallmConfig& c : kernels::smallm_configs(a, b))
     bytes = std::max(bytes, kernels::smallm_workspace_bytes(slab_rows(p.M), p.N, p.K, a, b, c, sm_count));
+  const kernels::Sm90SplitMode split = sm90_split_mode();
   for (const Sm90Config& c : kernels::sm90_configs(a, b))
-    bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count, sm90_split_mode()));
+    bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count, split));
   return bytes;
 }
 
@@ -248,10 +250,7 @@ int64_t choose_row_split_among(const GemmProblem& p, int sm_count, const std::ve
 }
 
 bool sm90_decode_enabled() {
-  static const bool enabled = [] {
-    const char* e = std::getenv("MIXGEMM_SM90_DECODE");
-    return !(e && std::string(e) == "0");
-  }();
+  static const bool enabled = !env_equals("MIXGEMM_SM90_DECODE", "0");
   return enabled;
 }
 
@@ -280,10 +279,7 @@ kernels::Sm90SplitMode sm90_split_mode() {
 }
 
 bool row_split_enabled() {
-  static const bool enabled = [] {
-    const char* e = std::getenv("MIXGEMM_ROW_SPLIT");
-    return !(e && std::string(e) == "0");
-  }();
+  static const bool enabled = !env_equals("MIXGEMM_ROW_SPLIT", "0");
   return enabled;
 }
 
@@ -352,10 +348,11 @@ size_t workspace_bytes_up_to(const GemmProblem& p, int sm_count) {
   const int64_t small = std::min<int64_t>(p.M, kSmallmSlabTokens);
   for (int64_t m = 1; m <= small; ++m) bytes = std::max(bytes, workspace_bytes_one_launch(with_rows(p, m), sm_count));
   if (p.M > small) {
+    const kernels::Sm90SplitMode split = sm90_split_mode();
     for (const Sm90Config& c : kernels::sm90_configs(to_kernel(p.types.a), to_kernel_b(p.types.b))) {
       for (int64_t m = (small / c.tile_t + 1) * c.tile_t; m < p.M; m += c.tile_t)
-        bytes = std::max(bytes, kernels::sm90_workspace_bytes(m, p.N, p.K, c, sm_count, sm90_split_mode()));
-      bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count, sm90_split_mode()));
+        bytes = std::max(bytes, kernels::sm90_workspace_bytes(m, p.N, p.K, c, sm_count, split));
+      bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count, split));
     }
   }
   return bytes;

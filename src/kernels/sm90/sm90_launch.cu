@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/env_switch.h"
 #include "core/print_config.h"
 #include "kernels/cluster_launch.h"
 #include "kernels/sm90/sm90.h"
@@ -218,10 +219,7 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   k.b_unsigned = is_unsigned(p.b_type);
   k.out_bf16 = p.out_type == OutType::kBF16;
   // MIXGEMM_SM90_EXCHANGE=0: the exchange off without a rebuild (A/B timing), read once.
-  static const bool exchange_env_off = [] {
-    const char* v = std::getenv("MIXGEMM_SM90_EXCHANGE");
-    return v != nullptr && std::string(v) == "0";
-  }();
+  static const bool exchange_env_off = core::env_equals("MIXGEMM_SM90_EXCHANGE", "0");
   k.split_exchange = exchange == Sm90Exchange::kOff || exchange_env_off ? 0 : exchange == Sm90Exchange::kOn ? 1 : 2;
 
   // Stream-K: exactly `stream` CTAs (their ranges are what sm90_partition.h decodes).
@@ -239,10 +237,7 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
   // MIXGEMM_SM90_CLUSTER_LAUNCH=2 (a diagnostic, read once): launch an even grid as 2-CTA clusters, the
   // kernel unchanged (it uses no cluster feature). Session 35's cluster exchange ran every CTA's mainloop
   // 15% longer (s35-cluster-trace/); this tells whether the clustered launch alone does that.
-  static const bool cluster_launch = [] {
-    const char* v = std::getenv("MIXGEMM_SM90_CLUSTER_LAUNCH");
-    return v != nullptr && std::string(v) == "2";
-  }();
+  static const bool cluster_launch = core::env_equals("MIXGEMM_SM90_CLUSTER_LAUNCH", "2");
   cudaError_t e;
   if (cluster_launch && grid % 2 == 0) {
     cudaLaunchConfig_t lc{};

@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/env_switch.h"
 #include "core/print_config.h"
 #include "kernels/cluster_launch.h"
 #include "kernels/smallm/smallm.h"
@@ -37,16 +38,10 @@ smallm::SmallmKernelFn pick_reduce_kernel(AType a, int tm) {
   return sh::is_a16(a) ? smallm::smallm_reduce_a16(a, tm) : smallm::smallm_reduce_a8(a, tm);
 }
 
-// Whether the environment variable `name` is exactly "0" (the A/B switches below, read once each).
-bool env_is_zero(const char* name) {
-  const char* v = std::getenv(name);
-  return v && v[0] == '0' && v[1] == 0;
-}
-
 // kAuto: deferred unless MIXGEMM_SMALLM_DEFER=0.
 bool defer_reduction(SmallmReduce r) {
   if (r != SmallmReduce::kAuto) return r == SmallmReduce::kDeferred;
-  static const bool on = !env_is_zero("MIXGEMM_SMALLM_DEFER");
+  static const bool on = !core::env_equals("MIXGEMM_SMALLM_DEFER", "0");
   return on;
 }
 
@@ -134,7 +129,7 @@ int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t
   const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
   // MIXGEMM_SMALLM_CLUSTER=0 (read once): kAuto runs the workspace split everywhere (A/B timing
   // of the two reductions in one build; the heuristic itself stays a pure function).
-  static const bool cluster_env_off = env_is_zero("MIXGEMM_SMALLM_CLUSTER");
+  static const bool cluster_env_off = core::env_equals("MIXGEMM_SMALLM_CLUSTER", "0");
   if (cluster == SmallmCluster::kAuto && cluster_env_off) cluster = SmallmCluster::kOff;
   // Partial sums: make_partial_sums_geometry's partition (the cluster geometry launched without
   // clusters, or the stream-K one); each segment writes its part (smallm_partial_sums_count,
