@@ -375,7 +375,7 @@ TEST(Sm90, TailSplit) {
 // has stages), on 4 pretend SMs (each CTA runs whole tiles of the first token tiles before its
 // tail tiles). Where a full box would zero-fill >= 4 KB per block (sm90_tail_box_for: r = 1 and 8
 // on every tile but the 64-token one with 8-bit activations; r = tile_t - 1 never) that is the exact
-// TMA box (act_tail_map, sm90_gemm.cuh's producer): a CTA loads each stage slot's first tail block
+// TMA box (act_tail_map, sm90_producer.cuh): a CTA loads each stage slot's first tail block
 // through the full box, zero-filling its rows past M, then the exact box, while its stages held
 // other tokens' rows before; the others take the full box throughout. Exact
 // against the CPU reference where the data is integer, rows >= M untouched, a second run bit for
@@ -471,7 +471,7 @@ TEST(Sm90, StreamK) {
                   [](const Spec& s) { check_forced(s, {1, 64, 257, 1024}, {3, 7, 0}, Sm90SplitMode::kStream); });
 }
 
-// The unit form (sm90_gemm.cuh, kUnitForm: f16 / bf16 x u4b8 and u4 with or without zero points, f16
+// The unit form (sm90_mainloop.cuh, kUnitForm: f16 / bf16 x u4b8 and u4 with or without zero points, f16
 // x u8b128 and u8 with zero points, one group row per 64-k block on the block-issue tiles; on the
 // 128 x 256 tile u4b8 (its GPTQ kernel) and u4 (its AWQ kernel, with -DMIXGEMM_SM90_AWQ_KERNEL=1);
 // built in with -DMIXGEMM_SM90_UNIT_FORM=1):
@@ -552,7 +552,7 @@ void check_exchange_modes(const Data& d, const DevData& dd, const Spec& s, const
   }
 }
 
-// The two-part exchange (Sm90Exchange, sm90_gemm.cuh epilogue) of the 128 x 256 and 128 x 128
+// The two-part exchange (Sm90Exchange, sm90_epilogue.cuh) of the 128 x 256 and 128 x 128
 // tiles: pretend SM counts at which every tile runs in exactly two k-parts, M with full, partial
 // and empty second token halves, each exchange mode (on: both parts finalize a token half where
 // both arrived, or the first leaves; leave-first: the first arriver leaves in almost every tile,
@@ -602,7 +602,7 @@ TEST(Sm90, TwoPartExchange) {
 // The narrow tiles' split-K tiles (64 and 128 tokens) at pretend SM counts at which every tile runs in exactly
 // s = 2, 3, 4, 5, 8, 16 k-parts (fewer, as many and more parts than a tile has 64-row output boxes), and at one SM
 // fewer (several tiles' parts then straddle the persistent grid's rounds), M = 64 and 100 (a partial last token
-// tile: its partials skip the columns past M, sm90_gemm.cuh epilogue), each exchange mode (it applies to
+// tile: its partials skip the columns past M, sm90_epilogue.cuh), each exchange mode (it applies to
 // 128 x 128's two-part tiles): exact against the CPU reference, the modes and a second run bitwise equal, counters
 // zero.
 void check_split_parts(const Spec& s, const std::vector<int>& ms, int* ran) {

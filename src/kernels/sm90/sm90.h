@@ -119,7 +119,7 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
 // least M tokens among `candidates` (256 x 32, 256 x 16); any other tile is returned as it is. Pure.
 Sm90Config sm90_narrow_token_tile(int64_t M, const Sm90Config& ranked, const std::vector<Sm90Config>& candidates);
 
-// How the 128 x 256 and 128 x 128 tiles' two-part split-K tiles are reduced (sm90_gemm.cuh, epilogue):
+// How the 128 x 256 and 128 x 128 tiles' two-part split-K tiles are reduced (sm90_epilogue.cuh):
 // kOn, the default: when both parts have arrived, each sums, scales and stores one token half
 // of the tile (the other part's half of its partial is all it loads); a part that arrives
 // first and finds its partner absent stores its whole partial and leaves, and the partner

@@ -38,7 +38,7 @@ constexpr int sm90_out_box_tokens(int tile_t) { return tile_t >= 128 ? tile_t / 
 // fill costs time that grows with the bytes it fills. Measured with the exact box (s64-tailbox/):
 // 128 x 128 0.68 / 0.74 / 0.79x the time (f16) and 0.85 / 0.90 / 0.87x (s8) at M = 24 / 48 / 160
 // (13-10 KB / 6.5-5 KB filled); 128 x 64 f16 0.96x at M = 24 (5 KB) and 0.99x at M = 160 (4 KB), but
-// 1.06x at M = 48 (2 KB: the producer's slot test, sm90_gemm.cuh, costs more than the fill it saves);
+// 1.06x at M = 48 (2 KB: the producer's slot test, sm90_producer.cuh, costs more than the fill it saves);
 // the 256-token tile since session 52 (s52-tail/). So the 64-token tile with 8-bit activations (at most
 // 63 rows x 64 bytes) never takes it, and its kernels compile to the SASS they had before.
 constexpr int kSm90TailFillBytes = 4096;
@@ -62,7 +62,7 @@ constexpr bool sm90_block_issue(int tile_n, int tile_t) { return (tile_n / 128) 
 // reduced-precision accumulator (e8m13, truncating); without promotion a whole k-range of a work unit is
 // one chain, whose error bound is finite only to K = 4096. On the block-issue tiles the e4m3 consumers
 // start a new chain every MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS 64-k blocks and add the finished one into f32
-// registers (sm90_gemm.cuh, Sm90Cta::mainloop): P = 64 * that many k. 0 compiles them without promotion.
+// registers (sm90_mainloop.cuh, Sm90Mainloop::mainloop): P = 64 * that many k. 0 compiles them without promotion.
 // The 128 x 256 tile has no registers for a second accumulator set and never promotes.
 #ifndef MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS
 #define MIXGEMM_SM90_E4M3_PROMOTE_BLOCKS 4
@@ -119,13 +119,13 @@ struct Sm90KernelParams {
   uint8_t has_zeros;
   uint8_t b_unsigned;     // u4/u8 (value q) vs u4b8/u8b128 (value q - bias)
   uint8_t out_bf16;
-  // Two-part split-K tiles of the 128 x 256 and 128 x 128 tiles (sm90_gemm.cuh, epilogue): 0 the
+  // Two-part split-K tiles of the 128 x 256 and 128 x 128 tiles (sm90_epilogue.cuh): 0 the
   // last arriver reduces the whole tile; 1 the two parts exchange token halves when both have arrived;
   // 2 (tests) as 1, but the first arriver decides at once, so it almost always leaves.
   uint8_t split_exchange;
   // The last token tile when a full box would zero-fill enough rows past M (sm90_tail_box_for):
   // the same activations with a box of 64 k x (M % tile_t) tokens, which the producer loads once a
-  // CTA's stages hold zeros past M (sm90_gemm.cuh). TMA zero-fills a full box's rows past M at a
+  // CTA's stages hold zeros past M (sm90_producer.cuh). TMA zero-fills a full box's rows past M at a
   // cost: at M = 320 (192 such rows in the second token tile) s8 took up to 1.46x, f16 up to
   // 1.31x the time of the exact box (bench/results/2026-12-03-h200/s52-tail/). Last in the
   // struct, so that the other tiles' kernels read every other field where they did before.
@@ -133,7 +133,7 @@ struct Sm90KernelParams {
   uint32_t tail_act_bytes;  // its activation bytes per 64-k block: (M % tile_t) rows
   CUtensorMap act_tail_map;
 #ifdef MIXGEMM_SM90_TRACE
-  unsigned long long* trace;  // diagnostic build: [grid][16] %globaltimer marks, or null (sm90_gemm.cuh)
+  unsigned long long* trace;  // diagnostic build: [grid][16] %globaltimer marks, or null (sm90_mark, sm90_common.cuh)
 #endif
 };
 

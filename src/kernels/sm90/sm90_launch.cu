@@ -14,7 +14,7 @@
 #include "core/print_config.h"
 #include "kernels/cluster_launch.h"
 #include "kernels/sm90/sm90.h"
-#include "kernels/sm90/sm90_gemm.cuh"
+#include "kernels/sm90/sm90_common.cuh"
 #include "kernels/sm90/sm90_instances.h"
 #include "kernels/sm90/sm90_trace.h"
 #include "kernels/workspace_layout.h"

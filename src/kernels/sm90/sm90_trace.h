@@ -1,5 +1,5 @@
 // sm90_trace.h - host side of the sm90 diagnostic timeline (a -DMIXGEMM_SM90_TRACE build only;
-// the device side is sm90_mark in sm90_gemm.cuh, the reader scripts/sm90_trace_summary.py).
+// the device side is sm90_mark in sm90_common.cuh, the reader scripts/sm90_trace_summary.py).
 // With MIXGEMM_SM90_TRACE_FILE=<file>, the 10th launch of every key (shape, types, schedule,
 // split) records %globaltimer at a CTA's milestones and appends one line per CTA to the file:
 // "key cta <c> t0 .. t15" (ns; 2^64 - 1 for a milestone the CTA did not reach). It allocates and
