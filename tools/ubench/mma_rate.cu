@@ -572,7 +572,7 @@ __global__ void row_loop_wgmma(int iters, float* sink, long long* cycles) {
 // ---- grouped e4m3 x u4b8 (session 61): today's row against a row on the fp8 wgmma ------------
 // Both convert a word exactly as docs/semantics.md defines grouped e4m3 weights,
 // RN_e4m3sat(RN_f16((q - 8) s)): the f16 conversion and scale multiply above, then
-// cvt.rn.satfinite.e4m3x2.f16x2 per register. The smallm kernel today (smallm_gemm.cuh, e4m3) runs
+// cvt.rn.satfinite.e4m3x2.f16x2 per register. The smallm kernel today (smallm_mainloop.cuh, e4m3) runs
 // on f16 mma.sync, so it converts every e4m3 pair back to f16 (one more cvt per register) and its
 // B fragments are f16 (the activations converted once per chunk, not counted here). On the
 // register-A wgmma m64n8k32 e4m3 the bytes stay e4m3: two words (32 k) make one A fragment, packed

@@ -38,7 +38,7 @@ inline constexpr int chunk_rows_of(int token_tile) { return token_tile <= 16 ? 8
 inline constexpr int stages_of(int token_tile) { return token_tile <= 16 ? MIXGEMM_SMALLM_STAGES_CK8 : 3; }
 
 // Cluster split-K (TM 8/16): at most this many CTAs per stripe form one cluster and reduce
-// their partials through distributed shared memory (smallm_gemm.cuh, cluster_reduce; the
+// their partials through distributed shared memory (smallm_epilogue.cuh, cluster_reduce; the
 // host's choice: smallm_geometry.h). 8 is the portable limit: clusters of up to 16 are
 // allowed on sm_90 as a non-portable size, but at 1-4 CTAs per SM too few of them are resident
 // at once on an H200 (a GPC holds 16-18 SMs), and the launcher then falls back to the plain

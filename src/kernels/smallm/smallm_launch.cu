@@ -14,9 +14,10 @@
 #include "kernels/cluster_launch.h"
 #include "kernels/smallm/smallm.h"
 #include "kernels/smallm/smallm_geometry.h"
-#include "kernels/smallm/smallm_gemm.cuh"
 #include "kernels/smallm/smallm_instances.h"
+#include "kernels/smallm/smallm_kernel_params.h"
 #include "mixgemm/error.h"
+#include "mixgemm/layout.h"
 
 namespace mixgemm::kernels {
 
