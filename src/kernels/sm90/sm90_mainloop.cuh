@@ -7,6 +7,7 @@
 
 #include "kernels/convert/convert_16bit.cuh"
 #include "kernels/convert/convert_8bit.cuh"
+#include "kernels/convert/fragment_words.cuh"
 #include "kernels/ptx/mma.cuh"
 #include "kernels/ptx/sm90.cuh"
 #include "kernels/ptx/wgmma_rs.cuh"
@@ -36,15 +37,6 @@ struct Sm90Mainloop : Sm90Common<A, kWBits, kTileN, kTileT> {
   static constexpr bool kE5m2Weights = A == AType::kE4M3 && !kUns && kMode == kSm90ScaleNone;
   template <bool kUns, int kMode>
   using Wgmma = ptx::WgmmaRS<kE5m2Weights<kUns, kMode> ? 4 : Tr::kWgmmaKind, kTileT>;
-
-  template <class T>
-  static __device__ __forceinline__ T as16(uint32_t bits) {
-    if constexpr (std::is_same_v<T, __half>) return __ushort_as_half(static_cast<unsigned short>(bits));
-    else return __ushort_as_bfloat16(static_cast<unsigned short>(bits));
-  }
-  static __device__ __forceinline__ uint32_t word(const uint4& v, int i) {
-    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
-  }
 
   // ---- e4m3 weight tables: which consumers convert by lookup ------------------------------------
   // (the table warps that build a stage's tables: Sm90Producer::build_tables)
@@ -135,8 +127,8 @@ struct Sm90Mainloop : Sm90Common<A, kWBits, kTileN, kTileT> {
   // Four registers of k32 step s of atom mw by the tables (use_tables).
   static __device__ __forceinline__ void dequant_k32_tables(const BlockRegs& r, const uint4& tg, const uint4& tg8,
                                                             int mw, int s, uint32_t (&f)[4]) {
-    convert::lut16x8(word(r.v[mw], 2 * s), tg, tg8, f[0], f[1]);
-    convert::lut16x8(word(r.v[mw], 2 * s + 1), tg, tg8, f[2], f[3]);
+    convert::lut16x8(convert::word(r.v[mw], 2 * s), tg, tg8, f[0], f[1]);
+    convert::lut16x8(convert::word(r.v[mw], 2 * s + 1), tg, tg8, f[2], f[3]);
   }
   static __device__ __forceinline__ uint32_t splat(uint32_t b16) { return ptx::prmt(b16, 0u, 0x1010u); }
 
@@ -250,7 +242,8 @@ struct Sm90Mainloop : Sm90Common<A, kWBits, kTileN, kTileT> {
         uint32_t s0 = r.s0[mw], s1 = r.s1[mw], z0 = r.z0[mw], z1 = r.z1[mw];
         if constexpr (kMode == kSm90ScaleStep)  // group size 32: staged row (32 s) / gs
           load_sz<kUns>(p, st, s_of(c, mw), s * 32 / p.gs, s0, s1, z0, z1);
-        dequant_k32<kUns, kMode>(word(r.v[mw], 2 * s), word(r.v[mw], 2 * s + 1), s0, s1, z0, z1, p, F[mw]);
+        const uint2 xy = convert::word_pair(r.v[mw], s);  // k32 step s: words 2s, 2s+1
+        dequant_k32<kUns, kMode>(xy.x, xy.y, s0, s1, z0, z1, p, F[mw]);
       }
     } else {
 #pragma unroll
@@ -260,18 +253,18 @@ struct Sm90Mainloop : Sm90Common<A, kWBits, kTileN, kTileT> {
         if constexpr (kWBits == 4) {
           // word s of the lane's 16 bytes is k16 step s (layout.h)
           if constexpr (kUnitForm<kUns, kMode>) {
-            convert::cvt_u4_unit_frag16<T16>(word(r.v[mw], s), r.S2[mw], r.C2[mw], f);
+            convert::cvt_u4_unit_frag16<T16>(convert::word(r.v[mw], s), r.S2[mw], r.C2[mw], f);
             continue;
           }
-          if constexpr (kUns) convert::cvt_u4_frag16<T16>(word(r.v[mw], s), f);
-          else convert::cvt_u4b8_frag16<T16>(word(r.v[mw], s), f);
+          if constexpr (kUns) convert::cvt_u4_frag16<T16>(convert::word(r.v[mw], s), f);
+          else convert::cvt_u4b8_frag16<T16>(convert::word(r.v[mw], s), f);
         } else {
           // 8-bit: layout k-block s/2 (32 k), its k16 step s%2 = words 2(s%2), 2(s%2)+1; the
           // second layout block replaces the first in the same registers (saves 4 per atom).
           if (s == 2)
             r.v[mw] = ptx::lds128(st + w_of(c, mw) + Tr::kNBlk * layout::kBlockBytes);
           const uint4& v = r.v[mw];
-          const uint2 w2 = make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1));
+          const uint2 w2 = convert::word_pair(v, s & 1);
           if constexpr (kUnitForm<kUns, kMode>) {
             convert::cvt_u8_unit_frag16<T16>(w2, r.S2[mw], r.C2[mw], f);
             continue;
@@ -352,7 +345,8 @@ struct Sm90Mainloop : Sm90Common<A, kWBits, kTileN, kTileT> {
     const bool uns = p.b_unsigned;
 #pragma unroll
     for (int mw = 0; mw < kMW; ++mw) {
-      const uint32_t x = word(r.v[mw], 2 * s), y = word(r.v[mw], 2 * s + 1);
+      const uint2 xy = convert::word_pair(r.v[mw], s);
+      const uint32_t x = xy.x, y = xy.y;
       const uint32_t src[4] = {x, x >> 16, y, y >> 16};  // the e4m3 tables index with bits [0,16)
       const uint32_t wrd[4] = {x, x, y, y};              // the others select the half (kHi = i & 1)
       uint32_t (&f)[4] = F[mw];
@@ -414,13 +408,13 @@ struct Sm90Mainloop : Sm90Common<A, kWBits, kTileN, kTileT> {
     for (int mw = 0; mw < kMW; ++mw) {
       uint32_t (&f)[4] = F[mw];
       if constexpr (kWBits == 4) {
-        if (p.b_unsigned) convert::cvt_u4_frag16<T16>(word(r.v[mw], s), f);
-        else convert::cvt_u4b8_frag16<T16>(word(r.v[mw], s), f);
+        if (p.b_unsigned) convert::cvt_u4_frag16<T16>(convert::word(r.v[mw], s), f);
+        else convert::cvt_u4b8_frag16<T16>(convert::word(r.v[mw], s), f);
       } else {
         if (s == 2)
           r.v[mw] = ptx::lds128(st + w_of(c, mw) + Tr::kNBlk * layout::kBlockBytes);
         const uint4& v = r.v[mw];
-        const uint2 w2 = make_uint2(word(v, 2 * (s & 1)), word(v, 2 * (s & 1) + 1));
+        const uint2 w2 = convert::word_pair(v, s & 1);
         if (p.b_unsigned) convert::cvt_u8_frag16<T16>(w2, f);
         else convert::cvt_u8b128_frag16<T16>(w2, f);
       }
@@ -432,9 +426,10 @@ struct Sm90Mainloop : Sm90Common<A, kWBits, kTileN, kTileT> {
           if (p.has_zeros) { z0 = ptx::lds16(st + Tr::kOffZ + off); z1 = ptx::lds16(st + Tr::kOffZ + off + 16); }
         }
         if (p.b_unsigned)
-          convert::scale_zero_frag16<T16>(f, as16<T16>(s0), as16<T16>(s1), as16<T16>(z0), as16<T16>(z1));
+          convert::scale_zero_frag16<T16>(f, convert::as16<T16>(s0), convert::as16<T16>(s1), convert::as16<T16>(z0),
+                                          convert::as16<T16>(z1));
         else
-          convert::scale_frag16<T16>(f, as16<T16>(s0), as16<T16>(s1));
+          convert::scale_frag16<T16>(f, convert::as16<T16>(s0), convert::as16<T16>(s1));
       }
     }
   }

@@ -6,6 +6,7 @@
 
 #include "kernels/convert/convert_16bit.cuh"
 #include "kernels/convert/convert_8bit.cuh"
+#include "kernels/convert/fragment_words.cuh"
 #include "kernels/ptx/mma.cuh"
 #include "kernels/ptx/sm90.cuh"
 #include "kernels/smallm/smallm_common.cuh"
@@ -37,21 +38,6 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
   // 1.0 in the scale type (f16 for f16 and e4m3 activations, bf16, or the integer 1).
   static constexpr uint32_t kOne =
       A == AType::kBF16 ? 0x3F80u : (A == AType::kS8 ? 1u : 0x3C00u);
-
-  // k-step i (0..3) of a 4-bit/16-bit-MMA lane fragment is word i; 8-bit fragments
-  // use words 2s, 2s+1. Indices are compile-time after unrolling.
-  static __device__ __forceinline__ uint32_t word(const uint4& v, int i) {
-    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
-  }
-
-  template <class T>
-  static __device__ __forceinline__ T as16(uint32_t bits) {
-    if constexpr (std::is_same_v<T, __half>) {
-      return __ushort_as_half(static_cast<unsigned short>(bits));
-    } else {
-      return __ushort_as_bfloat16(static_cast<unsigned short>(bits));
-    }
-  }
 
   // 4 nibbles of one 16-k group (word w: nibbles 0..3 row g, 4..7 row g+8, k 4t+i in
   // nibble i) -> the f16 HMMA A fragment in the k order of convert_stage:
@@ -132,11 +118,11 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
     if constexpr (Tr::kA16) {
       using T = T16;
       if constexpr (kWBits == 4) {
-        const uint32_t w = word(v, s);
+        const uint32_t w = convert::word(v, s);
         if constexpr (kUns) convert::cvt_u4_frag16<T>(w, f);
         else convert::cvt_u4b8_frag16<T>(w, f);
       } else {
-        const uint2 w2 = make_uint2(word(v, 2 * s), word(v, 2 * s + 1));
+        const uint2 w2 = convert::word_pair(v, s);
         if constexpr (kUns) convert::cvt_u8_frag16<T>(w2, f);
         else convert::cvt_u8b128_frag16<T>(w2, f);
       }
@@ -144,24 +130,24 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
         // u4/u8: RN(q*s + zs) (zs = 0 without zeros, s = 1 without scales);
         // u4b8/u8b128: RN((q-B)*s) (biased weights never carry zeros).
         if constexpr (kUns) {
-          convert::scale_zero_frag16<T>(f, as16<T>(szA.s0), as16<T>(szA.s1), as16<T>(szA.z0),
-                                        as16<T>(szA.z1));
+          convert::scale_zero_frag16<T>(f, convert::as16<T>(szA.s0), convert::as16<T>(szA.s1), convert::as16<T>(szA.z0),
+                                        convert::as16<T>(szA.z1));
         } else {
-          convert::scale_frag16<T>(f, as16<T>(szA.s0), as16<T>(szA.s1));
+          convert::scale_frag16<T>(f, convert::as16<T>(szA.s0), convert::as16<T>(szA.s1));
         }
       }
     } else if constexpr (A == AType::kE4M3) {
       // 16-k group s: exact q - B in f16 (that is e4m3(q - B): |q - B| <= 15), then for
       // group scales w = RN_e4m3sat(RN_f16(w16)) (docs/semantics.md) back in f16 (exact).
-      cvt_u4_e4m3order_f16<kUns ? 0 : 8>(word(v, s), f);
+      cvt_u4_e4m3order_f16<kUns ? 0 : 8>(convert::word(v, s), f);
       if constexpr (kMode != kScaleNone) {
         // u4: RN_f16(q*s + zs) with zs = 0 without zeros (fma with +0 equals the mul up
         // to the sign of a zero weight, which no sum can see); u4b8: RN_f16((q-8)*s).
         if constexpr (kUns) {
-          convert::scale_zero_frag16<__half>(f, as16<__half>(szA.s0), as16<__half>(szA.s1),
-                                             as16<__half>(szA.z0), as16<__half>(szA.z1));
+          convert::scale_zero_frag16<__half>(f, convert::as16<__half>(szA.s0), convert::as16<__half>(szA.s1),
+                                             convert::as16<__half>(szA.z0), convert::as16<__half>(szA.z1));
         } else {
-          convert::scale_frag16<__half>(f, as16<__half>(szA.s0), as16<__half>(szA.s1));
+          convert::scale_frag16<__half>(f, convert::as16<__half>(szA.s0), convert::as16<__half>(szA.s1));
         }
 #pragma unroll
         for (int i = 0; i < 4; ++i) f[i] = ptx::cvt_f16x2_e4m3x2(ptx::cvt_e4m3x2_f16x2(f[i]));
@@ -169,7 +155,7 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
     } else {
       // s8, 4-bit weights, IMMA k32: words 2s (k 0..15 of the step) and 2s+1 (k 16..31);
       // reg0 = nibbles 0..3 (row g), reg1 = nibbles 4..7 (row g+8) of each word.
-      const uint32_t x = word(v, 2 * s), y = word(v, 2 * s + 1);
+      const uint32_t x = convert::word(v, 2 * s), y = convert::word(v, 2 * s + 1);
       if constexpr (kMode == kScaleNone) {
         constexpr int32_t kBias = kUns ? 0 : 8;
         f[0] = convert::cvt_u4x4_s8(x, kBias);
