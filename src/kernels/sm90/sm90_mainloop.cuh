@@ -131,6 +131,13 @@ struct Sm90Mainloop : Sm90Common<A, kWBits, kTileN, kTileT> {
     convert::lut16x8(convert::word(r.v[mw], 2 * s + 1), tg, tg8, f[2], f[3]);
   }
   static __device__ __forceinline__ uint32_t splat(uint32_t b16) { return ptx::prmt(b16, 0u, 0x1010u); }
+  // 8-bit weights: k16 step s of the stage's 64-k block is layout k-block s/2 (32 k), words 2(s%2),
+  // 2(s%2)+1; at step 2 the second layout block replaces the first in the same registers (saves 4 per
+  // atom).
+  static __device__ __forceinline__ uint2 u8_step_words(const Ctx& c, uint32_t st, BlockRegs& r, int mw, int s) {
+    if (s == 2) r.v[mw] = ptx::lds128(st + w_of(c, mw) + Tr::kNBlk * layout::kBlockBytes);
+    return convert::word_pair(r.v[mw], s & 1);
+  }
 
   // Scale / zero of this thread's rows g, g+8 in staged group row `row` (1.0 / 0 when absent):
   //   f16/bf16 activations and e4m3: the raw 16-bit scale and prepacked zero in the low half
@@ -259,12 +266,7 @@ struct Sm90Mainloop : Sm90Common<A, kWBits, kTileN, kTileT> {
           if constexpr (kUns) convert::cvt_u4_frag16<T16>(convert::word(r.v[mw], s), f);
           else convert::cvt_u4b8_frag16<T16>(convert::word(r.v[mw], s), f);
         } else {
-          // 8-bit: layout k-block s/2 (32 k), its k16 step s%2 = words 2(s%2), 2(s%2)+1; the
-          // second layout block replaces the first in the same registers (saves 4 per atom).
-          if (s == 2)
-            r.v[mw] = ptx::lds128(st + w_of(c, mw) + Tr::kNBlk * layout::kBlockBytes);
-          const uint4& v = r.v[mw];
-          const uint2 w2 = convert::word_pair(v, s & 1);
+          const uint2 w2 = u8_step_words(c, st, r, mw, s);
           if constexpr (kUnitForm<kUns, kMode>) {
             convert::cvt_u8_unit_frag16<T16>(w2, r.S2[mw], r.C2[mw], f);
             continue;
@@ -411,10 +413,7 @@ struct Sm90Mainloop : Sm90Common<A, kWBits, kTileN, kTileT> {
         if (p.b_unsigned) convert::cvt_u4_frag16<T16>(convert::word(r.v[mw], s), f);
         else convert::cvt_u4b8_frag16<T16>(convert::word(r.v[mw], s), f);
       } else {
-        if (s == 2)
-          r.v[mw] = ptx::lds128(st + w_of(c, mw) + Tr::kNBlk * layout::kBlockBytes);
-        const uint4& v = r.v[mw];
-        const uint2 w2 = convert::word_pair(v, s & 1);
+        const uint2 w2 = u8_step_words(c, st, r, mw, s);
         if (p.b_unsigned) convert::cvt_u8_frag16<T16>(w2, f);
         else convert::cvt_u8b128_frag16<T16>(w2, f);
       }
