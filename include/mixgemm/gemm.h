@@ -139,7 +139,7 @@ void gemm_partial_sums(const GemmArgs& args, void* parts);
 // S for gemm_partial_sums on the current device (132 SMs without one) with `schedule` (empty:
 // the heuristic's pick), or 0 where that schedule has none: the sm90 schedules (M > 16, and since
 // session 79 the large layers at decode that the heuristic gives sm90's 256 x 16: f16 / bf16 and
-// per-channel e4m3 at M = 9..16, grouped e4m3 at M <= 8, on layers of >= 26 Mi weights;
+// per-channel e4m3 at M = 9..16, grouped e4m3 at M <= 16 (M = 9..16 since session 83), on layers of >= 26 Mi weights;
 // core::choose_among's decode_tile), decode schedules with 32- or
 // 64-token tiles, and shapes where no column stripe is shared by two CTAs (or more than 16 would be);
 // call gemm there.

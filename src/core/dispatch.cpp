@@ -109,7 +109,7 @@ std::string choose_among(const GemmProblem& p, int sm_count, const std::vector<S
   // Large layers at decode: sm90's 256 x 16 instead of smallm (kSm90DecodeMinWeights, dispatch.h).
   const bool tm16 = p.M > kSmallmOnlyTokens / 2 && p.M <= kSmallmOnlyTokens;  // smallm's TM 16
   const bool decode_tile = (kernels::is_a16(a) && kernels::weight_bits(b) == 4 && tm16) ||
-                           (a == kernels::AType::kE4M3 && (grouped ? p.M <= kSmallmOnlyTokensE4m3Grouped : tm16));
+                           (a == kernels::AType::kE4M3 && (grouped ? p.M <= kSmallmOnlyTokens : tm16));
   if (decode_tile && p.N * p.K >= kSm90DecodeMinWeights && sm90_decode_enabled()) {
     const Sm90Config t16{256, 16};
     if (std::find(sm90.begin(), sm90.end(), t16) != sm90.end() &&

@@ -144,7 +144,7 @@ inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 // Large layers at decode (session 79): sm90's 256 x 16 tile (one 16-token tile, two m64 atoms per consumer
 // warpgroup) runs instead of smallm for 16-bit activations x 4-bit weights at kSmallmOnlyTokens / 2 < M <=
 // kSmallmOnlyTokens (smallm's TM 16), for per-channel e4m3 at the same M (since session 80) and for grouped e4m3
-// at M <= kSmallmOnlyTokensE4m3Grouped (smallm's TM 8),
+// at M <= kSmallmOnlyTokens (TM 8 since session 79, TM 16's M = 9..16 since session 83),
 // where the layer holds at least kSm90DecodeMinWeights weights (N x K). Measured on an H100 in CUDA graphs
 // (bench/results/2026-12-05-h100/s79-narrow/, 256 x 16 forced against the pick): 16-bit at M = 16, f16 / bf16
 // g128 and f16 per-channel on Llama-3-405B and Llama-2-70B at tp 1..8 and 13 tp-1 layers: 0.939x the time over
@@ -159,7 +159,10 @@ inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 // 1.00x), s8 (1.06x; per-channel 1.02-1.07x), per-channel e4m3 at M <= 8 (1.02x) and 8-bit weights (0.99-1.02x at
 // M = 1..16, with points from 0.91x to 1.12x). On the H200 (session 81, 2026-12-05-h200/s81-decode-ab/, s81-narrow/):
 // on / off on #6's shapes 0.84-0.92x event-timed, 0.88-0.90x in graphs; below 26 Mi 256 x 16 took 1.11-1.26x
-// smallm's time. MIXGEMM_SM90_DECODE=0 in the environment turns the rule off (read once; for A/B timing in one build).
+// smallm's time. Session 83 (2026-12-05-h100/s83-e4m3-m16/, an H100): grouped e4m3 at M = 9..16 on the 16 layers of
+// >= 26 Mi weights where the crossover picked smallm's TM 16 (9 layers) or sm90's 128 x 64 (7): 256 x 16 took 0.827x
+// / 0.947x the TM 16 picks' time (event-timed / CUDA graphs, 21 points; 0.76-0.92x / 0.84-1.08x) and 0.988x / 0.992x
+// the 128 x 64 picks' (0.94-1.04x), so the rule covers grouped e4m3 to M = 16. MIXGEMM_SM90_DECODE=0 in the environment turns the rule off (read once; for A/B timing in one build).
 inline constexpr int64_t kSm90DecodeMinWeights = int64_t{26} << 20;
 bool sm90_decode_enabled();
 

@@ -221,7 +221,9 @@ TEST(Dispatch, CrossoverPricesSm90WithItsRankingModel) {
       {s8, 2304, 16384, 32, 128, "sm90_"},   // Llama-3-405B tp 8 qkv: 17.43 vs 21.92
       {f16, 2304, 16384, 24, 128, "sm90_"},  // (s67-aligned graphs: sm90_128x64 17.42 vs smallm t32 18.27)
       {s8, 3584, 18944, 24, 128, "sm90_"},   // Qwen2-7B down: sm90_256x64 24.56 vs 26.18
-      {e4m3, 5120, 13824, 12, 128, "smallm_"},  // graphs: smallm 23.02 vs sm90_256x64 25.24
+      // graphs: smallm 23.02 vs sm90_256x64 25.24 (the crossover's smallm); since session 83 the large-layer decode
+      // rule takes grouped e4m3 at M = 9..16 on this 67 Mi layer before the crossover (256 x 16, not timed here)
+      {e4m3, 5120, 13824, 12, 128, "sm90_256x16_"},
   });
 }
 
@@ -263,10 +265,11 @@ TEST(Dispatch, NarrowLayersAboveM32CompareTheNarrowModel) {
   });
 }
 
-// Grouped e4m3 at M = 9..16: the models decide, pinned to bench/results/2026-12-01-h200/
-// s17-crossover/allsched.csv (every schedule, e4m3 x u4b8, the best of each family in the
-// comment); at M <= 8 large layers run 256 x 16 (session 79, core::kSm90DecodeMinWeights).
-// Per-channel e4m3 stays on smallm to M = 16.
+// Grouped e4m3 at M = 9..16: the models decide below core::kSm90DecodeMinWeights, pinned to
+// bench/results/2026-12-01-h200/s17-crossover/allsched.csv (every schedule, e4m3 x u4b8, the best of each
+// family in the comment); from it large layers run 256 x 16 at every M <= 16 (session 79: M <= 8; session 83:
+// M = 9..16, 2026-12-05-h100/s83-e4m3-m16/). Per-channel e4m3: smallm at M <= 8, 256 x 16 at M = 9..16 on large
+// layers (session 80).
 TEST(Dispatch, FamilyCrossoverOfGroupedE4m3FollowsTheMeasurements) {
   struct Point {
     int64_t N, K, M, g;
@@ -279,7 +282,7 @@ TEST(Dispatch, FamilyCrossoverOfGroupedE4m3FollowsTheMeasurements) {
       {8192, 8192, 12, 128, "sm90_"},     // 25.5 vs 30.2
       {57344, 8192, 16, 128, "sm90_"},    // 113.0 vs 118.7
       {28672, 4096, 16, 128, "sm90_"},    // 33.6 vs 39.4 (Llama-3-8B gate_up)
-      {6144, 4096, 16, 128, "smallm_"},   // 18.6 vs 15.4 (Llama-3-8B qkv)
+      {6144, 4096, 16, 128, "smallm_"},   // 18.6 vs 15.4 (Llama-3-8B qkv; 24 Mi, below the decode rule's threshold)
       {8192, 21760, 8, 128, "sm90_"},     // M <= 8: the large-layer decode rule, 256 x 16 (session 79: 0.88x
                                           // smallm's time, s79-narrow, H100; s17's 64-token tiles 0.96-1.11x)
       {6144, 4096, 8, 128, "smallm_"},    // below kSm90DecodeMinWeights: 256 x 16 1.07x smallm's time
@@ -314,8 +317,9 @@ TEST(Dispatch, NarrowTokenTilesRunWhere256x64WasPickedAtUpTo32Tokens) {
 }
 
 // The large-layer decode rule (session 79, core::kSm90DecodeMinWeights): 256 x 16 instead of smallm for 16-bit
-// activations x 4-bit weights at M = 9..16 and grouped e4m3 at M <= 8 (session 80: per-channel e4m3 at M = 9..16),
-// from 26 Mi weights; nothing else moves.
+// activations x 4-bit weights at M = 9..16 and grouped e4m3 at M <= 8 (session 80: per-channel e4m3 at M = 9..16;
+// session 83: grouped e4m3 at M = 9..16, instead of the crossover's smallm TM 16 or sm90 128 x 64), from 26 Mi
+// weights; nothing else moves.
 TEST(Dispatch, LargeLayersRunSm90s256x16AtDecode) {
   const int64_t K = 4096, n_at = core::kSm90DecodeMinWeights / K;  // N x K exactly at the threshold
   expect_families({
@@ -328,6 +332,10 @@ TEST(Dispatch, LargeLayersRunSm90s256x16AtDecode) {
       {e4m3, n_at, K, 1, 128, "sm90_256x16_"},
       {e4m3, n_at, K, 8, 128, "sm90_256x16_"},
       {e4m3, n_at - 256, K, 8, 128, "smallm_"},
+      {e4m3, n_at, K, 9, 128, "sm90_256x16_"},         // grouped e4m3 at M = 9..16 (session 83)
+      {e4m3, n_at, K, 16, 128, "sm90_256x16_"},
+      {e4m3, 4096, 14336, 12, 128, "sm90_256x16_"},    // s83-e4m3-m16: smallm_t16_w8_o2 before, 0.76x / 0.85x its time
+      {e4m3, 8192, 4096, 16, 128, "sm90_256x16_"},     // s83-e4m3-m16: sm90_128x64 before, 0.96x / 0.98x
       {e4m3, n_at, K, 1, 0, "smallm_"},                // per-channel e4m3 at M <= 8: 1.02x smallm's time, smallm
       {e4m3, n_at, K, 9, 0, "sm90_256x16_"},           // per-channel e4m3 at M = 9..16 (session 80)
       {e4m3, n_at, K, 16, 0, "sm90_256x16_"},

@@ -413,8 +413,8 @@ TEST(GemmApi, RowSplitW4A8MatchesReference) {
 }
 
 // Session 79's large-layer decode rule (core::kSm90DecodeMinWeights): through gemm(), a layer of 32 Mi weights at
-// decode runs sm90's 256 x 16 for f16 / bf16 and per-channel e4m3 at M = 9..16 and grouped e4m3 at M <= 8, and
-// matches the reference.
+// decode runs sm90's 256 x 16 for f16 / bf16 and per-channel e4m3 at M = 9..16 and grouped e4m3 at M <= 16 (M = 9..16
+// since session 83), and matches the reference.
 TEST(GemmApi, LargeLayerDecodeRunsSm90s256x16) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   if (!core::sm90_decode_enabled()) GTEST_SKIP() << "MIXGEMM_SM90_DECODE=0: decode stays on smallm";
@@ -439,8 +439,9 @@ TEST(GemmApi, LargeLayerDecodeRunsSm90s256x16) {
     EXPECT_EQ(c.check(c.download(), "large-layer decode"), 0) << q.at.name() << " M=" << q.M << " g=" << q.g;
   }
   using namespace mixgemm::test;
-  // Grouped e4m3 at M <= 8, per-channel e4m3 at M = 9..16 (session 80).
-  for (const auto [M, g] : {std::pair{1, 128}, std::pair{4, 128}, std::pair{8, 128}, std::pair{12, 0}, std::pair{16, 0}}) {
+  // Grouped e4m3 at M <= 16 (M = 9..16: session 83), per-channel e4m3 at M = 9..16 (session 80).
+  for (const auto [M, g] : {std::pair{1, 128}, std::pair{4, 128}, std::pair{8, 128}, std::pair{13, 128}, std::pair{12, 0},
+                            std::pair{16, 0}}) {
     Spec s;
     s.a = AType::kE4M3;
     s.b = BType::kU4B8;
