@@ -32,9 +32,8 @@ dump() {  # dump TREE OUT: SASS of every device TU of TREE into OUT
       f={}; b=$(basename "$f" .cu)
       cd "'"$tree"'" && scripts/local_sass.sh "$f" $EXTRA >"'"$out"'/$b.sass" 2>"'"$out"'/$b.err" || true'
 }
-shift_flags=("$@")
-dump "$W/base-tree" "$W/base" "${shift_flags[@]}"
-dump "$PWD" "$W/new" "${shift_flags[@]}"
+dump "$W/base-tree" "$W/base" "$@"
+dump "$PWD" "$W/new" "$@"
 
 status=0
 n=0
