@@ -599,14 +599,17 @@ TEST(Dispatch, EightBitWeightsWithEightBitActivationsAreRefused) {
 // the points). The seed shape with 8-bit activations splits too since session 65 (its 32- / 64-token tail
 // is priced on the split it runs): s8 0.95 / 0.92x the one launch at M = 288 / 320, e4m3 1.03 / 1.06x (a loss
 // the rule takes; bench/results/2026-12-04-h200/s65-retime/call1-rowsplit, the tail's tile unchanged; session
-// 54 measured 1.01-1.05x for both).
+// 54 measured 1.01-1.05x for both). Since session 84 (kModelE4M3's 256 x 64 block at 1.8x where that tile runs)
+// e4m3 on the seed shape runs M = 320 as one launch again, its 64-token tail priced dearer; M = 288's 32-token tail
+// keeps the narrow tile's price and the split.
 TEST(Dispatch, RowSplitWhereTheTokenTilesFitBadly) {
   for (const TypeConfig& t : {TypeConfig{f16, u4b8, f16, false, f16}, TypeConfig{s8, u4b8, u8, false, f16},
                               TypeConfig{e4m3, u4b8, f16, false, f16}}) {
     const auto all = kernels::sm90_all_configs(core::to_kernel(t.a), core::to_kernel_b(t.b));
     for (auto [N, K] : {std::pair<int64_t, int64_t>{8192, 21760}, {57344, 8192}, {8192, 28672}}) {
       const int64_t head = 256;
-      EXPECT_EQ(core::choose_row_split_among(GemmProblem{320, N, K, t, 128}, 132, all), head) << t.name() << " N=" << N;
+      const int64_t head320 = t.a == e4m3 && K == 21760 ? 0 : head;
+      EXPECT_EQ(core::choose_row_split_among(GemmProblem{320, N, K, t, 128}, 132, all), head320) << t.name() << " N=" << N;
       EXPECT_EQ(core::choose_row_split_among(GemmProblem{288, N, K, t, 128}, 132, all), head) << t.name() << " N=" << N;
       // Whole token tiles, a tail under kRowSplitMinTail, decode sizes: one launch.
       for (int64_t M : {1, 16, 64, 128, 256, 270, 512, 1024, 4096})

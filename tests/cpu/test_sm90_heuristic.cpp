@@ -400,6 +400,32 @@ double expect_a8_picks_within(AType a, const std::vector<TimedPoint>& table, dou
   return expect_picks_within(table, tol, a, false);
 }
 
+// e4m3's 256 x 64 block at 1.8x a 128 x 64 one (session 84, kModelE4M3) where 256 x 64 runs, 1.56x where 256 x 32
+// runs in its place (kModelE4M3Narrow). Measured on held-out layers on an H100 (bench/results/2026-12-05-h100/s84-ab/,
+// event-timed): at M = 48 / 64 128 x 64 took 0.81-0.94x 256 x 64's time (g128 and per-channel, these 5 layers), at M = 160 /
+// 192 on 3072 x 4096 0.89-0.90x; at M = 24 / 32 128 x 64 took 1.04-1.10x 256 x 32's time on 4608 x 16384 and 7168 x 8192,
+// so there the narrow tile keeps its place.
+TEST(Sm90Heuristic, E4m3RanksTheTwoAtomTileWhereItRuns) {
+  const auto all = sm90_all_configs(AType::kE4M3, BType::kU4B8);
+  Sm90Config c;
+  for (const auto& [N, K] : {std::pair<int64_t, int64_t>{16384, 4096}, {14336, 4096}, {8192, 7168}, {7168, 8192}, {4608, 16384}})
+    for (const int64_t M : {48, 64})
+      for (const int64_t g : {int64_t{128}, K}) {
+        ASSERT_TRUE(sm90_pick(M, N, K, 132, AType::kE4M3, BType::kU4B8, g, all, &c));
+        EXPECT_EQ(c.name(), Sm90Config({128, 64}).name()) << N << "x" << K << " M=" << M << " g=" << g;
+      }
+  for (const int64_t M : {160, 192}) {
+    ASSERT_TRUE(sm90_pick(M, 3072, 4096, 132, AType::kE4M3, BType::kU4B8, 128, all, &c));
+    EXPECT_EQ(c.name(), Sm90Config({128, 64}).name()) << "M=" << M;
+  }
+  for (const auto& [N, K] : {std::pair<int64_t, int64_t>{4608, 16384}, {7168, 8192}})
+    for (const int64_t M : {24, 32}) {
+      ASSERT_TRUE(sm90_pick(M, N, K, 132, AType::kE4M3, BType::kU4B8, 128, all, &c));
+      EXPECT_EQ(c.name(), Sm90Config({256, 64}).name()) << N << "x" << K << " M=" << M;
+      EXPECT_EQ(sm90_narrow_token_tile(M, c, all).name(), Sm90Config({256, 32}).name());
+    }
+}
+
 TEST(Sm90Heuristic, EightBitPicksWithinFivePercentOfTheMeasuredBest) {
   expect_a8_picks_within(AType::kS8, {
       {8192, 8192, 32, 22.8, 33.1, 57.0, 23.6},

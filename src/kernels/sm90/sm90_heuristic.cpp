@@ -53,7 +53,22 @@ constexpr TimeModel kModelA16{411, 443, 682, 3000, 25, 1.25, 0.75};
 // (older kernels: s21-w4a8tiles/, M = 32..256; s21-a8model/, M = 160..384) the picks are 1.004x /
 // 1.000x and 1.039x / 1.007x the fastest (the constants before: 1.004x / 1.000x, 1.032x / 1.005x).
 constexpr TimeModel kModelS8{204, 245, 340, 2000, 75, 1.57, 0.75};
-constexpr TimeModel kModelE4M3{273, 308, 378, 2000, 75, 1.56, 0.75};
+// e4m3's 256 x 64 block at 1.8x a 128 x 64 one since session 84 (1.56 before, session 32's measure). On every tile of
+// e4m3 x u4b8 g128 timed on an H100 after sessions 57-78's kernel changes (bench/results/2026-12-05-h100/s84-e4m3all/,
+// the 13 layers above, event-timed at M = 24..768, CUDA graphs at M = 24..128) the whole-tile blocks are 253 / 305 /
+// 392 ns and 256 x 64 434 ns = 1.72x; with 1.56 the picks took 1.0065x / 1.0200x the fastest schedule's time, all of
+// it 256 x 64 ranked first at M = 48 / 64 where 128 x 64 ran 0.83-0.90x its time; with 1.8 1.0034x / 1.0097x, no worse
+// than 1.56 on any layer set left out of the fit (bench/results/2026-12-05-cpu/s84-plan/). On ten held-out layers
+// (bench/results/2026-12-05-h100/s84-ab/, event-timed, g128 / per-channel, 1.8 everywhere against 1.56) the picks
+// that moved at M = 33..64 took 0.874x / 0.911x the time, at M > 64 0.90-0.97x; but at M <= 32, where 256 x 32 runs
+// in 256 x 64's place, the moves to 128 x 64 took 1.011x / 1.046x (worst 1.10x), and so there 256 x 64 keeps its 1.56
+// price (kModelE4M3Narrow, sm90_pick; the narrow tile's own block measured 373 ns = 1.47x). Every plan of this form is
+// one of the two the A/B timed (s84-ab/README.md): its 32 moved points there took 0.874x / 0.911x (M = 33..64) and
+// 0.924x / 0.937x (M > 64) the time, none slower than 0.996x.
+constexpr TimeModel kModelE4M3{273, 308, 378, 2000, 75, 1.8, 0.75};
+constexpr TimeModel kModelE4M3Narrow{kModelE4M3.block_ns_t64, kModelE4M3.block_ns_t128, kModelE4M3.block_ns_t256,
+                                     kModelE4M3.unit_overhead_ns, kModelE4M3.partial_bytes_per_ns, 1.56,
+                                     kModelE4M3.two_atom_reduce};
 // 16-bit activations' ranking model (sm90_pick, and since session 66 sm90's price in the smallm /
 // sm90 crossover; kModelA16 above still decides every split). Session 65 (bench/results/
 // 2026-12-04-h200/s65-retime/, every tile of the Llama-2-7B / Llama-3-8B / Llama-2-70B layers and the
@@ -350,7 +365,8 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
 // 256 x 64; they are ranked only where no tile of 64 or more tokens is a candidate (a restricted build).
 // Where that replacement applies (M <= 32, a narrow tile compiled) and the activations are 16-bit with 4-bit
 // weights, 256 x 64 is ranked at kNarrowRankA16 times its modelled time: the tile that runs is the narrow one
-// (session 79 below). `ranked_us` stays the fastest unscaled time, so the smallm / sm90 crossover, fitted
+// (session 79 below); with e4m3 it is priced on kModelE4M3Narrow (session 84, above). `ranked_us` stays the fastest
+// unscaled time, so the smallm / sm90 crossover, fitted
 // to 256 x 64's price (session 66), does not move.
 bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, int64_t group_size,
                const std::vector<Sm90Config>& candidates, Sm90Config* out, double* ranked_us) {
@@ -359,9 +375,10 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, 
   for (const bool narrow : {false, true}) {
     for (const Sm90Config& c : candidates) {
       if ((c.tile_t < 64) != narrow || !sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
-      const double t = predicted_us(model_of(a, b), M, N, K, sm_count, b, c, Sm90SplitMode::kAuto);
-      const bool runs_narrow = is_a16(a) && weight_bits(b) == 4 && !(sm90_narrow_token_tile(M, c, candidates) == c);
-      const double rank = runs_narrow ? kNarrowRankA16 * t : t;
+      const bool narrow_runs = weight_bits(b) == 4 && !(sm90_narrow_token_tile(M, c, candidates) == c);
+      const TimeModel& tm = narrow_runs && a == AType::kE4M3 ? kModelE4M3Narrow : model_of(a, b);
+      const double t = predicted_us(tm, M, N, K, sm_count, b, c, Sm90SplitMode::kAuto);
+      const double rank = narrow_runs && is_a16(a) ? kNarrowRankA16 * t : t;
       if (!found || rank < best_rank) {
         best_rank = rank;
         *out = c;
