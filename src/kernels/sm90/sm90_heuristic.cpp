@@ -375,7 +375,9 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, 
   for (const bool narrow : {false, true}) {
     for (const Sm90Config& c : candidates) {
       if ((c.tile_t < 64) != narrow || !sm90_shape_ok(M, N, K, a, b, group_size, c, nullptr)) continue;
-      const bool narrow_runs = weight_bits(b) == 4 && !(sm90_narrow_token_tile(M, c, candidates) == c);
+      // Only 16-bit activations and e4m3 price the narrow replacement (s8 ranks 256 x 64 as it is).
+      const bool narrow_runs = (is_a16(a) || a == AType::kE4M3) && weight_bits(b) == 4 &&
+                               !(sm90_narrow_token_tile(M, c, candidates) == c);
       const TimeModel& tm = narrow_runs && a == AType::kE4M3 ? kModelE4M3Narrow : model_of(a, b);
       const double t = predicted_us(tm, M, N, K, sm_count, b, c, Sm90SplitMode::kAuto);
       const double rank = narrow_runs && is_a16(a) ? kNarrowRankA16 * t : t;
