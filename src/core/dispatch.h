@@ -162,7 +162,10 @@ inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 // smallm's time. Session 83 (2026-12-05-h100/s83-e4m3-m16/, an H100): grouped e4m3 at M = 9..16 on the 16 layers of
 // >= 26 Mi weights where the crossover picked smallm's TM 16 (9 layers) or sm90's 128 x 64 (7): 256 x 16 took 0.827x
 // / 0.947x the TM 16 picks' time (event-timed / CUDA graphs, 21 points; 0.76-0.92x / 0.84-1.08x) and 0.988x / 0.992x
-// the 128 x 64 picks' (0.94-1.04x), so the rule covers grouped e4m3 to M = 16. MIXGEMM_SM90_DECODE=0 in the environment turns the rule off (read once; for A/B timing in one build).
+// the 128 x 64 picks' (0.94-1.04x), so the rule covers grouped e4m3 to M = 16. Session 85 (bench/results/2026-12-06-cpu/
+// s85-s8m16/, no device): grouped s8 split by M on the H200 table of s81-narrow/ gains at M = 16 on layers of >= 64 Mi
+// (0.954x over seven), but not on the H100 table of s79-narrow/ (0.999x): s8 stays on smallm until an H200 A/B
+// (bench/results/2026-12-06-h200/s85-next/ab_s8m16.sh) says otherwise. MIXGEMM_SM90_DECODE=0 in the environment turns the rule off (read once; for A/B timing in one build).
 inline constexpr int64_t kSm90DecodeMinWeights = int64_t{26} << 20;
 bool sm90_decode_enabled();
 
