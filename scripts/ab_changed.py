@@ -1,8 +1,10 @@
-# Session 84: the points of the A/B whose plan changed (base against two18, the `schedule` column of each run's CSV),
-# with the variant's time over the base's (the mean of each side's two runs' medians), and the geomean per type and
-# M range; then the same for the points whose plan did not change (the run's noise).
-#   python3 changed.py DIR [VARIANT]   (DIR: multi.tar.gz unpacked: base-1.csv, base-2.csv, VARIANT-1.csv, VARIANT-2.csv;
-#   VARIANT two18 by default; session 85 ran it on its swapped A/B with old156)
+# The points of a scripts/device_sm90_multi.sh A/B whose plan changed (base against VARIANT, the `schedule` column of
+# each run's CSV), with the variant's time over the base's (the mean of each side's two runs' medians), and the geomean
+# per type and M range (M <= 32, 33..64, > 64); then the same for the points whose plan did not change (the run's noise).
+# scripts/ab_multi_summary.py gives the geomeans per schedule; this gives the moved points alone.
+#   python3 scripts/ab_changed.py DIR VARIANT    (DIR: multi.tar.gz, or a pass's tarball, unpacked: base-1.csv,
+#   base-2.csv, VARIANT-1.csv, VARIANT-2.csv)
+# (Session 84 wrote it as bench/results/2026-12-05-h100/s84-ab/changed.py; session 85 made the variant an argument.)
 import csv, sys, math, collections
 d = sys.argv[1]
 def load(name):
@@ -14,7 +16,7 @@ def load(name):
             s, v = t.get(k, (r['schedule'], []))
             t[k] = (r['schedule'], v + [float(r['us_median'])])
     return {k: (s, sum(v) / len(v)) for k, (s, v) in t.items()}
-b, v = load('base'), load(sys.argv[2] if len(sys.argv) > 2 else 'two18')
+b, v = load('base'), load(sys.argv[2])
 groups = collections.defaultdict(list)
 for k in sorted(b):
     if k not in v: continue
