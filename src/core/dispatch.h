@@ -163,7 +163,7 @@ inline constexpr double kNarrowRankScaleE4m3 = 1.11;
 // >= 26 Mi weights where the crossover picked smallm's TM 16 (9 layers) or sm90's 128 x 64 (7): 256 x 16 took 0.827x
 // / 0.947x the TM 16 picks' time (event-timed / CUDA graphs, 21 points; 0.76-0.92x / 0.84-1.08x) and 0.988x / 0.992x
 // the 128 x 64 picks' (0.94-1.04x), so the rule covers grouped e4m3 to M = 16. Session 85 (bench/results/2026-12-06-cpu/
-// s85-s8m16/, no device): grouped s8 split by M on the H200 table of s81-narrow/ gains at M = 16 on layers of >= 64 Mi
+// s85-s8m16/): grouped s8 split by M on the H200 table of s81-narrow/ gains at M = 16 on layers of >= 64 Mi
 // (0.954x over seven), but not on the H100 table of s79-narrow/ (0.999x); its held-out A/B on an H100
 // (2026-12-06-h100/s85-ab-s8m16/, M = 12 / 16, 15 layers) took 0.968x the time event-timed but 1.027x in CUDA graphs
 // (worst 1.14x): s8 stays on smallm (an H200 A/B, 2026-12-06-h200/s85-next/ab_s8m16.sh, is still open). MIXGEMM_SM90_DECODE=0 in the environment turns the rule off (read once; for A/B timing in one build).
