@@ -4,7 +4,8 @@
 # scripts/ab_multi_summary.py gives the geomeans per schedule; this gives the moved points alone.
 #   python3 scripts/ab_changed.py DIR VARIANT    (DIR: multi.tar.gz, or a pass's tarball, unpacked: base-1.csv,
 #   base-2.csv, VARIANT-1.csv, VARIANT-2.csv)
-# (Session 84 wrote it as bench/results/2026-12-05-h100/s84-ab/changed.py; session 85 made the variant an argument.)
+# (Session 84 wrote it as s84-ab/changed.py; session 85 made the variant an argument and moved it here: s84-ab/,
+# s85-ab-swapped/ and s85-ab-s8m16/ under bench/results/ use it.)
 import csv, sys, math, collections
 d = sys.argv[1]
 def load(name):
