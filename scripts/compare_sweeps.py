@@ -6,8 +6,8 @@
 Prints the copy bandwidth of each run and cuBLAS fp16's time new / old (the floors and the bars' denominators move
 with the run); per point whose mixgemm schedule changed, the time ratio new / old, % of the floor before -> after and
 both schedules; per (type, M) the geomean time ratio over moved and unmoved points. With --baseline-ratio also the
-geomean of new / old per baseline kernel and M band. Session 81's s81-sweep-small/compare.py is this script with its
-two paths fixed (same output)."""
+geomean of new / old per baseline kernel and M band. (Session 81's s81-sweep-small/compare.py, removed in session 86,
+was this script with its two paths fixed: same output.)"""
 import argparse, csv, math
 from collections import defaultdict
 
