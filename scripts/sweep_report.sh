@@ -4,6 +4,7 @@
 #   compare.txt    scripts/compare_sweeps.py against an earlier sweep (default: the latest committed full H200 sweep,
 #                  session 86's; session 86 compared its own against session 65's)
 #   decode_fit.txt scripts/decode_fit.py (each decode config's time as fixed + slope x floor)
+#   decode_table.md scripts/decode_table.py (#6's decode rows by shape, % of the floor at M = 1 / 8 / 16)
 #   plots/         scripts/plot_bench.py (needs matplotlib; skipped with a note without it)
 #   bash scripts/sweep_report.sh DIR [OLD_CSV] [NAMES]     (repo root; DIR holds bench.csv; NAMES e.g. s65,s86)
 set -uo pipefail
@@ -15,6 +16,7 @@ python3 scripts/bar_status.py "$D/bench.csv" > "$D/bars.md"
 python3 scripts/bar_status.py --tables "$D/bench.csv" > "$D/tables.md"
 python3 scripts/compare_sweeps.py "$OLD" "$D/bench.csv" --names "$NAMES" --baseline-ratio > "$D/compare.txt"
 python3 scripts/decode_fit.py "$D/bench.csv" > "$D/decode_fit.txt"
+python3 scripts/decode_table.py "$D/bench.csv" > "$D/decode_table.md"
 if python3 -c "import matplotlib" 2>/dev/null; then
   python3 scripts/plot_bench.py "$D/bench.csv" --out "$D/plots" > /dev/null
 else
