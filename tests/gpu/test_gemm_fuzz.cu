@@ -9,6 +9,8 @@
 //   - a forced schedule either runs and matches, or is refused with mixgemm::Error and writes
 //     nothing (the NaN poison of the whole output buffer survives);
 //   - rows >= M and the padding columns of ldo are never written.
+// Problems up to M = 600 are compared on every row; larger ones (up to 4096: the wide sm90 tiles
+// and the row splits) on 48 sampled rows, every other row required to be written.
 // Each case prints its own seed on failure. Repro of one case:
 //   MIXGEMM_TEST_SEED=<seed> MIXGEMM_FUZZ_CASES=1 ./mixgemm_gpu_tests --gtest_filter='GemmFuzz.*'
 // MIXGEMM_FUZZ_CASES sets the number of cases (default 96: ~15-30 s of CPU reference and data on the
@@ -17,7 +19,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <cmath>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,9 +41,14 @@ uint64_t env_u64(const char* name, uint64_t fallback) {
   return s && *s ? std::strtoull(s, nullptr, 10) : fallback;
 }
 
+// Problems above this M are compared on kSampledRows rows (the first, the last and some between:
+// each output row depends on its own token only); every other row must be written.
+constexpr int kFullCheckMaxM = 600;
+constexpr int kSampledRows = 48;
+
 // One random problem inside the accepted domain (problem.cpp's check_problem, gemm.cpp's
-// check_inputs). The CPU reference (f64, one product at a time) bounds the sizes: M x N x K is
-// kept under ~1.2e8 and N x K under 2^25, so a case costs well under a second on the host.
+// check_inputs). The CPU reference (f64, one product at a time) bounds the sizes: the rows it
+// computes x N x K stay under ~1.2e8 and N x K under 2^25, so a case costs about a second at most.
 struct Draw {
   Spec spec;
   int M = 1;
@@ -60,16 +70,18 @@ Draw draw_case(uint64_t seed) {
   s.zeros = unsigned_b(s.b) && r.uniform(0, 3) != 0;  // u4 / u8 mostly with zero points, sometimes plain
   s.out = a8 ? (r.uniform(0, 1) ? OutType::kBF16 : OutType::kF16) : (s.a == AType::kBF16 ? OutType::kBF16 : OutType::kF16);
 
-  // M: a third decode (1..16), a third the narrow tiles' range (17..128), a third above.
-  const int band = r.uniform(0, 2);
-  d.M = band == 0 ? r.uniform(1, 16) : band == 1 ? r.uniform(17, 128) : r.uniform(129, 600);
+  // M: decode (1..16), the narrow tiles' range (17..128) and 129..600, 3 / 10 each, checked on
+  // every row; and 1 / 10 in 601..4096 (the wide sm90 tiles, row splits), checked on sampled rows.
+  const int band = r.uniform(0, 9);
+  d.M = band < 3 ? r.uniform(1, 16) : band < 6 ? r.uniform(17, 128) : band < 9 ? r.uniform(129, 600) : r.uniform(601, 4096);
   // N: a multiple of 16 (the layout's block height); K: a multiple of the layout's k-block.
+  // The CPU reference's work, (rows it computes) x N x K, stays under ~1.2e8.
   const int kb = wbits(s.b) == 4 ? 64 : 32;
   const double budget = 1.2e8;
   for (;;) {
-    s.N = 16 * static_cast<int64_t>(r.uniform(1, d.M <= 16 ? 512 : 160));
+    s.N = 16 * static_cast<int64_t>(r.uniform(1, d.M <= 16 || d.M > 600 ? 512 : 160));
     s.K = kb * static_cast<int64_t>(r.uniform(1, d.M <= 16 ? 256 : 96));
-    if (s.N * s.K <= (int64_t{1} << 25) && static_cast<double>(d.M) * s.N * s.K <= budget) break;
+    if (s.N * s.K <= (int64_t{1} << 25) && static_cast<double>(d.M <= kFullCheckMaxM ? d.M : kSampledRows) * s.N * s.K <= budget) break;
   }
   // Group size: none (16-bit activations: plain integer weights; s8 / e4m3: per-channel f32
   // scales only), per-channel (one group), or a multiple of 16 (32 for 8-bit activations)
@@ -94,6 +106,108 @@ Draw draw_case(uint64_t seed) {
 // tile; bench's --fp8-promotion-k auto rule).
 int64_t promotion_k_of(const std::string& plan) {
   return plan.rfind("smallm", 0) == 0 && plan.find('+') == std::string::npos ? 1 : 0;
+}
+
+// The reference of selected token rows of d (rows ascending), with the per-element tolerances of
+// tolerances() for promotion_k: the rows' activations and token scales copied into a compact problem.
+struct SampledRef {
+  std::vector<int> rows;
+  std::vector<uint16_t> ref;  // [rows][N]
+  std::vector<double> tol;    // [rows][N]
+};
+
+SampledRef sample_reference(const Data& d, std::vector<int> rows, int64_t promotion_k) {
+  const Spec& s = d.s;
+  const int64_t R = static_cast<int64_t>(rows.size()), N = s.N, eb = a16(s.a) ? 2 : 1;
+  std::vector<uint8_t> a(static_cast<size_t>(R * d.lda * eb));
+  std::vector<float> tok;
+  for (int64_t i = 0; i < R; ++i) {
+    std::copy_n(d.a.begin() + rows[i] * d.lda * eb, d.lda * eb, a.begin() + i * d.lda * eb);
+    if (!d.tok.empty()) tok.push_back(d.tok[static_cast<size_t>(rows[i])]);
+  }
+  SampledRef out;
+  out.rows = std::move(rows);
+  out.ref.assign(static_cast<size_t>(R * N), 0);
+  std::vector<double> abs_acc(static_cast<size_t>(R * N)), quantum(static_cast<size_t>(R * N));
+  ReferenceArgs ra;
+  ra.problem = s.problem(R);
+  ra.a = a.data();
+  ra.lda = d.lda;
+  ra.q = d.q.data();
+  ra.group_scales = d.scales.empty() ? nullptr : d.scales.data();
+  ra.zeros = d.z.empty() ? nullptr : d.z.data();
+  ra.channel_scales = d.ch.empty() ? nullptr : d.ch.data();
+  ra.token_scales = tok.empty() ? nullptr : tok.data();
+  ra.bias = d.bias.empty() ? nullptr : d.bias.data();
+  ra.out = out.ref.data();
+  ra.ldo = N;
+  ra.abs_acc_out = abs_acc.data();
+  ra.acc_quantum_out = quantum.data();
+  reference_gemm(ra);
+  out.tol.resize(static_cast<size_t>(R * N));
+  const ScalarType ot = st(s.out);
+  for (int64_t i = 0; i < R; ++i)
+    for (int64_t n = 0; n < N; ++n) {
+      const size_t j = static_cast<size_t>(i * N + n);
+      ToleranceOptions opt;
+      opt.acc_quantum = quantum[j];
+      opt.fp8_promotion_k = promotion_k;
+      const float tv = tok.empty() ? 1.0f : tok[static_cast<size_t>(i)];
+      const float cv = d.ch.empty() ? 1.0f : d.ch[static_cast<size_t>(n)];
+      out.tol[j] = gemm_tolerance(ra.problem, abs_acc[j], std::fabs(static_cast<double>(tv * cv)), from16(ot, out.ref[j]),
+                                  opt);
+    }
+  return out;
+}
+
+// The sampled rows of a large-M case: the first 16, the last 16, and 16 drawn between.
+std::vector<int> sampled_rows(int M, uint64_t seed) {
+  std::vector<int> rows;
+  for (int m = 0; m < 16; ++m) rows.push_back(m);
+  Rng mix{seed + 77};
+  Rng r{mix.next()};
+  for (int i = 0; i < kSampledRows - 32; ++i) rows.push_back(r.uniform(16, M - 17));
+  for (int m = M - 16; m < M; ++m) rows.push_back(m);
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  return rows;
+}
+
+// compare() for a large-M case: the sampled rows against their reference, every other row < M
+// written (no poison left in it), rows >= M and the padding columns untouched.
+int64_t compare_sampled(const Data& d, const SampledRef& sr, const std::vector<uint16_t>& out, int M, std::string* msg) {
+  const ScalarType ot = st(d.s.out);
+  const int64_t N = d.s.N;
+  int64_t bad = 0;
+  std::ostringstream os;
+  size_t next = 0;
+  for (int64_t m = 0; m < d.rows; ++m) {
+    const bool sampled = next < sr.rows.size() && sr.rows[next] == m;
+    for (int64_t n = 0; n < d.ldo; ++n) {
+      const uint16_t v = out[static_cast<size_t>(m * d.ldo + n)];
+      bool ok;
+      double ref = 0, tol = 0;
+      if (m < M && n < N && sampled) {
+        const size_t j = next * static_cast<size_t>(N) + static_cast<size_t>(n);
+        ref = from16(ot, sr.ref[j]);
+        tol = sr.tol[j];
+        ok = within_tolerance(from16(ot, v), ref, tol);
+      } else if (m < M && n < N) {
+        ok = v != 0xFFFF;  // written
+      } else {
+        ok = v == 0xFFFF;  // untouched poison
+      }
+      if (!ok) {
+        if (bad < 4)
+          os << " [m=" << m << " n=" << n << " got=" << from16(ot, v) << " (0x" << std::hex << v << std::dec
+             << ") ref=" << ref << " tol=" << tol << (sampled ? "" : " (row not sampled)") << "]";
+        ++bad;
+      }
+    }
+    if (sampled) ++next;
+  }
+  *msg = os.str();
+  return bad;
 }
 
 GemmArgs args_of(const Data& d, const DevData& dd, int M, const std::string& schedule) {
@@ -153,8 +267,9 @@ TEST(GemmFuzz, RandomProblemsMatchReference) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   const uint64_t first = env_u64("MIXGEMM_TEST_SEED", 20261206);
   const int cases = static_cast<int>(env_u64("MIXGEMM_FUZZ_CASES", 96));
-  int ran = 0, no_kernels = 0, forced_ran = 0, forced_refused = 0, exact_cases = 0;
+  int ran = 0, no_kernels = 0, forced_ran = 0, forced_refused = 0, exact_cases = 0, sampled_cases = 0;
   std::map<std::string, int> picks;
+  std::vector<std::string> refusals;  // the first few forced-schedule refusals, printed at the end
   for (int c = 0; c < cases; ++c) {
     const uint64_t seed = first + static_cast<uint64_t>(c);
     Draw dr = draw_case(seed);
@@ -168,15 +283,22 @@ TEST(GemmFuzz, RandomProblemsMatchReference) {
     dr.spec.fp8_promotion_k = dr.spec.a == AType::kE4M3 ? promotion_k_of(plan) : 1;
     const std::string what = dr.spec.name() + " M=" + std::to_string(dr.M) + " plan " + plan + " (MIXGEMM_TEST_SEED=" +
                              std::to_string(seed) + " MIXGEMM_FUZZ_CASES=1)";
-    Data d = make_data(dr.spec, dr.M, dr.M);
+    const bool full = dr.M <= kFullCheckMaxM;
+    Data d = make_data(dr.spec, dr.M, full ? dr.M : 1);
+    SampledRef sr;
+    if (!full) sr = sample_reference(d, sampled_rows(dr.M, seed), dr.spec.fp8_promotion_k);
     const DevData dd(d, [&](int) { return workspace_size(p); });
+    auto check = [&](const std::vector<uint16_t>& o, std::string* m) {
+      return full ? compare(d, o, dr.M, m) : compare_sampled(d, sr, o, dr.M, m);
+    };
 
     std::string refusal, err;
     const std::vector<uint16_t> out = run(d, dd, dr.M, "", &refusal, &err);
     ASSERT_TRUE(err.empty()) << what << ": " << err;
     ASSERT_FALSE(out.empty()) << what << ": the heuristic path refused a problem of the accepted domain: " << refusal;
     std::string msg;
-    EXPECT_EQ(compare(d, out, dr.M, &msg), 0) << what << ":" << msg;
+    EXPECT_EQ(check(out, &msg), 0) << what << ":" << msg;
+    sampled_cases += !full;
     ++ran;
     exact_cases += dr.spec.integer;
     ++picks[plan.substr(0, plan.find('['))];
@@ -191,22 +313,28 @@ TEST(GemmFuzz, RandomProblemsMatchReference) {
     Rng r{mix.next()};
     const std::string forced = names[static_cast<size_t>(r.uniform(0, static_cast<int>(names.size()) - 1))];
     refusal.clear();
-    if (dr.spec.a == AType::kE4M3) d.tol = tolerances(d, promotion_k_of(forced));
+    if (dr.spec.a == AType::kE4M3) {
+      if (full) d.tol = tolerances(d, promotion_k_of(forced));
+      else sr = sample_reference(d, sr.rows, promotion_k_of(forced));
+    }
     const std::vector<uint16_t> fo = run(d, dd, dr.M, forced, &refusal, &err);
     ASSERT_TRUE(err.empty()) << what << " forced " << forced << ": " << err;
     if (fo.empty()) {
       ++forced_refused;
       EXPECT_FALSE(refusal.empty()) << what << " forced " << forced << ": refused without a message";
+      if (refusals.size() < 6) refusals.push_back(forced + " on " + what + ": " + refusal);
     } else {
       ++forced_ran;
-      EXPECT_EQ(compare(d, fo, dr.M, &msg), 0) << what << " forced " << forced << ":" << msg;
+      EXPECT_EQ(check(fo, &msg), 0) << what << " forced " << forced << ":" << msg;
     }
   }
   std::printf("[GemmFuzz] seeds %llu..%llu: %d problems ran through the heuristic (%d on integer data, compared bit "
-              "for bit), %d drawn type configs without kernels; forced schedules: %d ran, %d refused cleanly\n",
+              "for bit; %d with M > %d compared on %d sampled rows), %d drawn type configs without kernels; forced "
+              "schedules: %d ran, %d refused cleanly\n",
               static_cast<unsigned long long>(first), static_cast<unsigned long long>(first + cases - 1), ran,
-              exact_cases, no_kernels, forced_ran, forced_refused);
-  for (const auto& [name, n] : picks) std::printf("[GemmFuzz]   %-40s %d\n", name.c_str(), n);
+              exact_cases, sampled_cases, kFullCheckMaxM, kSampledRows, no_kernels, forced_ran, forced_refused);
+  for (const auto& [name, n] : picks) std::printf("[GemmFuzz]   plan %-40s %d\n", name.c_str(), n);
+  for (const std::string& r : refusals) std::printf("[GemmFuzz]   refused: %s\n", r.c_str());
   // The draw must mostly land on configurations with kernels, or the test checks little.
   EXPECT_GE(ran, cases / 2) << "most drawn problems should run";
 }
