@@ -4,5 +4,5 @@
 # FUZZ_SEED=9000).   MIXGEMM_GIT_COMMIT=<commit> bash bench/results/2026-12-06-h200/s87-next/adaptive87b.sh
 cd "$(dirname "$0")/../../../.."
 exec bash scripts/device_adaptive.sh \
-  'O=$OUT; OUT=$O/e2e E2E_BATCHES=1 timeout 420 bash bench/results/2026-12-05-h200/s84-next/e2e.sh; tar czf $O/e2e.tgz -C $O e2e; rm -rf $O/e2e' \
-  'FUZZ_SEED=9000 FUZZ_TIMEOUT=200 bash bench/results/2026-12-06-h200/s87-next/fuzz_wide.sh'
+  'O=$OUT; OUT=$O/e2e E2E_BATCHES=1 timeout ${E2E_CAP:-420} bash bench/results/2026-12-05-h200/s84-next/e2e.sh; tar czf $O/e2e.tgz -C $O e2e; rm -rf $O/e2e' \
+  "${ADAPTIVE87B_OTHER-FUZZ_SEED=9000 FUZZ_TIMEOUT=200 bash bench/results/2026-12-06-h200/s87-next/fuzz_wide.sh}"
