@@ -19,6 +19,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -337,6 +338,101 @@ TEST(GemmFuzz, RandomProblemsMatchReference) {
   for (const std::string& r : refusals) std::printf("[GemmFuzz]   refused: %s\n", r.c_str());
   // The draw must mostly land on configurations with kernels, or the test checks little.
   EXPECT_GE(ran, cases / 2) << "most drawn problems should run";
+}
+
+// gemm_partial_sums on random decode problems (M = 1..16): where the heuristic's schedule has a
+// partial-sum form (partial_sums_count > 0), the S parts [S, M, N], summed on the host in ascending
+// part order (f32 adds; s32 exactly for s8, then one RN to f32) and put through gemm's epilogue
+// (one fma of RN_f32(tok * ch) and the bias, one rounding to out), must match the CPU reference
+// within the derived tolerance (bit for bit on integer data): docs/semantics.md 5.3. The parts
+// buffer is filled with 0x7F bytes first (3.4e38 as f32, 2^31 - 2^24 - ... as s32), so a part left
+// unwritten is a gross error. Where there is no such form, the call must be refused. How many
+// cases also equal gemm()'s output bit for bit is printed (the same bits are promised only where
+// gemm's launch splits K the same way).
+TEST(GemmFuzz, PartialSumsMatchReference) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  const uint64_t first = env_u64("MIXGEMM_TEST_SEED", 20261206) + 500000;
+  const int cases = static_cast<int>(env_u64("MIXGEMM_FUZZ_CASES", 96));
+  int with_parts = 0, refused = 0, same_bits_as_gemm = 0;
+  std::map<int64_t, int> s_counts;
+  for (int c = 0; c < cases; ++c) {
+    const uint64_t seed = first + static_cast<uint64_t>(c);
+    Draw dr = draw_case(seed);
+    dr.M = 1 + (dr.M - 1) % 16;  // decode sizes
+    const GemmProblem p = dr.spec.problem(dr.M);
+    if (supported_schedules(p.types).empty()) continue;
+    dr.spec.fp8_promotion_k = 1;  // partial sums exist for smallm schedules only (f16 HMMA for e4m3)
+    const std::string plan = describe_plan(p, 132);
+    const std::string what = dr.spec.name() + " M=" + std::to_string(dr.M) + " plan " + plan + " (MIXGEMM_TEST_SEED=" +
+                             std::to_string(seed - 500000) + " MIXGEMM_FUZZ_CASES=1)";
+    const Data d = make_data(dr.spec, dr.M, dr.M);
+    const DevData dd(d, [&](int) { return workspace_size(p); });
+    GemmArgs g = args_of(d, dd, dr.M, "");
+    g.out = nullptr;
+    g.channel_scales = nullptr;
+    g.token_scales = nullptr;
+    g.bias = nullptr;
+    const int64_t S = partial_sums_count(p);
+    const int64_t MN = static_cast<int64_t>(dr.M) * d.s.N;
+    DevBuf<uint32_t> parts(static_cast<size_t>(std::max<int64_t>(S, 1) * MN));
+    MIXGEMM_CUDA_OK(cudaMemset(parts.p, 0x7F, parts.n * 4));
+    if (S == 0) {
+      bool threw = false;
+      try {
+        gemm_partial_sums(g, parts.p);
+      } catch (const Error&) {
+        threw = true;
+      }
+      EXPECT_TRUE(threw) << what << ": partial_sums_count is 0 but gemm_partial_sums did not refuse";
+      ++refused;
+      continue;
+    }
+    ++with_parts;
+    ++s_counts[S];
+    gemm_partial_sums(g, parts.p);
+    MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+    std::vector<uint32_t> h(parts.n);
+    MIXGEMM_CUDA_OK(cudaMemcpy(h.data(), parts.p, h.size() * 4, cudaMemcpyDeviceToHost));
+
+    // The caller's side: sum, epilogue, cast; into an ldo-strided buffer poisoned like gemm's.
+    const ScalarType ot = st(d.s.out);
+    std::vector<uint16_t> out(static_cast<size_t>(d.rows * d.ldo), 0xFFFF);
+    for (int64_t m = 0; m < dr.M; ++m)
+      for (int64_t n = 0; n < d.s.N; ++n) {
+        float acc;
+        if (d.s.a == AType::kS8) {
+          int64_t sum = 0;
+          for (int64_t sp = 0; sp < S; ++sp) sum += static_cast<int32_t>(h[static_cast<size_t>(sp * MN + m * d.s.N + n)]);
+          acc = static_cast<float>(sum);  // exact while |sum| <= 2^24, one RN beyond (cvt.rn.f32.s32)
+        } else {
+          acc = 0.0f;
+          for (int64_t sp = 0; sp < S; ++sp) {
+            float v;
+            std::memcpy(&v, &h[static_cast<size_t>(sp * MN + m * d.s.N + n)], 4);
+            acc = sp == 0 ? v : acc + v;
+          }
+        }
+        const float ts = (d.tok.empty() ? 1.0f : d.tok[static_cast<size_t>(m)]) *
+                         (d.ch.empty() ? 1.0f : d.ch[static_cast<size_t>(n)]);
+        const float b = d.bias.empty() ? 0.0f : static_cast<float>(from16(ot, d.bias[static_cast<size_t>(n)]));
+        const float y = std::fma(acc, ts, b);
+        out[static_cast<size_t>(m * d.ldo + n)] = to16(ot, static_cast<double>(y));
+      }
+    std::string msg;
+    EXPECT_EQ(compare(d, out, dr.M, &msg), 0) << what << " S=" << S << ":" << msg;
+
+    // gemm() on the same problem, for the printed count.
+    std::string refusal, err;
+    const std::vector<uint16_t> full = run(d, dd, dr.M, "", &refusal, &err);
+    ASSERT_TRUE(err.empty() && !full.empty()) << what << ": gemm: " << err << refusal;
+    same_bits_as_gemm += full == out;
+  }
+  std::printf("[GemmFuzz] partial sums, seeds %llu..%llu (M = 1..16): %d problems with a partial-sum form (%d also "
+              "bit for bit gemm's output), %d refused where partial_sums_count is 0\n",
+              static_cast<unsigned long long>(first - 500000), static_cast<unsigned long long>(first - 500000 + cases - 1),
+              with_parts, same_bits_as_gemm, refused);
+  for (const auto& [S, n] : s_counts) std::printf("[GemmFuzz]   S = %lld: %d\n", static_cast<long long>(S), n);
+  EXPECT_GE(with_parts, cases / 4) << "the draw should reach the partial-sum form often";
 }
 
 }  // namespace
