@@ -355,6 +355,7 @@ TEST(GemmFuzz, PartialSumsMatchReference) {
   const int cases = static_cast<int>(env_u64("MIXGEMM_FUZZ_CASES", 96));
   int with_parts = 0, refused = 0, same_bits_as_gemm = 0;
   std::map<int64_t, int> s_counts;
+  std::vector<std::string> other_bits;  // cases whose bits differ from gemm()'s (another split there), printed
   for (int c = 0; c < cases; ++c) {
     const uint64_t seed = first + static_cast<uint64_t>(c);
     Draw dr = draw_case(seed);
@@ -425,13 +426,15 @@ TEST(GemmFuzz, PartialSumsMatchReference) {
     std::string refusal, err;
     const std::vector<uint16_t> full = run(d, dd, dr.M, "", &refusal, &err);
     ASSERT_TRUE(err.empty() && !full.empty()) << what << ": gemm: " << err << refusal;
-    same_bits_as_gemm += full == out;
+    if (full == out) ++same_bits_as_gemm;
+    else if (other_bits.size() < 8) other_bits.push_back(what + " S=" + std::to_string(S));
   }
   std::printf("[GemmFuzz] partial sums, seeds %llu..%llu (M = 1..16): %d problems with a partial-sum form (%d also "
               "bit for bit gemm's output), %d refused where partial_sums_count is 0\n",
               static_cast<unsigned long long>(first - 500000), static_cast<unsigned long long>(first - 500000 + cases - 1),
               with_parts, same_bits_as_gemm, refused);
   for (const auto& [S, n] : s_counts) std::printf("[GemmFuzz]   S = %lld: %d\n", static_cast<long long>(S), n);
+  for (const std::string& o : other_bits) std::printf("[GemmFuzz]   other bits than gemm(): %s\n", o.c_str());
   EXPECT_GE(with_parts, cases / 4) << "the draw should reach the partial-sum form often";
 }
 
