@@ -21,6 +21,7 @@
 #include "gpu/gpu_test_util.h"
 #include "kernels/gemm_params.h"
 #include "mixgemm/error.h"
+#include "mixgemm/gemm.h"
 #include "mixgemm/prepack.h"
 #include "mixgemm/reference.h"
 #include "mixgemm/scalar_type.h"
@@ -156,26 +157,64 @@ struct Data {
   std::vector<double> quantum;  // [ref_rows][N]: its common quantum of the products
 };
 
-// The per-element tolerances of d's reference outputs (independent of M and of the schedule) when the
+// The reference of R token rows: outputs and the diagnostics the tolerances need, each [R][N].
+struct RefRows {
+  std::vector<uint16_t> ref;
+  std::vector<double> abs_acc, quantum;
+};
+
+// The per-element tolerances of R reference rows (independent of M and of the schedule) when the
 // kernel promotes its e4m3 accumulation every fp8_promotion_k k (docs/semantics.md 8.1; 0: never).
-inline std::vector<double> tolerances(const Data& d, int64_t fp8_promotion_k) {
-  const Spec& s = d.s;
-  const int64_t RM = static_cast<int64_t>(d.ref.size()) / s.N, N = s.N;
-  const GemmProblem p = s.problem(RM);
+// tok: the rows' token scales (null: none).
+inline std::vector<double> tolerances_of(const Spec& s, const RefRows& rr, const float* tok, const std::vector<float>& ch,
+                                         int64_t fp8_promotion_k) {
+  const int64_t R = static_cast<int64_t>(rr.ref.size()) / s.N, N = s.N;
+  const GemmProblem p = s.problem(R);
   const ScalarType ot = st(s.out);
-  std::vector<double> tol(static_cast<size_t>(RM * N));
-  for (int64_t m = 0; m < RM; ++m)
+  std::vector<double> tol(static_cast<size_t>(R * N));
+  for (int64_t m = 0; m < R; ++m)
     for (int64_t n = 0; n < N; ++n) {
       const size_t i = static_cast<size_t>(m * N + n);
       mixgemm::ToleranceOptions opt;
-      opt.acc_quantum = d.quantum[i];
+      opt.acc_quantum = rr.quantum[i];
       opt.fp8_promotion_k = fp8_promotion_k;
-      const float tv = d.tok.empty() ? 1.0f : d.tok[m];
-      const float cv = d.ch.empty() ? 1.0f : d.ch[n];
+      const float tv = tok ? tok[m] : 1.0f;
+      const float cv = ch.empty() ? 1.0f : ch[n];
       const double ts = std::fabs(static_cast<double>(tv * cv));
-      tol[i] = mixgemm::gemm_tolerance(p, d.abs_acc[i], ts, from16(ot, d.ref[i]), opt);
+      tol[i] = mixgemm::gemm_tolerance(p, rr.abs_acc[i], ts, from16(ot, rr.ref[i]), opt);
     }
   return tol;
+}
+
+inline std::vector<double> tolerances(const Data& d, int64_t fp8_promotion_k) {
+  const RefRows rr{d.ref, d.abs_acc, d.quantum};
+  return tolerances_of(d.s, rr, d.tok.empty() ? nullptr : d.tok.data(), d.ch, fp8_promotion_k);
+}
+
+// The CPU reference of R token rows whose activations are a ([R][d.lda], the activation type's bytes)
+// and token scales tok (null: none), with d's weights, scales, zero points, channel scales and bias.
+inline RefRows reference_rows(const Data& d, const uint8_t* a, const float* tok, int64_t R) {
+  const int64_t N = d.s.N;
+  RefRows rr;
+  rr.ref.assign(static_cast<size_t>(R * N), 0);
+  rr.abs_acc.assign(static_cast<size_t>(R * N), 0.0);
+  rr.quantum.assign(static_cast<size_t>(R * N), 0.0);
+  mixgemm::ReferenceArgs ra;
+  ra.problem = d.s.problem(R);
+  ra.a = a;
+  ra.lda = d.lda;
+  ra.q = d.q.data();
+  ra.group_scales = d.scales.empty() ? nullptr : d.scales.data();
+  ra.zeros = d.z.empty() ? nullptr : d.z.data();
+  ra.channel_scales = d.ch.empty() ? nullptr : d.ch.data();
+  ra.token_scales = tok;
+  ra.bias = d.bias.empty() ? nullptr : d.bias.data();
+  ra.out = rr.ref.data();
+  ra.ldo = N;
+  ra.abs_acc_out = rr.abs_acc.data();
+  ra.acc_quantum_out = rr.quantum.data();
+  mixgemm::reference_gemm(ra);
+  return rr;
 }
 
 // Builds random inputs within the semantics' preconditions (`rows` token rows) and runs the
@@ -262,25 +301,10 @@ inline Data make_data(const Spec& s, int rows, int ref_rows) {
   }
 
   // reference for the first ref_rows tokens (a token's output row depends only on it)
-  const int64_t RM = ref_rows;
-  d.ref.assign(static_cast<size_t>(RM * N), 0);
-  d.abs_acc.assign(static_cast<size_t>(RM * N), 0.0);
-  d.quantum.assign(static_cast<size_t>(RM * N), 0.0);
-  mixgemm::ReferenceArgs ra;
-  ra.problem = s.problem(RM);
-  ra.a = d.a.data();
-  ra.lda = d.lda;
-  ra.q = d.q.data();
-  ra.group_scales = d.scales.empty() ? nullptr : d.scales.data();
-  ra.zeros = d.z.empty() ? nullptr : d.z.data();
-  ra.channel_scales = d.ch.empty() ? nullptr : d.ch.data();
-  ra.token_scales = d.tok.empty() ? nullptr : d.tok.data();
-  ra.bias = d.bias.empty() ? nullptr : d.bias.data();
-  ra.out = d.ref.data();
-  ra.ldo = N;
-  ra.abs_acc_out = d.abs_acc.data();
-  ra.acc_quantum_out = d.quantum.data();
-  mixgemm::reference_gemm(ra);
+  RefRows rr = reference_rows(d, d.a.data(), d.tok.empty() ? nullptr : d.tok.data(), ref_rows);
+  d.ref = std::move(rr.ref);
+  d.abs_acc = std::move(rr.abs_acc);
+  d.quantum = std::move(rr.quantum);
   d.tol = tolerances(d, s.fp8_promotion_k);
   return d;
 }
@@ -315,6 +339,26 @@ struct DevData {
     ws_bytes = ws_of(sm_count);
     ws = DevBuf<uint8_t>(ws_bytes + 256);
     cudaMemset(ws.p, 0, ws_bytes + 256);
+  }
+
+  // The public gemm()'s arguments for the first M tokens of d (schedule empty: the heuristic's).
+  mixgemm::GemmArgs gemm_args(const Data& d, int M, const std::string& schedule = "") const {
+    mixgemm::GemmArgs g;
+    g.problem = d.s.problem(M);
+    g.a = a.p;
+    g.lda = d.lda;
+    g.b = b.p;
+    g.group_scales = scales.p;  // null unless uploaded (grouped problems)
+    g.group_zeros = zeros.p;    // null unless uploaded (zero points)
+    g.channel_scales = ch.p;
+    g.token_scales = tok.p;
+    g.bias = bias.p;
+    g.out = out.p;
+    g.ldo = d.ldo;
+    g.workspace = ws.p;
+    g.workspace_bytes = ws_bytes;
+    g.schedule = schedule;
+    return g;
   }
 
   GemmParams params(const Data& d, int M) const {

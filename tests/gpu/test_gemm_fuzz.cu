@@ -118,46 +118,18 @@ struct SampledRef {
 };
 
 SampledRef sample_reference(const Data& d, std::vector<int> rows, int64_t promotion_k) {
-  const Spec& s = d.s;
-  const int64_t R = static_cast<int64_t>(rows.size()), N = s.N, eb = a16(s.a) ? 2 : 1;
-  std::vector<uint8_t> a(static_cast<size_t>(R * d.lda * eb));
+  const int64_t R = static_cast<int64_t>(rows.size()), row_bytes = d.lda * (a16(d.s.a) ? 2 : 1);
+  std::vector<uint8_t> a(static_cast<size_t>(R * row_bytes));
   std::vector<float> tok;
   for (int64_t i = 0; i < R; ++i) {
-    std::copy_n(d.a.begin() + rows[i] * d.lda * eb, d.lda * eb, a.begin() + i * d.lda * eb);
+    std::copy_n(d.a.begin() + rows[i] * row_bytes, row_bytes, a.begin() + i * row_bytes);
     if (!d.tok.empty()) tok.push_back(d.tok[static_cast<size_t>(rows[i])]);
   }
+  const RefRows rr = reference_rows(d, a.data(), tok.empty() ? nullptr : tok.data(), R);
   SampledRef out;
   out.rows = std::move(rows);
-  out.ref.assign(static_cast<size_t>(R * N), 0);
-  std::vector<double> abs_acc(static_cast<size_t>(R * N)), quantum(static_cast<size_t>(R * N));
-  ReferenceArgs ra;
-  ra.problem = s.problem(R);
-  ra.a = a.data();
-  ra.lda = d.lda;
-  ra.q = d.q.data();
-  ra.group_scales = d.scales.empty() ? nullptr : d.scales.data();
-  ra.zeros = d.z.empty() ? nullptr : d.z.data();
-  ra.channel_scales = d.ch.empty() ? nullptr : d.ch.data();
-  ra.token_scales = tok.empty() ? nullptr : tok.data();
-  ra.bias = d.bias.empty() ? nullptr : d.bias.data();
-  ra.out = out.ref.data();
-  ra.ldo = N;
-  ra.abs_acc_out = abs_acc.data();
-  ra.acc_quantum_out = quantum.data();
-  reference_gemm(ra);
-  out.tol.resize(static_cast<size_t>(R * N));
-  const ScalarType ot = st(s.out);
-  for (int64_t i = 0; i < R; ++i)
-    for (int64_t n = 0; n < N; ++n) {
-      const size_t j = static_cast<size_t>(i * N + n);
-      ToleranceOptions opt;
-      opt.acc_quantum = quantum[j];
-      opt.fp8_promotion_k = promotion_k;
-      const float tv = tok.empty() ? 1.0f : tok[static_cast<size_t>(i)];
-      const float cv = d.ch.empty() ? 1.0f : d.ch[static_cast<size_t>(n)];
-      out.tol[j] = gemm_tolerance(ra.problem, abs_acc[j], std::fabs(static_cast<double>(tv * cv)), from16(ot, out.ref[j]),
-                                  opt);
-    }
+  out.tol = tolerances_of(d.s, rr, tok.empty() ? nullptr : tok.data(), d.ch, promotion_k);
+  out.ref = rr.ref;
   return out;
 }
 
@@ -211,25 +183,6 @@ int64_t compare_sampled(const Data& d, const SampledRef& sr, const std::vector<u
   return bad;
 }
 
-GemmArgs args_of(const Data& d, const DevData& dd, int M, const std::string& schedule) {
-  GemmArgs g;
-  g.problem = d.s.problem(M);
-  g.a = dd.a.p;
-  g.lda = d.lda;
-  g.b = dd.b.p;
-  g.group_scales = d.s.group_size ? dd.scales.p : nullptr;
-  g.group_zeros = d.s.zeros ? dd.zeros.p : nullptr;
-  g.channel_scales = dd.ch.p;
-  g.token_scales = dd.tok.p;
-  g.bias = dd.bias.p;
-  g.out = dd.out.p;
-  g.ldo = d.ldo;
-  g.workspace = dd.ws.p;
-  g.workspace_bytes = dd.ws_bytes;
-  g.schedule = schedule;
-  return g;
-}
-
 // Runs gemm on a poisoned output; returns the whole buffer, or empty with *refusal set when gemm
 // threw mixgemm::Error (then the buffer is checked to be untouched).
 std::vector<uint16_t> run(const Data& d, const DevData& dd, int M, const std::string& schedule, std::string* refusal,
@@ -242,7 +195,7 @@ std::vector<uint16_t> run(const Data& d, const DevData& dd, int M, const std::st
   }
   bool refused = false;
   try {
-    gemm(args_of(d, dd, M, schedule));
+    gemm(dd.gemm_args(d, M, schedule));
   } catch (const Error& e) {
     refused = true;
     *refusal = e.what();
@@ -368,7 +321,7 @@ TEST(GemmFuzz, PartialSumsMatchReference) {
                              std::to_string(seed - 500000) + " MIXGEMM_FUZZ_CASES=1)";
     const Data d = make_data(dr.spec, dr.M, dr.M);
     const DevData dd(d, [&](int) { return workspace_size(p); });
-    GemmArgs g = args_of(d, dd, dr.M, "");
+    GemmArgs g = dd.gemm_args(d, dr.M);
     g.out = nullptr;
     g.channel_scales = nullptr;
     g.token_scales = nullptr;
