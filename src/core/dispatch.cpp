@@ -12,11 +12,6 @@
 
 namespace mixgemm::core {
 
-namespace {
-
-using kernels::Sm90Config;
-using kernels::SmallmConfig;
-
 kernels::GemmParams params_of(const GemmArgs& args, int sm_count) {
   const GemmProblem& p = args.problem;
   kernels::GemmParams k{};
@@ -44,6 +39,12 @@ kernels::GemmParams params_of(const GemmArgs& args, int sm_count) {
   k.pdl = args.programmatic_dependent_launch;
   return k;
 }
+
+namespace {
+
+using kernels::Sm90Config;
+using kernels::SmallmConfig;
+
 
 // Tokens one smallm launch serves; larger M runs as row slabs of this many, one launch
 // each, in order on the stream (they reuse the workspace, which each launch leaves zeroed).

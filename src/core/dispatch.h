@@ -75,6 +75,10 @@ void require_runnable(const GemmArgs& args, const PlannedLaunch& launch, int sm_
 // scales advanced by m0 rows.
 GemmArgs row_slice(const GemmArgs& args, int64_t m0, int64_t rows);
 
+// The kernel families' parameters of a call (the one translation of GemmArgs that every launch and
+// can_implement uses; sm_count: the SMs the partition plans for).
+kernels::GemmParams params_of(const GemmArgs& args, int sm_count);
+
 // Workspace bytes on a GPU with `sm_count` SMs: the maximum over every schedule the
 // caller may force and over the row slices gemm may run (pure). What gemm() asks of a call.
 size_t workspace_bytes(const GemmProblem& problem, int sm_count);

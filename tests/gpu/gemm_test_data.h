@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/dispatch.h"
 #include "core/float_bits.h"
 #include "gpu/gpu_test_util.h"
 #include "kernels/gemm_params.h"
@@ -361,32 +362,8 @@ struct DevData {
     return g;
   }
 
-  GemmParams params(const Data& d, int M) const {
-    const Spec& s = d.s;
-    GemmParams p{};
-    p.M = M;
-    p.N = static_cast<int32_t>(s.N);
-    p.K = static_cast<int32_t>(s.K);
-    p.lda = d.lda;
-    p.ldo = d.ldo;
-    p.a_type = s.a;
-    p.b_type = s.b;
-    p.out_type = s.out;
-    p.has_zeros = s.zeros;
-    p.group_size = static_cast<int32_t>(s.group_size);
-    p.a = a.p;
-    p.b = b.p;
-    p.group_scales = scales.p;
-    p.group_zeros = zeros.p;
-    p.channel_scales = ch.p;
-    p.token_scales = tok.p;
-    p.bias = bias.p;
-    p.out = out.p;
-    p.workspace = ws.p;
-    p.workspace_bytes = ws_bytes;
-    p.sm_count = sm_count;
-    return p;
-  }
+  // The kernel families' parameters of the same call: the library's own translation (core::params_of).
+  GemmParams params(const Data& d, int M) const { return mixgemm::core::params_of(gemm_args(d, M), sm_count); }
 };
 
 // Compares rows < M with the reference; rows >= M and padding columns must stay poisoned.
