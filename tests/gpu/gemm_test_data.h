@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/dispatch.h"
+#include "common/problem_draw.h"
 #include "core/float_bits.h"
 #include "gpu/gpu_test_util.h"
 #include "kernels/gemm_params.h"
@@ -33,46 +34,9 @@ namespace ty = mixgemm::types;
 namespace nm = mixgemm::numeric;
 using mixgemm::GemmProblem;
 using mixgemm::ScalarType;
-using mixgemm::kernels::AType;
-using mixgemm::kernels::BType;
 using mixgemm::kernels::GemmParams;
-using mixgemm::kernels::OutType;
 
-// ---- small helpers ----------------------------------------------------------------------
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int uniform(int lo, int hi) { return lo + static_cast<int>(next() % uint64_t(hi - lo + 1)); }
-  double unit() { return (next() >> 11) * (1.0 / 9007199254740992.0); }  // [0, 1)
-};
-
-inline ScalarType st(AType a) {
-  switch (a) {
-    case AType::kF16: return ty::f16;
-    case AType::kBF16: return ty::bf16;
-    case AType::kS8: return ty::s8;
-    default: return ty::e4m3;
-  }
-}
-inline ScalarType st(BType b) {
-  switch (b) {
-    case BType::kU4B8: return ty::u4b8;
-    case BType::kU4: return ty::u4;
-    case BType::kU8B128: return ty::u8b128;
-    default: return ty::u8;
-  }
-}
-inline ScalarType st(OutType o) { return o == OutType::kBF16 ? ty::bf16 : ty::f16; }
-inline bool a16(AType a) { return a == AType::kF16 || a == AType::kBF16; }
-inline int wbits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 8; }
-inline bool unsigned_b(BType b) { return b == BType::kU4 || b == BType::kU8; }
-inline ScalarType scale_type(AType a) { return a16(a) ? st(a) : (a == AType::kS8 ? ty::u8 : ty::f16); }
-
+// ---- small helpers (Rng, the enum <-> ScalarType maps: common/problem_draw.h) ----------------
 inline uint16_t to16(ScalarType t, double v) { return t == ty::bf16 ? nm::to_bf16(v) : nm::to_f16(v); }
 inline double from16(ScalarType t, uint16_t b) { return t == ty::bf16 ? nm::from_bf16(b) : nm::from_f16(b); }
 

@@ -42,63 +42,32 @@ uint64_t env_u64(const char* name, uint64_t fallback) {
   return s && *s ? std::strtoull(s, nullptr, 10) : fallback;
 }
 
-// Problems above this M are compared on kSampledRows rows (the first, the last and some between:
-// each output row depends on its own token only); every other row must be written.
-constexpr int kFullCheckMaxM = 600;
-constexpr int kSampledRows = 48;
-
-// One random problem inside the accepted domain (problem.cpp's check_problem, gemm.cpp's
-// check_inputs). The CPU reference (f64, one product at a time) bounds the sizes: the rows it
-// computes x N x K stay under ~1.2e8 and N x K under 2^25, so a case costs about a second at most.
+// A problem of common/problem_draw.h as this file's data set (problems above kFullCheckMaxM are
+// compared on kSampledRows rows, the first, the last and some between: each output row depends on
+// its own token only; every other row must be written).
 struct Draw {
   Spec spec;
   int M = 1;
 };
 
 Draw draw_case(uint64_t seed) {
-  Rng mix{seed};
-  Rng r{mix.next()};  // a hashed start: neighbouring seeds draw unrelated cases
+  const ProblemDraw pd = draw_problem(seed);
   Draw d;
   Spec& s = d.spec;
   s.seed = seed;
-  const AType acts[] = {AType::kF16, AType::kBF16, AType::kS8, AType::kE4M3};
-  s.a = acts[r.uniform(0, 3)];
-  const bool a8 = !a16(s.a);
-  // Weights: 8-bit weights only with 16-bit activations (semantics.md's type table).
-  const BType w4[] = {BType::kU4B8, BType::kU4};
-  const BType w48[] = {BType::kU4B8, BType::kU4, BType::kU8B128, BType::kU8};
-  s.b = a8 ? w4[r.uniform(0, 1)] : w48[r.uniform(0, 3)];
-  s.zeros = unsigned_b(s.b) && r.uniform(0, 3) != 0;  // u4 / u8 mostly with zero points, sometimes plain
-  s.out = a8 ? (r.uniform(0, 1) ? OutType::kBF16 : OutType::kF16) : (s.a == AType::kBF16 ? OutType::kBF16 : OutType::kF16);
-
-  // M: decode (1..16), the narrow tiles' range (17..128) and 129..600, 3 / 10 each, checked on
-  // every row; and 1 / 10 in 601..4096 (the wide sm90 tiles, row splits), checked on sampled rows.
-  const int band = r.uniform(0, 9);
-  d.M = band < 3 ? r.uniform(1, 16) : band < 6 ? r.uniform(17, 128) : band < 9 ? r.uniform(129, 600) : r.uniform(601, 4096);
-  // N: a multiple of 16 (the layout's block height); K: a multiple of the layout's k-block.
-  // The CPU reference's work, (rows it computes) x N x K, stays under ~1.2e8.
-  const int kb = wbits(s.b) == 4 ? 64 : 32;
-  const double budget = 1.2e8;
-  for (;;) {
-    s.N = 16 * static_cast<int64_t>(r.uniform(1, d.M <= 16 || d.M > 600 ? 512 : 160));
-    s.K = kb * static_cast<int64_t>(r.uniform(1, d.M <= 16 ? 256 : 96));
-    if (s.N * s.K <= (int64_t{1} << 25) && static_cast<double>(d.M <= kFullCheckMaxM ? d.M : kSampledRows) * s.N * s.K <= budget) break;
-  }
-  // Group size: none (16-bit activations: plain integer weights; s8 / e4m3: per-channel f32
-  // scales only), per-channel (one group), or a multiple of 16 (32 for 8-bit activations)
-  // dividing K. Zero points need group scales for 8-bit activations' QQQ form and are allowed
-  // without them for 16-bit activations (one row of zero points).
-  std::vector<int64_t> groups = {0, s.K};
-  for (int64_t g : {16, 32, 64, 128, 256})
-    if (g % (a8 ? 32 : 16) == 0 && s.K % g == 0) groups.push_back(g);
-  s.group_size = groups[static_cast<size_t>(r.uniform(0, static_cast<int>(groups.size()) - 1))];
-  s.bias = r.uniform(0, 1);
-  s.tok = r.uniform(0, 1) || a8;  // W4A8 takes per-token scales in practice
-  s.ch = r.uniform(0, 1) || (a8 && s.group_size == 0);
-  // Integer data (bit-exact comparison) in half the cases; e4m3 over long K always, where the
-  // unpromoted fp8 accumulator's bound is too loose to check random data (reference.h).
-  s.integer = r.uniform(0, 1) || (s.a == AType::kE4M3 && s.K > 4096);
+  s.a = pd.a;
+  s.b = pd.b;
+  s.zeros = pd.zeros;
+  s.out = pd.out;
+  s.N = pd.N;
+  s.K = pd.K;
+  s.group_size = pd.group_size;
+  s.bias = pd.bias;
+  s.tok = pd.tok;
+  s.ch = pd.ch;
+  s.integer = pd.integer;
   s.fp8_promotion_k = 1;  // replaced per plan below
+  d.M = pd.M;
   return d;
 }
 
