@@ -322,8 +322,10 @@ void require_runnable(const GemmArgs& args, const PlannedLaunch& launch, int sm_
     const GemmArgs slab = row_slice(call, m0, std::min<int64_t>(kSmallmSlabTokens, call.problem.M - m0));
     if (!kernels::smallm_can_implement(params_of(slab, sm_count), cfg, &why))
       MIXGEMM_NOT_SUPPORTED("gemm", "schedule " << launch.schedule << " cannot run this problem"
-                                    << (call.problem.M > kSmallmSlabTokens ? " (rows [" + std::to_string(m0) + ", ...))"
-                                                                           : std::string())
+                                    << (call.problem.M > kSmallmSlabTokens
+                                            ? " (its launch for rows [" + std::to_string(m0) + ", " +
+                                                  std::to_string(std::min<int64_t>(m0 + kSmallmSlabTokens, call.problem.M)) + "))"
+                                            : std::string())
                                     << ": " << why);
   }
 }

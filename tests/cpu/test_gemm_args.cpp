@@ -2,6 +2,9 @@
 // named in the message together with what would be accepted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
+
 #include <string>
 
 #include "core/problem.h"
@@ -424,6 +427,58 @@ TEST(ActivationQuantArgs, OutputsMustNotOverlapTheInput) {
 
 // check_gemm_args is gemm()'s whole host-side verdict: a forced schedule its kernel family cannot
 // run on this problem is refused there (kNotSupported, with the family's reason), not only at launch.
+// Two refusals GemmFuzz met (s87-fuzz-wide): each says what would be accepted.
+TEST(GemmArgs, ForcedScheduleRefusalsSayWhatIsAccepted) {
+  auto at = [](uintptr_t i) { return reinterpret_cast<void*>((uintptr_t{1} << 40) * i); };  // far apart
+  auto message = [](const GemmArgs& a) {
+    try {
+      check_gemm_args(a);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kNotSupported) << e.what();
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // 8-bit weights at a K that is a multiple of 32 but not 64: no sm90 tile (the heuristic takes smallm).
+  GemmArgs w8;
+  w8.problem = GemmProblem{300, 256, 864, TypeConfig{f16, u8b128, f16, false, f16}, 0};
+  w8.a = at(1);
+  w8.lda = 864;
+  w8.b = at(2);
+  w8.out = at(3);
+  w8.ldo = 256;
+  w8.workspace = at(4);
+  w8.workspace_bytes = workspace_size(w8.problem);
+  EXPECT_EQ(message(w8), "") << "the heuristic's plan must run it";
+  w8.schedule = "sm90_128x128_1x1x1_coop_splitk";
+  const auto names = supported_schedules(w8.problem.types);
+  if (std::find(names.begin(), names.end(), w8.schedule) != names.end()) {
+    const std::string m1 = message(w8);
+    EXPECT_NE(m1.find("K=864 must be a multiple of 64"), std::string::npos) << m1;
+    EXPECT_NE(m1.find("smallm"), std::string::npos) << m1;
+  } else {
+    std::printf("[ skip ] the sm90 half: this build has no %s for f16.u8\n", w8.schedule.c_str());
+  }
+  // A smallm schedule of 4 CTAs per SM whose stages do not fit a quarter of the SM at this shape
+  // (GemmFuzz seed 5015: bf16 x u8b128 g16, N = 528, K = 480, M = 120).
+  GemmArgs sm;
+  sm.problem = GemmProblem{120, 528, 480, TypeConfig{bf16, u8b128, bf16, false, bf16}, 16};
+  sm.a = at(1);
+  sm.lda = 480;
+  sm.b = at(2);
+  sm.group_scales = at(3);
+  sm.out = at(4);
+  sm.ldo = 528;
+  sm.workspace = at(5);
+  sm.workspace_bytes = workspace_size(sm.problem);
+  EXPECT_EQ(message(sm), "");
+  sm.schedule = "smallm_t16_w4_o4_p0";
+  const std::string m2 = message(sm);
+  EXPECT_NE(m2.find("bytes of shared memory per CTA"), std::string::npos) << m2;
+  EXPECT_NE(m2.find("accepted: a schedule with fewer CTAs per SM"), std::string::npos) << m2;
+  EXPECT_NE(m2.find("(its launch for rows [0, 64))"), std::string::npos) << m2;
+}
+
 TEST(GemmArgs, ForcedScheduleTheFamilyCannotRunIsRefused) {
   auto at = [](uintptr_t i) { return reinterpret_cast<void*>((uintptr_t{1} << 40) * i); };  // far apart
   GemmArgs a;

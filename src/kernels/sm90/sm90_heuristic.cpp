@@ -176,7 +176,9 @@ bool sm90_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t gr
   if (!is_a16(a) && weight_bits(b) != 4) return fail("8-bit activations (s8, e4m3) take 4-bit weights");
   if (M < 1) return fail("M must be >= 1");
   if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX) return fail("M, N, K must each be < 2^31");
-  if (K % 64 != 0) return fail("K=" + std::to_string(K) + " must be a multiple of 64");
+  if (K % 64 != 0)
+    return fail("K=" + std::to_string(K) + " must be a multiple of 64 on the sm90 tiles (their 64-k block); " +
+                "8-bit weights at another multiple of 32 run on the smallm schedules, which the heuristic picks");
   if (N % 16 != 0) return fail("N=" + std::to_string(N) + " must be a multiple of 16");
   if (is_a16(a)) {
     if (group_size != 0 && group_size != K && group_size != 16 && group_size != 32 && group_size % 64 != 0)

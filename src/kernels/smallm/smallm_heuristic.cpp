@@ -129,7 +129,10 @@ bool smallm_shape_ok(int64_t M, int64_t N, int64_t K, AType a, BType b,
   // reserved kilobyte (cta_smem_footprint); the 227 KiB block limit counts static and dynamic together.
   if (g.smem_bytes > max_dynamic_smem(cfg.ctas_per_sm))
     return refuse([&](std::ostream& os) {
-      os << "smallm: " << cfg.name() << " needs " << g.smem_bytes << " bytes of shared memory per CTA";
+      os << "smallm: " << cfg.name() << " needs " << g.smem_bytes << " bytes of shared memory per CTA at this K and "
+         << "group size, over the " << max_dynamic_smem(cfg.ctas_per_sm) << " that " << cfg.ctas_per_sm
+         << " CTA(s) per SM leave each; accepted: a schedule with fewer CTAs per SM (_o1 / _o2), or the "
+            "heuristic's pick (no schedule)";
     });
   return true;
 }
