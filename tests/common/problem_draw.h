@@ -53,6 +53,22 @@ inline int wbits(BType b) { return (b == BType::kU4B8 || b == BType::kU4) ? 4 : 
 inline bool unsigned_b(BType b) { return b == BType::kU4 || b == BType::kU8; }
 inline ScalarType scale_type(AType a) { return a16(a) ? st(a) : (a == AType::kS8 ? types::u8 : types::f16); }
 
+// The GemmProblem of a type configuration in kernel enums (the scale type follows the activation).
+inline GemmProblem problem_of(AType a, BType b, bool zeros, OutType out, int64_t M, int64_t N, int64_t K,
+                              int64_t group_size) {
+  GemmProblem p;
+  p.M = M;
+  p.N = N;
+  p.K = K;
+  p.types.a = st(a);
+  p.types.b = st(b);
+  p.types.scale = scale_type(a);
+  p.types.has_zeros = zeros;
+  p.types.out = st(out);
+  p.group_size = group_size;
+  return p;
+}
+
 // GemmFuzz compares problems up to this M on every row; larger ones on kSampledRows rows. The
 // draw's size budget counts the rows the CPU reference computes.
 constexpr int kFullCheckMaxM = 600;
@@ -70,19 +86,7 @@ struct ProblemDraw {
   bool bias = false, tok = false, ch = false;
   bool integer = false;  // GemmFuzz: small integers and power-of-two scales (bit-exact comparison)
 
-  GemmProblem problem() const {
-    GemmProblem p;
-    p.M = M;
-    p.N = N;
-    p.K = K;
-    p.types.a = st(a);
-    p.types.b = st(b);
-    p.types.scale = scale_type(a);
-    p.types.has_zeros = zeros;
-    p.types.out = st(out);
-    p.group_size = group_size;
-    return p;
-  }
+  GemmProblem problem() const { return problem_of(a, b, zeros, out, M, N, K, group_size); }
 };
 
 // The type configuration (every activation type; weights u4b8 / u4 with or without zero points, and

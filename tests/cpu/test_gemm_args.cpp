@@ -439,16 +439,22 @@ TEST(GemmArgs, ForcedScheduleRefusalsSayWhatIsAccepted) {
     }
     return std::string();
   };
+  // A call on fake addresses with a dense a and out, and group scales when grouped.
+  auto call_of = [&](const GemmProblem& p) {
+    GemmArgs a;
+    a.problem = p;
+    a.a = at(1);
+    a.lda = p.K;
+    a.b = at(2);
+    a.group_scales = p.group_size ? at(3) : nullptr;
+    a.out = at(4);
+    a.ldo = p.N;
+    a.workspace = at(5);
+    a.workspace_bytes = workspace_size(p);
+    return a;
+  };
   // 8-bit weights at a K that is a multiple of 32 but not 64: no sm90 tile (the heuristic takes smallm).
-  GemmArgs w8;
-  w8.problem = GemmProblem{300, 256, 864, TypeConfig{f16, u8b128, f16, false, f16}, 0};
-  w8.a = at(1);
-  w8.lda = 864;
-  w8.b = at(2);
-  w8.out = at(3);
-  w8.ldo = 256;
-  w8.workspace = at(4);
-  w8.workspace_bytes = workspace_size(w8.problem);
+  GemmArgs w8 = call_of(GemmProblem{300, 256, 864, TypeConfig{f16, u8b128, f16, false, f16}, 0});
   EXPECT_EQ(message(w8), "") << "the heuristic's plan must run it";
   w8.schedule = "sm90_128x128_1x1x1_coop_splitk";
   const auto names = supported_schedules(w8.problem.types);
@@ -461,16 +467,7 @@ TEST(GemmArgs, ForcedScheduleRefusalsSayWhatIsAccepted) {
   }
   // A smallm schedule of 4 CTAs per SM whose stages do not fit a quarter of the SM at this shape
   // (GemmFuzz seed 5015: bf16 x u8b128 g16, N = 528, K = 480, M = 120).
-  GemmArgs sm;
-  sm.problem = GemmProblem{120, 528, 480, TypeConfig{bf16, u8b128, bf16, false, bf16}, 16};
-  sm.a = at(1);
-  sm.lda = 480;
-  sm.b = at(2);
-  sm.group_scales = at(3);
-  sm.out = at(4);
-  sm.ldo = 528;
-  sm.workspace = at(5);
-  sm.workspace_bytes = workspace_size(sm.problem);
+  GemmArgs sm = call_of(GemmProblem{120, 528, 480, TypeConfig{bf16, u8b128, bf16, false, bf16}, 16});
   EXPECT_EQ(message(sm), "");
   sm.schedule = "smallm_t16_w4_o4_p0";
   const std::string m2 = message(sm);

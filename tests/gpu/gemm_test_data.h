@@ -91,19 +91,7 @@ struct Spec {
        << (integer ? ".int" : ".rnd") << (scale_spread ? ".spread" : "") << " N=" << N << " K=" << K << " seed=" << seed;
     return os.str();
   }
-  GemmProblem problem(int64_t M) const {
-    GemmProblem p;
-    p.M = M;
-    p.N = N;
-    p.K = K;
-    p.types.a = st(a);
-    p.types.b = st(b);
-    p.types.scale = scale_type(a);
-    p.types.has_zeros = zeros;
-    p.types.out = st(out);
-    p.group_size = group_size;
-    return p;
-  }
+  GemmProblem problem(int64_t M) const { return problem_of(a, b, zeros, out, M, N, K, group_size); }
 };
 
 struct Data {
