@@ -5,6 +5,8 @@
 //     configuration, group size, epilogue, M = 1..4096, any accepted N and K) is accepted, with
 //     the workspace workspace_size() asks for: the heuristic's plan never leaves a valid call
 //     without a runnable launch, in whichever instance set this build has;
+//   - the heuristic's pick (choose_schedule) is listed by supported_schedules and, forced, is
+//     accepted too; partial_sums_count is 0 or 2..16;
 //   - the same call with one argument made invalid (a random one of the mutations below) is
 //     refused with mixgemm::Error, and the message names that argument.
 // Fake device addresses 1 TiB apart (never dereferenced) keep the regions disjoint at every size drawn.
@@ -138,6 +140,16 @@ TEST(GemmArgsFuzz, AcceptedDomainAndNamedRefusals) {
     EXPECT_EQ(refusal, "") << what << ": a call of the accepted domain was refused";
     if (!refusal.empty()) continue;
     ++accepted;
+    // The heuristic's own pick is one of the listed schedules, and forcing it is accepted too.
+    const std::string pick = choose_schedule(g.problem, 132);
+    const std::vector<std::string> names = supported_schedules(g.problem.types);
+    EXPECT_NE(std::find(names.begin(), names.end(), pick), names.end()) << what << ": pick " << pick << " not listed";
+    GemmArgs forced = g;
+    forced.schedule = pick;
+    EXPECT_EQ(error_of([&] { check_gemm_args(forced); }), "") << what << ": forcing the heuristic's pick " << pick;
+    // The partial-sum form's S is 0 (none) or 2..16 (gemm.h).
+    const int64_t S = partial_sums_count(g.problem);
+    EXPECT_TRUE(S == 0 || (S >= 2 && S <= 16)) << what << ": partial_sums_count " << S;
     // One mutation that applies to this draw (a few tries; every draw has several).
     Rng mix{~seed};
     Rng r{mix.next()};
@@ -190,6 +202,10 @@ TEST(GemmArgsFuzz, WideShapesAreAccepted) {
     if (refusal.empty()) {
       const std::string plan = describe_plan(g.problem, 132);
       ++picks[plan.substr(0, plan.find_first_of("_[", plan.find('_') + 1))];
+      GemmArgs forced = g;
+      forced.schedule = choose_schedule(g.problem, 132);
+      EXPECT_EQ(error_of([&] { check_gemm_args(forced); }), "")
+          << "forcing the heuristic's pick " << forced.schedule << " (MIXGEMM_TEST_SEED=" << seed - 1000000 << ")";
     }
   }
   for (const auto& [family, n] : picks) std::printf("[GemmArgsFuzz] wide: %-12s %d\n", family.c_str(), n);
