@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "kernels/gemm_params.h"
@@ -17,6 +18,15 @@ namespace mixgemm::test {
 using mixgemm::kernels::AType;
 using mixgemm::kernels::BType;
 using mixgemm::kernels::OutType;
+
+// The randomized tests' knobs: MIXGEMM_TEST_SEED (the first case's seed; each test offsets it by a
+// constant of its own) and MIXGEMM_FUZZ_CASES (cases per test); unset or empty: the fallbacks.
+inline uint64_t fuzz_env_u64(const char* name, uint64_t fallback) {
+  const char* s = std::getenv(name);
+  return s && *s ? std::strtoull(s, nullptr, 10) : fallback;
+}
+inline uint64_t fuzz_first_seed() { return fuzz_env_u64("MIXGEMM_TEST_SEED", 20261206); }
+inline int fuzz_cases(int fallback) { return static_cast<int>(fuzz_env_u64("MIXGEMM_FUZZ_CASES", fallback)); }
 
 // SplitMix64.
 struct Rng {

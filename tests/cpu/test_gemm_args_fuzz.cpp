@@ -123,9 +123,8 @@ std::vector<Mutation> mutations() {
 }
 
 TEST(GemmArgsFuzz, AcceptedDomainAndNamedRefusals) {
-  const uint64_t first = seed_from_env(20261206);
-  const char* env = std::getenv("MIXGEMM_FUZZ_CASES");
-  const int cases = env ? std::atoi(env) : 20000;
+  const uint64_t first = fuzz_first_seed();
+  const int cases = fuzz_cases(20000);
   const std::vector<Mutation> muts = mutations();
   std::map<std::string, int> applied;
   int accepted = 0;
@@ -176,9 +175,8 @@ TEST(GemmArgsFuzz, AcceptedDomainAndNamedRefusals) {
 // The same acceptance on shapes beyond the GPU fuzz's reference budget: N up to 262144 (an lm_head
 // of a 128k vocabulary is 128256), K up to 65536 (s8: up to its accumulator bound), M up to 16384.
 TEST(GemmArgsFuzz, WideShapesAreAccepted) {
-  const uint64_t first = seed_from_env(20261206) + 1000000;
-  const char* env = std::getenv("MIXGEMM_FUZZ_CASES");
-  const int cases = env ? std::atoi(env) : 5000;
+  const uint64_t first = fuzz_first_seed() + 1000000;
+  const int cases = fuzz_cases(5000);
   std::map<std::string, int> picks;
   for (int c = 0; c < cases; ++c) {
     const uint64_t seed = first + static_cast<uint64_t>(c);

@@ -39,11 +39,6 @@ namespace {
 using namespace mixgemm;
 using namespace mixgemm::test;
 
-uint64_t env_u64(const char* name, uint64_t fallback) {
-  const char* s = std::getenv(name);
-  return s && *s ? std::strtoull(s, nullptr, 10) : fallback;
-}
-
 // A problem of common/problem_draw.h as this file's data set (problems above kFullCheckMaxM are
 // compared on kSampledRows rows, the first, the last and some between: each output row depends on
 // its own token only; every other row must be written).
@@ -191,8 +186,8 @@ std::vector<uint16_t> run(const Data& d, const DevData& dd, int M, const std::st
 
 TEST(GemmFuzz, RandomProblemsMatchReference) {
   MIXGEMM_SKIP_WITHOUT_GPU();
-  const uint64_t first = env_u64("MIXGEMM_TEST_SEED", 20261206);
-  const int cases = static_cast<int>(env_u64("MIXGEMM_FUZZ_CASES", 96));
+  const uint64_t first = fuzz_first_seed();
+  const int cases = fuzz_cases(96);
   int ran = 0, no_kernels = 0, forced_ran = 0, forced_refused = 0, exact_cases = 0, sampled_cases = 0;
   std::map<std::string, int> picks;
   std::vector<std::string> refusals;  // the first few forced-schedule refusals, printed at the end
@@ -276,8 +271,8 @@ TEST(GemmFuzz, RandomProblemsMatchReference) {
 // gemm's launch splits K the same way).
 TEST(GemmFuzz, PartialSumsMatchReference) {
   MIXGEMM_SKIP_WITHOUT_GPU();
-  const uint64_t first = env_u64("MIXGEMM_TEST_SEED", 20261206) + 500000;
-  const int cases = static_cast<int>(env_u64("MIXGEMM_FUZZ_CASES", 96));
+  const uint64_t first = fuzz_first_seed() + 500000;
+  const int cases = fuzz_cases(96);
   int with_parts = 0, refused = 0, same_bits_as_gemm = 0;
   std::map<int64_t, int> s_counts;
   std::vector<std::string> other_bits;  // cases whose bits differ from gemm()'s (another split there), printed
@@ -372,8 +367,8 @@ TEST(GemmFuzz, PartialSumsMatchReference) {
 // K > 4096 on a tile that does not promote, are skipped and counted).
 TEST(GemmFuzz, QuantizedActivationsMatchReference) {
   MIXGEMM_SKIP_WITHOUT_GPU();
-  const uint64_t first = env_u64("MIXGEMM_TEST_SEED", 20261206) + 700000;
-  const int cases = static_cast<int>(env_u64("MIXGEMM_FUZZ_CASES", 96));
+  const uint64_t first = fuzz_first_seed() + 700000;
+  const int cases = fuzz_cases(96);
   int ran = 0, skipped_unbounded = 0, with_static = 0;
   for (int c = 0; c < cases; ++c) {
     const uint64_t seed = first + static_cast<uint64_t>(c);
