@@ -18,6 +18,8 @@ go for it to meet its bar (every measure is inversely proportional to the row's 
 When the CSV has cublaslt_fp8_fast rows (cuBLASLt fp8 without promoted accumulation, like for like
 with the sm90 e4m3 path), #5's M >= 1024 bar is also counted against them ("#5 like-for-like",
 column x_cublaslt_fp8_fast = that baseline's median / the row's, same run): information, not the bar.
+The first line names the card of the CSV's rows; the bars are set on the H200, so on another card the
+same ratios (against that card's own baselines) are marked as information, not the bars.
 """
 import csv
 import sys
@@ -111,6 +113,13 @@ def main(path):
     for r in rows:
         f = fast.get((r["shape"], r["tp"], r["M"]))
         r["x_cublaslt_fp8_fast"] = f"{f / float(r['us_median']):.4f}" if f and r["us_median"] else ""
+    # The bars are the issues' H200 bars; on another card the same ratios against that card's own baselines are
+    # information about it, not the bars (say which card ran, first).
+    cards = sorted({r.get("gpu", "") for r in rows if r.get("gpu")})
+    note = "" if cards and all("H200" in c for c in cards) else \
+        " (the issues set these bars on the H200: on this card the ratios are information, not the bars)"
+    print(f"card: {', '.join(cards) or 'unknown'}{note}")
+    print()
     tally = OrderedDict()
     lines = []
     for r in rows:

@@ -31,7 +31,7 @@ for ((i = 1; i <= ${BARS_RUNS:-1}; ++i)); do
     --csv $L/bench-$i.csv > $L/bench-$i.txt 2> $pc
   echo "bench $i rc=$? $((SECONDS - t0)) s"
   python3 scripts/bar_status.py $L/bench-$i.csv > $L/bars-$i.md 2>&1
-  awk 'NF == 0 { exit } { print }' $L/bars-$i.md  # the summary table: met / points per bar
+  awk '/^\|/ { t = 1 } t && NF == 0 { exit } { print }' $L/bars-$i.md  # the card line and the summary table
 done
 [ -f $L/print-config.raw ] && awk '!seen[$0]++' $L/print-config.raw > $L/print-config.txt && rm $L/print-config.raw
 gzip $L/build.log

@@ -22,4 +22,4 @@ if python3 -c "import matplotlib" 2>/dev/null; then
 else
   echo "sweep_report: matplotlib missing, no plots (pip install matplotlib)"
 fi
-awk 'NF == 0 { exit } { print }' "$D/bars.md"
+awk '/^\|/ { t = 1 } t && NF == 0 { exit } { print }' "$D/bars.md"  # the card line and the summary table

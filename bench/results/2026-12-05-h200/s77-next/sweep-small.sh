@@ -27,4 +27,4 @@ echo "sweep rc=$? at $((SECONDS - T0)) s"
 cp "$0" $S/command.sh; echo "# ran with SWEEP_M=$MS SWEEP_NAME=$NAME SWEEP_SUMMARY_M=${SWEEP_SUMMARY_M:-1,16,32,64}" >> $S/command.sh
 python3 scripts/bar_status.py $S/bench.csv > $S/bars.md 2>&1
 cd $S && tar czf "$OUT/$NAME.tar.gz" . && cd - > /dev/null
-awk 'NF == 0 { exit } { print }' $S/bars.md
+awk '/^\|/ { t = 1 } t && NF == 0 { exit } { print }' $S/bars.md  # the card line and the summary table (bar_status.py's card line since session 88)
