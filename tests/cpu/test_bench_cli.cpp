@@ -203,6 +203,25 @@ TEST(BenchShapes, RejectsBadSplitsAndNames) {
   EXPECT_THROW(shape_set("llama9", 1), std::invalid_argument);
 }
 
+TEST(BenchShapes, OneLayerOfASet) {
+  // "set/layer" keeps the set's shape name (what bar_status.py keys on) and the tp split.
+  const auto down = shape_set("llama2-70b/down", 1);
+  ASSERT_EQ(down.size(), 1u);
+  EXPECT_EQ(down[0].name, "llama2-70b/down");
+  EXPECT_EQ(down[0].N, 8192);
+  EXPECT_EQ(down[0].K, 28672);
+  const auto down8 = shape_set("llama2-70b/down", 8);
+  ASSERT_EQ(down8.size(), 1u);
+  EXPECT_EQ(down8[0].K, 28672 / 8);
+  EXPECT_THROW(shape_set("llama2-70b/up", 1), std::invalid_argument);
+  EXPECT_THROW(shape_set("llama9/down", 1), std::invalid_argument);
+  const Options o = parse({"--shapes", "llama2-70b/down,seed"});
+  const auto shapes = expand_shapes(o.sets, o.tps, o.custom_shapes);
+  ASSERT_EQ(shapes.size(), 2u);
+  EXPECT_EQ(shapes[0].name, "llama2-70b/down");
+  EXPECT_EQ(shapes[1].name, "seed");
+}
+
 TEST(BenchShapes, SeedAndCustom) {
   const auto seed = shape_set("seed", 8);  // the seed shape never splits
   ASSERT_EQ(seed.size(), 1u);

@@ -86,7 +86,8 @@ inline std::string usage() {
 Usage: mixgemm-bench [flags]
 Shapes
   --shapes LIST        named sets: seed (N=8192,K=21760), llama2-7b, llama3-8b, llama2-70b,
-                       llama3-70b, llama3-405b, or none (default: seed, unless --shape is given)
+                       llama3-70b, llama3-405b, or none (default: seed, unless --shape is given);
+                       SET/LAYER names one layer of a model set (e.g. llama2-70b/down)
   --shape NxK          a custom shape, repeatable (e.g. --shape 8192x21760)
   --tp LIST            tensor parallelism for model sets (default 1): qkv/gate_up split N,
                        o/down split K

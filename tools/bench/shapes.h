@@ -88,7 +88,19 @@ inline std::vector<Shape> model_layers(const ModelDims& m, int tp) {
 }
 
 // Shapes of one named set; tp applies to model sets only (seed is one fixed shape).
+// "set/layer" (e.g. "llama2-70b/down") names one layer of a model set: a rerun of the points a capped sweep left
+// out keeps the set's shape names, which scripts/bar_status.py and the reports key on.
 inline std::vector<Shape> shape_set(std::string_view name, int tp) {
+  if (const size_t slash = name.find('/'); slash != std::string_view::npos) {
+    const std::string_view layer = name.substr(slash + 1);
+    std::string known;
+    for (const auto& s : shape_set(name.substr(0, slash), tp)) {
+      if (s.layer == layer) return {s};
+      known += (known.empty() ? "" : ", ") + s.layer;
+    }
+    throw std::invalid_argument("unknown layer '" + std::string(layer) + "' in shape '" + std::string(name) +
+                                "'; the set's layers: " + known);
+  }
   if (name == "seed") return {{"seed", "seed", "seed", kSeedN, kSeedK, 1}};
   for (const auto& m : model_sets())
     if (name == m.name) return model_layers(m, tp);
