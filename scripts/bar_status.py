@@ -19,9 +19,11 @@ When the CSV has cublaslt_fp8_fast rows (cuBLASLt fp8 without promoted accumulat
 with the sm90 e4m3 path), #5's M >= 1024 bar is also counted against them ("#5 like-for-like",
 column x_cublaslt_fp8_fast = that baseline's median / the row's, same run): information, not the bar.
 The first line names the card of the CSV's rows; the bars are set on the H200, so on another card the
-same ratios (against that card's own baselines) are marked as information, not the bars.
+same ratios (against that card's own baselines) are marked as information, not the bars. A run timed in CUDA
+graphs (--graph-batch, read from the bench.txt beside the CSV) says so on the next line.
 """
 import csv
+import os
 import sys
 from collections import OrderedDict
 
@@ -119,6 +121,13 @@ def main(path):
     note = "" if cards and all("H200" in c for c in cards) else \
         " (the issues set these bars on the H200: on this card the ratios are information, not the bars)"
     print(f"card: {', '.join(cards) or 'unknown'}{note}")
+    # The CSV does not say how its rows were timed; the bench's table (bench.txt beside it) does. The standing bars
+    # are read from event-timed sweeps; a --graph-batch run (an engine's decode graph) is said to be one.
+    timing = next((l.strip() for l in open(os.path.join(os.path.dirname(path) or ".", "bench.txt"))
+                   if l.startswith("timing:")), None) if os.path.exists(
+        os.path.join(os.path.dirname(path) or ".", "bench.txt")) else None
+    if timing and "CUDA graph" in timing:
+        print(f"{timing} (CUDA graphs: the standing bars are read from event-timed sweeps)")
     print()
     tally = OrderedDict()
     lines = []
