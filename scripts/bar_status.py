@@ -2,8 +2,11 @@
 """The issues' performance bars, point by point, from one mixgemm-bench sweep CSV (standard
 library only). Every ratio is the CSV's own (baseline and mixgemm in the same run).
 
-  python3 scripts/bar_status.py bench/results/<date>-h200/<run>/sweep/bench.csv
-  python3 scripts/bar_status.py --tables SWEEP.csv   (docs/performance.md's W4A16 floor and decode tables)
+  python3 scripts/bar_status.py bench/results/<date>-h200/<run>/sweep/bench.csv [MORE.csv ...]
+  python3 scripts/bar_status.py --tables SWEEP.csv [MORE.csv ...]   (docs/performance.md's W4A16 floor and decode tables)
+Several CSVs are read as one sweep (e.g. a capped sweep and the rerun of what the cap left out, `--shapes
+llama2-70b/down`); every ratio stays its own run's, and a (shape, tp, M, type, schedule) point that two CSVs both hold
+is an error.
 
 Bars (issues #4, #5, #6; shapes: seed + the four Llama-2-70B layers):
   #4 W4A16 u4b8 g128 (f16, bf16) x cuBLAS fp16: M >= 1024 >= 1.0, M = 512 >= 1.1, 256 >= 1.2,
@@ -107,8 +110,22 @@ def decode_table(rows):
         print(f"| {shape} | {t} | " + " | ".join(cells) + " |")
 
 
-def main(path):
-    every = list(csv.DictReader(open(path)))
+def read_rows(paths):
+    """The rows of every CSV; a mixgemm point (shape, tp, M, type spec, schedule) in two of them is refused."""
+    every, seen = [], {}
+    for i, path in enumerate(paths):
+        for r in csv.DictReader(open(path)):
+            if r["kernel"] == "mixgemm":
+                key = (r["shape"], r["tp"], r["M"], r["type_spec"], r["schedule"])
+                if key in seen and seen[key][0] != i:
+                    sys.exit(f"bar_status.py: {key} is in both {seen[key][1]} and {path}")
+                seen[key] = (i, path)
+            every.append(r)
+    return every
+
+
+def main(paths):
+    every = read_rows(paths)
     fast = {(r["shape"], r["tp"], r["M"]): float(r["us_median"]) for r in every
             if r["kernel"] == "cublaslt_fp8_fast" and r["status"] == "ok" and r["us_median"]}
     rows = [r for r in every if r["kernel"] == "mixgemm" and r["status"] == "ok"]
@@ -123,11 +140,12 @@ def main(path):
     print(f"card: {', '.join(cards) or 'unknown'}{note}")
     # The CSV does not say how its rows were timed; the bench's table (bench.txt beside it) does. The standing bars
     # are read from event-timed sweeps; a --graph-batch run (an engine's decode graph) is said to be one.
-    timing = next((l.strip() for l in open(os.path.join(os.path.dirname(path) or ".", "bench.txt"))
-                   if l.startswith("timing:")), None) if os.path.exists(
-        os.path.join(os.path.dirname(path) or ".", "bench.txt")) else None
-    if timing and "CUDA graph" in timing:
-        print(f"{timing} (CUDA graphs: the standing bars are read from event-timed sweeps)")
+    for path in paths:
+        txt = os.path.join(os.path.dirname(path) or ".", "bench.txt")
+        timing = next((l.strip() for l in open(txt) if l.startswith("timing:")), None) if os.path.exists(txt) else None
+        if timing and "CUDA graph" in timing:
+            print(f"{timing} (CUDA graphs: the standing bars are read from event-timed sweeps)"
+                  + (f" [{path}]" if len(paths) > 1 else ""))
     print()
     tally = OrderedDict()
     lines = []
@@ -163,12 +181,12 @@ def main(path):
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    if len(args) != 1:
+    if not args:
         sys.exit(__doc__)
     if "--tables" in sys.argv:
-        ok = [r for r in csv.DictReader(open(args[0])) if r["kernel"] == "mixgemm" and r["status"] == "ok"]
+        ok = [r for r in read_rows(args) if r["kernel"] == "mixgemm" and r["status"] == "ok"]
         w4a16_floor_table(ok)
         print()
         decode_table(ok)
     else:
-        main(args[0])
+        main(args)
