@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The issues' performance bars, point by point, from one mixgemm-bench sweep CSV (standard
+"""The issues' performance bars, point by point, from mixgemm-bench sweep CSVs (standard
 library only). Every ratio is the CSV's own (baseline and mixgemm in the same run).
 
   python3 scripts/bar_status.py bench/results/<date>-h200/<run>/sweep/bench.csv [MORE.csv ...]
