@@ -2,8 +2,9 @@
 # Session 89, prepared: cluster8k.patch (smallm's cluster split-K also on stripes of more than 64 k-blocks, i.e. K > 4096
 # for 4-bit weights, wherever it keeps >= 70% of the CTAs and its clusters are resident; the DSMEM reduction then
 # replaces the deferred reduction grid, 1.2-2.9 us of work per launch in CUDA graphs, s41-reduce-diag) against main,
-# base v1 v1 base, heuristic plans (the patch moves 25 of 342 M = 1 / 4 / 8 plans of `mixgemm-bench --plan` on these
-# and other shapes to another schedule: the smallm model prices the cluster geometry), f16 / s8 x u4b8 g128, M = 1 / 4 / 8:
+# base v1 v1 base, heuristic plans (`mixgemm-bench --plan` of a CPU build with the s8 x u4 sm90 instances: the patch moves 25
+# of 342 M = 1 / 4 / 8 plans, f16 / s8 / e4m3 per-channel on these and other shapes, to another schedule, since the
+# smallm model prices the cluster geometry), f16 / s8 x u4b8 g128, M = 1 / 4 / 8:
 # event-timed (20 iterations, cold L2), then CUDA graphs of 32 launches, then one pass with MIXGEMM_PRINT_CONFIG=1 whose
 # bench output says which split each launch ran (the launcher falls back to the plain split where the clusters are not
 # all resident). Shapes: the bars' (seed, Llama-2-70B), and held-out K > 4096 layers: 13B o (5120 x 5120), 13B-like qkv
