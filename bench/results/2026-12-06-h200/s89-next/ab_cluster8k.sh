@@ -7,9 +7,10 @@
 # smallm model prices the cluster geometry), f16 / s8 x u4b8 g128, M = 1 / 4 / 8:
 # event-timed (20 iterations, cold L2), then CUDA graphs of 32 launches, then one pass with MIXGEMM_PRINT_CONFIG=1 whose
 # bench output says which split each launch ran (the launcher falls back to the plain split where the clusters are not
-# all resident). Shapes: the bars' (seed, Llama-2-70B), and held-out K > 4096 layers: 13B o (5120 x 5120), 13B-like qkv
-# (15360 x 5120), Qwen2-72B down (8192 x 29568), 70B gate_up at tp 8 (7168 x 8192), 405B qkv (18432 x 16384).
-# Session 8 measured the K >= 8192 layers at 0.98-1.05x against the in-kernel tail of its time (s8-cluster2); the plain
+# all resident; the patch prints why, a diagnostic line not for merging: session 41's forced run, s41-cluster, was
+# refused on every K > 4096 layer for a reason it did not print). Shapes: the bars' (seed, Llama-2-70B), and held-out
+# K > 4096 layers: 13B o (5120 x 5120), 13B-like qkv (15360 x 5120), Qwen2-72B down (8192 x 29568), 70B gate_up at tp 8
+# (7168 x 8192), 405B qkv (18432 x 16384). Session 8 measured the K >= 8192 layers at 0.98-1.05x against the in-kernel tail of its time (s8-cluster2); the plain
 # split's tail has been the deferred grid since session 38. Runs on an H100 or an H200 (~7-8 min, estimate).
 #   mkdir -p .s89 && cp bench/results/2026-12-06-h200/s89-next/cluster8k.patch .s89/ && git rev-parse HEAD > .s89/commit.txt
 #   bash bench/results/2026-12-06-h200/s89-next/ab_cluster8k.sh      (repo root; device, carry .s89)
