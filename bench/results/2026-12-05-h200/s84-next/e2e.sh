@@ -11,7 +11,8 @@ export PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1
 OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
 t0=$SECONDS; R=$PWD
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader > "$OUT/gpu.txt"
-git rev-parse HEAD > "$OUT/commit.txt" 2>/dev/null || echo "${MIXGEMM_GIT_COMMIT:-unknown}" > "$OUT/commit.txt"
+# The caller's MIXGEMM_GIT_COMMIT first: on the device git reads the session's first commit (s86-e2e, s89-e2e).
+echo "${MIXGEMM_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}" > "$OUT/commit.txt"
 if ! PYTHONPATH=$R/build-s84py python3 -c "import mixgemm.torch" 2>/dev/null; then
   CMAKE_BUILD_PARALLEL_LEVEL=16 python3 -m pip install --no-build-isolation --no-deps -v --target $R/build-s84py \
     --config-settings=build-dir=$R/build-s84pip --config-settings=cmake.define.MIXGEMM_SM90_TYPES=f16.u4 . \
