@@ -200,7 +200,7 @@ size_t workspace_bytes_one_launch(const GemmProblem& p, int sm_count) {
     bytes = std::max(bytes, kernels::smallm_workspace_bytes(slab_rows(p.M), p.N, p.K, a, b, c, sm_count));
   const kernels::Sm90SplitMode split = sm90_split_mode();
   for (const Sm90Config& c : kernels::sm90_configs(a, b))
-    bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count, split));
+    bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count, a, b, split));
   return bytes;
 }
 
@@ -352,10 +352,12 @@ size_t workspace_bytes_up_to(const GemmProblem& p, int sm_count) {
   for (int64_t m = 1; m <= small; ++m) bytes = std::max(bytes, workspace_bytes_one_launch(with_rows(p, m), sm_count));
   if (p.M > small) {
     const kernels::Sm90SplitMode split = sm90_split_mode();
-    for (const Sm90Config& c : kernels::sm90_configs(to_kernel(p.types.a), to_kernel_b(p.types.b))) {
+    const auto a = to_kernel(p.types.a);
+    const auto b = to_kernel_b(p.types.b);
+    for (const Sm90Config& c : kernels::sm90_configs(a, b)) {
       for (int64_t m = (small / c.tile_t + 1) * c.tile_t; m < p.M; m += c.tile_t)
-        bytes = std::max(bytes, kernels::sm90_workspace_bytes(m, p.N, p.K, c, sm_count, split));
-      bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count, split));
+        bytes = std::max(bytes, kernels::sm90_workspace_bytes(m, p.N, p.K, c, sm_count, a, b, split));
+      bytes = std::max(bytes, kernels::sm90_workspace_bytes(p.M, p.N, p.K, c, sm_count, a, b, split));
     }
   }
   return bytes;

@@ -39,7 +39,8 @@ bool schedule_legal(const std::string& s, const GemmProblem& p, std::string* why
 
 size_t schedule_workspace(const std::string& s, const GemmProblem& p, int sms = 132) {
   kernels::Sm90Config big;
-  if (kernels::sm90_parse_name(s, &big)) return kernels::sm90_workspace_bytes(p.M, p.N, p.K, big, sms);
+  if (kernels::sm90_parse_name(s, &big))
+    return kernels::sm90_workspace_bytes(p.M, p.N, p.K, big, sms, core::to_kernel(p.types.a), core::to_kernel_b(p.types.b));
   kernels::SmallmConfig cfg;
   EXPECT_TRUE(kernels::smallm_parse_name(s, &cfg)) << s;
   return kernels::smallm_workspace_bytes(std::min<int64_t>(p.M, core::kSmallmSlabTokens), p.N, p.K,

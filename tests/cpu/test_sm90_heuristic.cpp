@@ -51,14 +51,14 @@ TEST(Sm90Heuristic, EightBitWideTileTakesEveryMode) {
 TEST(Sm90Heuristic, WorkspaceKeepsTheSharedCounterArea) {
   for (const Sm90Config& c : sm90_all_configs(AType::kF16, BType::kU4B8)) {
     const int64_t M = 128, N = 512, K = 4096;
-    const int s = sm90_split(M, N, K, c, 132, Sm90SplitMode::kSplitK).splits;
+    const int s = sm90_split(M, N, K, c, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK).splits;
     ASSERT_GT(s, 1) << c.name();
     const int64_t tiles = ((N + c.tile_n - 1) / c.tile_n) * ((M + c.tile_t - 1) / c.tile_t);
-    EXPECT_EQ(sm90_workspace_bytes(M, N, K, c, 132, Sm90SplitMode::kSplitK),
+    EXPECT_EQ(sm90_workspace_bytes(M, N, K, c, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK),
               static_cast<size_t>(kWorkspaceCounterBytes + tiles * s * c.tile_n * c.tile_t * 4))
         << c.name();
   }
-  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, Sm90Config{128, 256}, 132, Sm90SplitMode::kSplitK), 0u);  // no split
+  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, Sm90Config{128, 256}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK), 0u);  // no split
 }
 
 TEST(Sm90Heuristic, ShapeRulesNameTheArgument) {
@@ -80,16 +80,16 @@ TEST(Sm90Heuristic, ShapeRulesNameTheArgument) {
 
 TEST(Sm90Heuristic, SplitOnlyWhenTheTilesDoNotFillTheSms) {
   // 64 x 32 tiles of 128 x 256 at M = N = 8192: many waves, no split, no workspace.
-  EXPECT_EQ(sm90_split(8192, 8192, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK).splits, 1);
-  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK), 0u);
+  EXPECT_EQ(sm90_split(8192, 8192, 8192, {128, 256}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK).splits, 1);
+  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, {128, 256}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK), 0u);
   // M = 128, N = 8192, 128 x 128 tiles: 64 tiles on 132 SMs -> 2 splits fill 128 of them.
-  EXPECT_EQ(sm90_split(128, 8192, 8192, {128, 128}, 132, Sm90SplitMode::kSplitK).splits, 2);
-  EXPECT_EQ(sm90_split(128, 8192, 8192, {128, 128}, 132, Sm90SplitMode::kSplitK).whole, 0);
-  EXPECT_GT(sm90_workspace_bytes(128, 8192, 8192, {128, 128}, 132, Sm90SplitMode::kSplitK), 64u * 2 * 128 * 128 * 4);
+  EXPECT_EQ(sm90_split(128, 8192, 8192, {128, 128}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK).splits, 2);
+  EXPECT_EQ(sm90_split(128, 8192, 8192, {128, 128}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK).whole, 0);
+  EXPECT_GT(sm90_workspace_bytes(128, 8192, 8192, {128, 128}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK), 64u * 2 * 128 * 128 * 4);
   // Never more splits than K / 256 (each split keeps >= 4 k-blocks) nor 16.
   for (int64_t K : {256, 1024, 8192, 65536})
     for (int64_t N : {128, 1024, 8192}) {
-      const int s = sm90_split(1, N, K, {128, 64}, 132, Sm90SplitMode::kSplitK).splits;
+      const int s = sm90_split(1, N, K, {128, 64}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK).splits;
       EXPECT_GE(s, 1);
       EXPECT_LE(s, 16);
       EXPECT_LE(s, std::max<int64_t>(1, K / 256));
@@ -99,27 +99,27 @@ TEST(Sm90Heuristic, SplitOnlyWhenTheTilesDoNotFillTheSms) {
 // The tail split: whole waves run whole tiles, the partial last wave's tiles in k-parts.
 TEST(Sm90Heuristic, TailSplitOnlyForAPartialLastWave) {
   // 10240 x 8192 at M = 1024, 128 x 256: 80 x 4 = 320 tiles = 2 waves + 56 -> the 56 in 2 parts.
-  const Sm90Split q = sm90_split(1024, 10240, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK);
+  const Sm90Split q = sm90_split(1024, 10240, 8192, {128, 256}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK);
   EXPECT_EQ(q.whole, 264);
   EXPECT_EQ(q.splits, 2);
   // The model then predicts it faster than the unsplit third wave.
   EXPECT_LT(sm90_predicted_us(1024, 10240, 8192, 132, AType::kF16, BType::kU4B8, {128, 256}),
             2.0 + 3 * (128 * 682.0 + 3000) * 1e-3);
-  EXPECT_EQ(sm90_workspace_bytes(1024, 10240, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK),
+  EXPECT_EQ(sm90_workspace_bytes(1024, 10240, 8192, {128, 256}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK),
             static_cast<size_t>(kWorkspaceCounterBytes + 56 * 2 * 128 * 256 * 4));
   // Whole waves only: no split. A nearly full last wave (r = 124 of 132): parts would not fit.
-  EXPECT_EQ(sm90_split(8192, 8192, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK).splits, 1);  // 2048 tiles, r = 68: s <= 1
-  const Sm90Split o = sm90_split(1024, 8192, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK);     // 256 tiles, r = 124
+  EXPECT_EQ(sm90_split(8192, 8192, 8192, {128, 256}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK).splits, 1);  // 2048 tiles, r = 68: s <= 1
+  const Sm90Split o = sm90_split(1024, 8192, 8192, {128, 256}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK);     // 256 tiles, r = 124
   EXPECT_EQ(o.splits, 1);
   EXPECT_EQ(o.whole, 256);
-  EXPECT_EQ(sm90_workspace_bytes(1024, 8192, 8192, {128, 256}, 132, Sm90SplitMode::kSplitK), 0u);
+  EXPECT_EQ(sm90_workspace_bytes(1024, 8192, 8192, {128, 256}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK), 0u);
   // Every split, at every shape: parts <= sm_count / r (one wave of units), <= 16, <= K / 256.
   for (const Sm90Config& c : sm90_all_configs(AType::kF16, BType::kU4B8))
     for (int64_t M : {1, 64, 257, 1024, 4096})
       for (int64_t N : {1040, 8192, 10240, 57344})
         for (int64_t K : {1024, 8192, 28672})
           for (int sm : {7, 132}) {
-            const Sm90Split sp = sm90_split(M, N, K, c, sm, Sm90SplitMode::kSplitK);
+            const Sm90Split sp = sm90_split(M, N, K, c, sm, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK);
             const int64_t tiles = ((N + c.tile_n - 1) / c.tile_n) * ((M + c.tile_t - 1) / c.tile_t);
             ASSERT_GE(sp.splits, 1);
             EXPECT_LE(sp.splits, std::max<int64_t>(1, std::min<int64_t>(16, K / 256)));
@@ -351,7 +351,7 @@ struct TimedPoint {
 // Whether a schedule now runs the tail split at this point (sm90_split): the tables below
 // were measured before it existed, so their time for it is not what it runs now.
 bool tail_split_at(const TimedPoint& r, const Sm90Config& c) {
-  const Sm90Split sp = sm90_split(r.M, r.N, r.K, c, 132);
+  const Sm90Split sp = sm90_split(r.M, r.N, r.K, c, 132, AType::kF16, BType::kU4B8);
   return (sp.whole > 0 && sp.splits > 1) || sp.stream > 0;
 }
 
@@ -1011,7 +1011,7 @@ TEST(Sm90Heuristic, TailSplitPicksBeatTheSession9Best) {
     Sm90Config c;
     ASSERT_TRUE(sm90_pick(p.M, p.N, p.K, 132, AType::kF16, BType::kU4B8, 128, all, &c));
     EXPECT_EQ(c, p.pick) << "N=" << p.N << " M=" << p.M << " picked " << c.name();
-    const Sm90Split sp = sm90_split(p.M, p.N, p.K, c, 132);
+    const Sm90Split sp = sm90_split(p.M, p.N, p.K, c, 132, AType::kF16, BType::kU4B8);
     EXPECT_TRUE(sp.whole > 0 && sp.splits > 1) << "N=" << p.N << " M=" << p.M;
     EXPECT_LT(p.us_pick, 0.97 * p.us_s9_best) << "N=" << p.N << " M=" << p.M;
   }
@@ -1040,7 +1040,7 @@ TEST(Sm90Heuristic, StreamKPicksBeatSplitK) {
     Sm90Config c;
     ASSERT_TRUE(sm90_pick(p.M, p.N, p.K, 132, AType::kF16, BType::kU4B8, 128, all, &c));
     EXPECT_EQ(c, p.pick) << "N=" << p.N << " M=" << p.M << " picked " << c.name();
-    EXPECT_GT(sm90_split(p.M, p.N, p.K, c, 132).stream, 0) << "N=" << p.N << " M=" << p.M;
+    EXPECT_GT(sm90_split(p.M, p.N, p.K, c, 132, AType::kF16, BType::kU4B8).stream, 0) << "N=" << p.N << " M=" << p.M;
     EXPECT_LT(p.us_stream, 0.97 * p.us_split) << "N=" << p.N << " M=" << p.M;
   }
   // On the five standard shapes at M >= 512 stream-K is not taken (measured no better there:
@@ -1051,8 +1051,55 @@ TEST(Sm90Heuristic, StreamKPicksBeatSplitK) {
       Sm90Config c;
       ASSERT_TRUE(sm90_pick(M, N, K, 132, AType::kF16, BType::kU4B8, 128, all, &c));
       const bool streams = M == 256 && N == 10240;
-      EXPECT_EQ(sm90_split(M, N, K, c, 132).stream > 0, streams) << "N=" << N << " K=" << K << " M=" << M;
+      EXPECT_EQ(sm90_split(M, N, K, c, 132, AType::kF16, BType::kU4B8).stream > 0, streams) << "N=" << N << " K=" << K << " M=" << M;
     }
+}
+
+// Stream-K's operand footprint (session 90, H100): a streamed CTA starts mid-K, so the tiles that share a token
+// tile's activations or an n-tile's weights read each k-block at different times and those blocks must stay in L2
+// meanwhile (sm90_stream_live_bytes). Where that exceeds the 50 MiB L2 the launch no longer streams every tile.
+// Measured (bench/results/2026-12-06-h100/s90-streamk/: stream-all against split-K on the same tile, us, the mean of
+// two medians; s90-streamguard/: this rule against the one before it through gemm(), event-timed):
+TEST(Sm90Heuristic, StreamKStaysWithinTheL2) {
+  struct Point {
+    AType a;
+    int64_t N, K, M;
+    bool streams_all;           // the split the heuristic now runs streams every tile of its pick
+    double us_stream, us_other;  // measured: every tile streamed; split-K on the same tile (s90-streamk)
+  };
+  const Point pts[] = {
+      // Footprint over the L2: stream-all measured 1.1-1.5x split-K's time.
+      {AType::kF16, 3584, 18944, 1200, false, 363.6, 243.3},   // Qwen2-7B down; 70 MiB live
+      {AType::kF16, 3584, 18944, 1800, false, 573.9, 385.8},   // 92 MiB
+      {AType::kF16, 2304, 16384, 1800, false, 293.3, 210.2},   // Llama-3-405B qkv, tp 8; 68 MiB
+      {AType::kS8, 3584, 18944, 1800, false, 239.2, 194.1},    // 52 MiB
+      {AType::kE4M3, 3584, 18944, 1800, false, 237.6, 217.1},  // 52 MiB
+      // Within it: stream-all measured 0.55-0.85x split-K's time, and stays.
+      {AType::kS8, 2304, 16384, 1500, true, 104.4, 187.4},     // 21 MiB
+      {AType::kE4M3, 2304, 16384, 960, true, 70.2, 114.0},     // 13 MiB
+      {AType::kF16, 2304, 16384, 736, true, 90.8, 138.0},      // 21 MiB
+      {AType::kS8, 6144, 4096, 448, true, 32.7, 57.3},         // Llama-3-8B qkv
+      {AType::kF16, 10240, 8192, 256, true, 69.8, 81.9},       // Llama-2-70B qkv (#4's M = 256 point)
+  };
+  for (const Point& p : pts) {
+    const auto all = sm90_all_configs(p.a, BType::kU4B8);
+    Sm90Config c;
+    ASSERT_TRUE(sm90_pick(p.M, p.N, p.K, 132, p.a, BType::kU4B8, 128, all, &c));
+    const Sm90Split sp = sm90_split(p.M, p.N, p.K, c, 132, p.a, BType::kU4B8);
+    const double live = sm90_stream_live_bytes(p.M, p.N, p.K, c, p.a, BType::kU4B8, 0, 132);
+    EXPECT_EQ(sp.stream > 0 && sp.whole == 0, p.streams_all)
+        << "N=" << p.N << " K=" << p.K << " M=" << p.M << " " << c.name() << ": live " << live / 1048576 << " MiB";
+    EXPECT_EQ(p.us_stream < p.us_other, p.streams_all) << "N=" << p.N << " M=" << p.M;  // the table is consistent
+    if (p.streams_all) EXPECT_LE(live, 50.0 * 1048576) << "N=" << p.N << " M=" << p.M;
+  }
+  // Whole tiles and split-K parts walk K together: nothing of theirs is counted; a forced stream-K runs whatever
+  // its footprint (the tests force both reductions on any shape).
+  EXPECT_EQ(sm90_stream_live_bytes(1200, 3584, 18944, {128, 256}, AType::kF16, BType::kU4B8, 140, 132), 0.0);
+  EXPECT_GT(sm90_stream_live_bytes(1200, 3584, 18944, {128, 256}, AType::kF16, BType::kU4B8, 0, 132), 50.0 * 1048576);
+  EXPECT_GT(sm90_split(1200, 3584, 18944, {128, 256}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kStream).stream, 0);
+  // 8-bit activations hold half the bytes of 16-bit ones at the same point.
+  EXPECT_LT(sm90_stream_live_bytes(1200, 3584, 18944, {128, 256}, AType::kS8, BType::kU4B8, 0, 132),
+            sm90_stream_live_bytes(1200, 3584, 18944, {128, 256}, AType::kF16, BType::kU4B8, 0, 132));
 }
 
 // A measured point where a ranking change moved the pick: the tile the heuristic now picks, the
@@ -1162,7 +1209,7 @@ TEST(Sm90Heuristic, EightBitPicksRankTheTilesOwnSplitAboveM128) {
     Sm90Config c;
     ASSERT_TRUE(sm90_pick(256, 8192, 8192, 132, a, BType::kU4B8, 128, sm90_all_configs(a, BType::kU4B8), &c));
     EXPECT_EQ(c, (Sm90Config{128, 256})) << c.name();
-    EXPECT_EQ(sm90_split(256, 8192, 8192, c, 132).splits, 2);
+    EXPECT_EQ(sm90_split(256, 8192, 8192, c, 132, a, BType::kU4B8).splits, 2);
   }
 }
 

@@ -50,7 +50,7 @@ auto sm90_ws(const Spec& s, const std::vector<int>& ms) {
   return [s, ms](int sm_count) {
     size_t bytes = 0;
     for (const Sm90Config& c : mixgemm::kernels::sm90_configs(s.a, s.b))
-      for (int M : ms) bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm_count));
+      for (int M : ms) bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm_count, s.a, s.b));
     return bytes;
   };
 }
@@ -70,7 +70,7 @@ std::vector<uint16_t> run_once(const Data& d, const DevData& dd, const Sm90Confi
 // zero again.
 bool counters_zero(const DevData& dd, const Spec& s, int M, const Sm90Config& cfg,
                    Sm90SplitMode mode = Sm90SplitMode::kAuto) {
-  const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, dd.sm_count, mode);
+  const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, dd.sm_count, s.a, s.b, mode);
   if (sp.splits <= 1 && sp.stream == 0) return true;
   const size_t tiles = static_cast<size_t>((s.N + cfg.tile_n - 1) / cfg.tile_n) * ((M + cfg.tile_t - 1) / cfg.tile_t);
   std::vector<int32_t> h(tiles);
@@ -133,7 +133,7 @@ void check_all(const Spec& s, const std::vector<int>& ms, int* not_built = nullp
       const int64_t bad = compare(d, out, M, &msg);
       if (bad) {
         ADD_FAILURE() << s.name() << " " << cfg.name() << " M=" << M << " splits="
-                      << mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, dd.sm_count).splits << ": " << bad
+                      << mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, dd.sm_count, s.a, s.b).splits << ": " << bad
                       << " bad elements:" << msg;
         if (++failures > 8) return;
       }
@@ -285,7 +285,7 @@ void check_tail_split(const Spec& s) {
   // (schedule, M) -> the pretend SM count, 0 when no count in [2, 64] splits the tail.
   auto tail_sm = [&](const Sm90Config& c, int M) {
     for (int sm = 2; sm <= 64; ++sm) {
-      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, c, sm, Sm90SplitMode::kSplitK);
+      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, c, sm, s.a, s.b, Sm90SplitMode::kSplitK);
       if (sp.splits > 1 && sp.whole > 0) return sm;
     }
     return 0;
@@ -296,7 +296,7 @@ void check_tail_split(const Spec& s) {
     for (const Sm90Config& c : cfgs)
       for (int M : ms)
         if (const int sm = tail_sm(c, M))
-          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm, Sm90SplitMode::kSplitK));
+          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm, s.a, s.b, Sm90SplitMode::kSplitK));
     return bytes;
   });
   int ran = 0;
@@ -305,7 +305,7 @@ void check_tail_split(const Spec& s) {
       const int sm = tail_sm(cfg, M);
       if (!sm) continue;
       dd.sm_count = sm;
-      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, Sm90SplitMode::kSplitK);
+      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, s.a, s.b, Sm90SplitMode::kSplitK);
       std::string err;
       const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK);
       ASSERT_FALSE(out.empty()) << cfg.name() << " M=" << M << " sm=" << sm << ": " << err;
@@ -396,7 +396,7 @@ TEST(Sm90, TailTokenTile) {
       size_t bytes = 0;
       for (const Sm90Config& c : cfgs)
         for (int M : ms_of(c))
-          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, kSm, Sm90SplitMode::kSplitK));
+          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, kSm, s.a, s.b, Sm90SplitMode::kSplitK));
       return bytes;
     });
     dd.sm_count = kSm;
@@ -436,14 +436,14 @@ void check_forced(const Spec& s, const std::vector<int>& ms, std::vector<int> sm
     for (const Sm90Config& c : cfgs)
       for (int M : ms)
         for (int sm : sms)
-          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm, mode));
+          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm, s.a, s.b, mode));
     return bytes;
   });
   int ran = 0, with_whole = 0;
   for (const Sm90Config& cfg : cfgs)
     for (int M : ms)
       for (int sm : sms) {
-        const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, mode);
+        const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, s.a, s.b, mode);
         if (mode == Sm90SplitMode::kStream && sp.stream == 0) continue;  // too few k-blocks for the CTAs
         dd.sm_count = sm;
         std::string err;
@@ -577,14 +577,14 @@ void check_exchange(const Spec& s, const std::vector<int>& ms, int* ran) {
     size_t bytes = 0;
     for (const Sm90Config& c : cfgs)
       for (int M : ms)
-        bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, two_part_sm(c, M),
-                                                                       Sm90SplitMode::kSplitK));
+        bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, two_part_sm(c, M), s.a,
+                                                                       s.b, Sm90SplitMode::kSplitK));
     return bytes;
   });
   for (const Sm90Config& cfg : cfgs)
     for (int M : ms) {
       const int sm = two_part_sm(cfg, M);
-      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, Sm90SplitMode::kSplitK);
+      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, s.a, s.b, Sm90SplitMode::kSplitK);
       ASSERT_EQ(sp.splits, 2) << cfg.name() << " M=" << M << " sm=" << sm << ": the exchange needs two-part tiles";
       dd.sm_count = sm;
       check_exchange_modes(d, dd, s, cfg, M, ran);
@@ -622,8 +622,8 @@ void check_split_parts(const Spec& s, const std::vector<int>& ms, int* ran) {
     for (const Sm90Config& c : cfgs)
       for (int M : ms)
         for (int np : parts)
-          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, np * tiles_of(c, M),
-                                                                         Sm90SplitMode::kSplitK));
+          bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, np * tiles_of(c, M), s.a,
+                                                                         s.b, Sm90SplitMode::kSplitK));
     return bytes;
   });
   for (const Sm90Config& cfg : cfgs)
@@ -632,7 +632,7 @@ void check_split_parts(const Spec& s, const std::vector<int>& ms, int* ran) {
         for (int less : {0, 1}) {
           if (np > s.K / 256) continue;  // sm90_split's most parts
           const int sm = np * tiles_of(cfg, M) - less;
-          const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, Sm90SplitMode::kSplitK);
+          const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, sm, s.a, s.b, Sm90SplitMode::kSplitK);
           if (less == 0) ASSERT_EQ(sp.splits, np) << cfg.name() << " M=" << M << " sm=" << sm;
           if (sp.splits < 2 || sp.stream > 0) continue;
           dd.sm_count = sm;
@@ -691,14 +691,14 @@ TEST(Sm90, E4m3PromotionKeepsStepsAfterALargeBlock) {
     DevData dd(d, [&](int sm_count) {
       size_t bytes = 0;
       for (const Sm90Config& c : cfgs)
-        bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm_count,
+        bytes = std::max(bytes, mixgemm::kernels::sm90_workspace_bytes(M, s.N, s.K, c, sm_count, s.a, s.b,
                                                                          Sm90SplitMode::kSplitK));
       return bytes;
     });
     ASSERT_NE(dd.b.p, nullptr);
     for (const Sm90Config& cfg : cfgs) {
       const int64_t P = mixgemm::kernels::sm90_e4m3_promotion_k(cfg);
-      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, dd.sm_count, Sm90SplitMode::kSplitK);
+      const auto sp = mixgemm::kernels::sm90_split(M, s.N, s.K, cfg, dd.sm_count, s.a, s.b, Sm90SplitMode::kSplitK);
       std::string err;
       const std::vector<uint16_t> out = run_once(d, dd, cfg, M, &err, Sm90SplitMode::kSplitK);
       ASSERT_FALSE(out.empty()) << cfg.name() << ": " << err;
@@ -902,7 +902,7 @@ TEST(Sm90Timing, Report) {
       for (int M : ms)
         for (const Sm90Config& c : mixgemm::kernels::sm90_configs(at, BType::kU4B8))
           for (Sm90SplitMode mode : modes)
-            wsb = std::max(wsb, mixgemm::kernels::sm90_workspace_bytes(M, N, K, c, sm, mode));
+            wsb = std::max(wsb, mixgemm::kernels::sm90_workspace_bytes(M, N, K, c, sm, at, BType::kU4B8, mode));
   DevBuf<uint8_t> ws(wsb + 256);
   cudaMemset(ws.p, 0, wsb + 256);
   cudaEvent_t e0, e1;
@@ -958,7 +958,7 @@ TEST(Sm90Timing, Report) {
           std::sort(t.begin(), t.end());
           const double us = t[t.size() / 2];
           const double tflops = 2.0 * M * N * static_cast<double>(K) / us * 1e-6;
-          const mixgemm::kernels::Sm90Split sp = mixgemm::kernels::sm90_split(M, N, K, c, sm, mode);
+          const mixgemm::kernels::Sm90Split sp = mixgemm::kernels::sm90_split(M, N, K, c, sm, at, BType::kU4B8, mode);
           std::printf("SM90_TIME N=%d K=%d M=%d %s mode=%s splits=%d whole=%lld stream=%d us=%.1f tflops=%.1f predicted_us=%.1f a=%s\n",
                       N, K, M, c.name().c_str(), mode_name, sp.splits, static_cast<long long>(sp.whole), sp.stream, us,
                       tflops, mixgemm::kernels::sm90_predicted_us(M, N, K, sm, at, BType::kU4B8, c), timing_type_name(at));

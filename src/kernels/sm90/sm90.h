@@ -96,11 +96,23 @@ struct Sm90Split {
   int splits = 1;     // split-K: k-parts of each of the other tiles (1: no split)
   int stream = 0;     // stream-K: the CTAs the other tiles' k-blocks are spread over (0: split-K)
 };
-Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count,
+// The element types enter through stream-K's operand footprint (sm90_stream_live_bytes): every caller passes
+// the call's own, so that the ranking, the workspace query and the launch agree on the split.
+Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count, AType a, BType b,
                      Sm90SplitMode mode = Sm90SplitMode::kAuto);
 
+// Stream-K desynchronizes the CTAs along K: a CTA's range begins wherever the previous one's ended, so the
+// tiles that share an activation row block (one token tile: n_tiles consecutive tiles) or a weight row block (one
+// n-tile) read the same k-block at different times, and the block must stay in L2 from its first read to its last.
+// This is the time-average of those bytes over a launch that streams the tiles [whole, tiles) over P CTAs, in
+// bytes: the kernel's ranges (sm90_stream_begin) taken as continuous, sampled at up to 8 groups of each kind,
+// 64 tiles per group and 2 k per tile (gemm() plans every call on the host). Whole tiles and split-K parts walk K
+// together (every part of a wave starts at the same k), so their footprint is a few k-blocks and is not counted.
+double sm90_stream_live_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, AType a, BType b,
+                              int64_t whole, int64_t P);
+
 // Workspace bytes (counters + partial tiles) for this shape and split mode; 0 without a split.
-size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count,
+size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count, AType a, BType b,
                             Sm90SplitMode mode = Sm90SplitMode::kAuto);
 
 // The heuristic's time model for one launch, in microseconds (H200 constants).

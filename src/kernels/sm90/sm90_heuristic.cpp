@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "kernels/sm90/sm90.h"
@@ -108,6 +109,13 @@ const TimeModel& model_of(AType a, BType b) {
 constexpr double kNarrowRankA16 = 0.8;
 constexpr double kDramBytesPerUs = 4.0e6;  // ~ measured copy bandwidth
 constexpr double kLaunchUs = 2.0;
+// The L2 of an H100 / H200 SXM (cudaDeviceProp::l2CacheSize, 50 MiB). Stream-K is not taken where the operand
+// bytes its desynchronized CTAs keep live (sm90_stream_live_bytes) exceed it (session 90, H100). Over the one
+// launches that streamed every tile, split-K on the same tile took 0.67-0.91x the time where that footprint was
+// 51-92 MiB and 1.06-2.1x where it was <= 43 MiB (bench/results/2026-12-06-h100/s90-streamk/); through gemm(), the
+// 30 points of 12 long-K layers at M = 640..3200 whose plan this moves took 0.86x the time (0.61-1.01x;
+// s90-streamguard/). Not yet timed on an H200, whose L2 is the same size and whose memory is 1.4x faster.
+constexpr double kL2Bytes = 50.0 * 1024 * 1024;
 
 }  // namespace
 
@@ -284,7 +292,71 @@ Sm90Split split_k(int64_t tiles, int64_t K, int64_t P, const Sm90Config& cfg) {
 
 }  // namespace
 
-Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count, Sm90SplitMode mode) {
+double sm90_stream_live_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, AType a, BType b,
+                              int64_t whole, int64_t P) {
+  const int64_t n_tiles = ceil_div(N, cfg.tile_n), t_tiles = ceil_div(M, cfg.tile_t), KB = K / 64;
+  const int64_t tiles = n_tiles * t_tiles, T = (tiles - whole) * KB;  // streamed k-blocks, T / P per CTA
+  if (T <= 0 || P <= 0 || whole < 0) return 0.0;
+  const double a_rows = static_cast<double>(cfg.tile_t) * K * (is_a16(a) ? 2 : 1);  // a token tile's activations
+  const double w_rows = static_cast<double>(cfg.tile_n) * K * weight_bits(b) / 8;    // an n-tile's weights
+  // When streamed block g is read, as a fraction of a CTA's range (T / P blocks, read at one pace from the
+  // launch's start): the fractional part of g / (T / P), the kernel's integer ranges (sm90_stream_begin) taken as
+  // continuous. A row block read by several tiles stays live from its first read to its last: per group of tiles
+  // sharing a row block (a token tile's n_tiles consecutive tiles; an n-tile's tiles n_tiles apart), the spread of
+  // their read times, averaged over kSamples k, times the block's bytes, is the group's time-averaged live bytes.
+  // Sampled on the host, where gemm() plans every call: up to kGroups groups of a kind, kPoints tiles of a group.
+  constexpr int64_t kGroups = 8, kPoints = 64;
+  constexpr int kSamples = 2;
+  const double inv_range = static_cast<double>(P) / static_cast<double>(T);
+  double live = 0;
+  for (const bool by_token : {true, false}) {
+    const int64_t first_group = by_token ? whole / n_tiles : 0, groups = by_token ? t_tiles : n_tiles;
+    const int64_t members = by_token ? n_tiles : t_tiles, streamed = groups - first_group;
+    if (streamed <= 0 || members < 2) continue;
+    const int64_t g_step = std::max<int64_t>(1, streamed / kGroups), m_step = std::max<int64_t>(1, members / kPoints);
+    double sum = 0;
+    int64_t seen = 0;
+    for (int64_t grp = first_group; grp < groups; grp += g_step, ++seen) {
+      for (int s = 0; s < kSamples; ++s) {
+        const int64_t k = (2 * s + 1) * KB / (2 * kSamples);
+        double lo = 2, hi = -1;
+        for (int64_t m = 0; m < members; m += m_step) {
+          const int64_t t = by_token ? grp * n_tiles + m : m * n_tiles + grp;
+          if (t < whole) continue;
+          const double x = static_cast<double>((t - whole) * KB + k) * inv_range;
+          const double r = x - std::floor(x);
+          lo = std::min(lo, r);
+          hi = std::max(hi, r);
+        }
+        if (hi > lo) sum += (hi - lo) / kSamples;
+      }
+    }
+    if (seen > 0) live += sum / static_cast<double>(seen) * static_cast<double>(streamed) * (by_token ? a_rows : w_rows);
+  }
+  return live;
+}
+
+namespace {
+
+// Whether stream-K over the tiles past `whole` keeps its operands in the L2 (kL2Bytes). First the bound of
+// every row block the streamed tiles share (a token tile streamed in two or more tiles, likewise an n-tile):
+// nothing more can be live, and most calls stop there (no k loop on the host: gemm() plans every call).
+bool stream_fits_l2(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, AType a, BType b, int64_t whole,
+                    int64_t P) {
+  const int64_t n_tiles = ceil_div(N, cfg.tile_n), t_tiles = ceil_div(M, cfg.tile_t);
+  const int64_t streamed = n_tiles * t_tiles - whole;
+  const double a_rows = static_cast<double>(K) * (is_a16(a) ? 2 : 1), w_rows = static_cast<double>(K) * weight_bits(b) / 8;
+  // Shared token tiles: those with >= 2 streamed tiles; shared n-tiles: all, once two token tiles are streamed.
+  const double a_shared = n_tiles >= 2 ? std::min<double>(M, static_cast<double>(ceil_div(streamed, n_tiles)) * cfg.tile_t) * a_rows : 0;
+  const double w_shared = streamed > n_tiles ? static_cast<double>(std::min<int64_t>(N, n_tiles * cfg.tile_n)) * w_rows : 0;
+  if (a_shared + w_shared <= kL2Bytes) return true;
+  return sm90_stream_live_bytes(M, N, K, cfg, a, b, whole, P) <= kL2Bytes;
+}
+
+}  // namespace
+
+Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count, AType a, BType b,
+                     Sm90SplitMode mode) {
   const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
   const int64_t P = std::max(sm_count, 1);
   const Sm90Split sk = split_k(tiles, K, P, cfg);
@@ -298,7 +370,7 @@ Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int
     if (whole < 0 || whole == tiles || !stream_ok(tiles, whole, K, P)) continue;
     Sm90Split cand{whole, 1, static_cast<int>(P)};
     const double t = compute_ns(kModelA16, tiles, K, P, cfg, cand);
-    if (t < best_ns) {
+    if (t < best_ns && (mode == Sm90SplitMode::kStream || stream_fits_l2(M, N, K, cfg, a, b, whole, P))) {
       best_ns = t;
       best = cand;
     }
@@ -306,9 +378,9 @@ Sm90Split sm90_split(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int
   return best;
 }
 
-size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count,
+size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, int sm_count, AType a, BType b,
                             Sm90SplitMode mode) {
-  const Sm90Split sp = sm90_split(M, N, K, cfg, sm_count, mode);
+  const Sm90Split sp = sm90_split(M, N, K, cfg, sm_count, a, b, mode);
   const int64_t tile_bytes = int64_t{cfg.tile_n} * cfg.tile_t * 4;
   // kernels/workspace_layout.h: counters (one per split or streamed tile) in the shared
   // counter area, partials behind it (stream-K: two slots per CTA).
@@ -321,12 +393,12 @@ size_t sm90_workspace_bytes(int64_t M, int64_t N, int64_t K, const Sm90Config& c
 namespace {
 
 // The split is the one the kernel runs (sm90_split: kModelA16), its time from model tm.
-double predicted_us(const TimeModel& tm, int64_t M, int64_t N, int64_t K, int sm_count, BType b,
+double predicted_us(const TimeModel& tm, int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b,
                     const Sm90Config& cfg, Sm90SplitMode mode) {
   const int bits = weight_bits(b);
   const int64_t P = std::max(sm_count, 1);
   const int64_t tiles = ceil_div(N, cfg.tile_n) * ceil_div(M, cfg.tile_t);
-  const double ns = compute_ns(tm, tiles, K, P, cfg, sm90_split(M, N, K, cfg, sm_count, mode));
+  const double ns = compute_ns(tm, tiles, K, P, cfg, sm90_split(M, N, K, cfg, sm_count, a, b, mode));
   const double dram_bytes = static_cast<double>(N) * K * bits / 8.0 + 2.0 * M * K + 2.0 * M * N;
   return kLaunchUs + std::max(ns * 1e-3, dram_bytes / kDramBytesPerUs);
 }
@@ -338,8 +410,7 @@ double sm90_predicted_us(int64_t M, int64_t N, int64_t K, int sm_count, AType a,
   // kModelA16 for every type. core/dispatch.cpp compares this time with smallm's model for e4m3
   // only (grouped e4m3's crossover at M = 9..16 was measured and set against it, session 17); the
   // other types compare sm90_pick's ranked time since session 66.
-  (void)a;
-  return predicted_us(kModelA16, M, N, K, sm_count, b, cfg, Sm90SplitMode::kAuto);
+  return predicted_us(kModelA16, M, N, K, sm_count, a, b, cfg, Sm90SplitMode::kAuto);
 }
 
 // Each tile is ranked by the split it runs (kAuto, stream-K included), at every M since session 65.
@@ -381,7 +452,7 @@ bool sm90_pick(int64_t M, int64_t N, int64_t K, int sm_count, AType a, BType b, 
       const bool narrow_runs = (is_a16(a) || a == AType::kE4M3) && weight_bits(b) == 4 &&
                                !(sm90_narrow_token_tile(M, c, candidates) == c);
       const TimeModel& tm = narrow_runs && a == AType::kE4M3 ? kModelE4M3Narrow : model_of(a, b);
-      const double t = predicted_us(tm, M, N, K, sm_count, b, c, Sm90SplitMode::kAuto);
+      const double t = predicted_us(tm, M, N, K, sm_count, a, b, c, Sm90SplitMode::kAuto);
       const double rank = narrow_runs && is_a16(a) ? kNarrowRankA16 * t : t;
       if (!found || rank < best_rank) {
         best_rank = rank;
