@@ -10,13 +10,18 @@
 # 2048 x 10944. M = 640, 1200, 1400, 1800, 2048, 3200 (the unchanged points are the control). ~5-6 min.
 #   mkdir -p .s90 && git diff > .s90/streamguard.patch && git rev-parse HEAD > .s90/commit.txt && git stash   (host)
 #   bash bench/results/2026-12-06-h200/s90-next/ab_streamguard.sh      (repo root; device, carry .s90)
+# Since 4b99baf main has the guard: AB_PATCH=$S/noguard.patch (noguard.patch of this folder: the guard off) times main
+# against the tree without it (ratios the other way round), and AB_SHAPES_SET=llama3-405b/qkv keeps to the one
+# Llama-3-405B layer it moves (the run of s90-streamguard/ took all four and hit the cap):
+#   mkdir -p .s90 && cp bench/results/2026-12-06-h200/s90-next/noguard.patch .s90/ && git rev-parse HEAD > .s90/commit.txt
+#   AB_PATCH=.s90/noguard.patch AB_SHAPES_SET=llama3-405b/qkv bash bench/results/2026-12-06-h200/s90-next/ab_streamguard.sh
 S=${S:-.s90}
 cd "$(dirname "$0")/../../../.."
 SHAPES="--shape 3584x18944 --shape 4608x36864 --shape 3584x14336 --shape 5120x17920 --shape 5120x27648 --shape 5120x13824 --shape 7168x20480 --shape 2048x10944"
 export AB_SM90_TYPES=f16.u4,s8.u4,e4m3.u4 AB_SM90_SCHEDULES=128x64_1x1x1_coop_splitk,128x128_1x1x1_coop_splitk,128x256_1x1x1_coop_splitk,256x64_1x1x1_coop_splitk \
-  AB_SHAPES=llama3-405b AB_MS=${AB_MS:-640,1200,1400,1800,2048,3200} AB_TYPES=f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 \
+  AB_SHAPES=${AB_SHAPES_SET:-llama3-405b} AB_MS=${AB_MS:-640,1200,1400,1800,2048,3200} AB_TYPES=f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 \
   AB_BENCH_EXTRA="--tp 8 $SHAPES" AB_PASSES="verify:--iters 2 --warmup 1 --verify --verify-rows 8 --tp 8 $SHAPES"
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
-timeout 570 bash scripts/device_sm90_multi.sh $S/streamguard.patch 2>&1 | grep -v "^bench " | tail -40
+timeout 570 bash scripts/device_sm90_multi.sh ${AB_PATCH:-$S/streamguard.patch} 2>&1 | grep -v "^bench " | tail -40
 grep -h -c ",fail" /tmp/multi-verify/*.csv 2>/dev/null | paste -sd' ' | sed 's/^/verify fail rows per run: /'
 grep -h -c ",pass" /tmp/multi-verify/*.csv 2>/dev/null | paste -sd' ' | sed 's/^/verify pass rows per run: /'
