@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -1100,6 +1101,53 @@ TEST(Sm90Heuristic, StreamKStaysWithinTheL2) {
   // 8-bit activations hold half the bytes of 16-bit ones at the same point.
   EXPECT_LT(sm90_stream_live_bytes(1200, 3584, 18944, {128, 256}, AType::kS8, BType::kU4B8, 0, 132),
             sm90_stream_live_bytes(1200, 3584, 18944, {128, 256}, AType::kF16, BType::kU4B8, 0, 132));
+}
+
+// sm90_stream_live_bytes samples (up to 8 groups of a kind, 64 tiles a group, 2 k) and takes the kernel's integer
+// ranges as continuous, to keep gemm()'s host planning cheap. Against its definition computed in full (the ranges of
+// sm90_partition.h, every group, tile and k) it stays within 3% on streamed launches of every shape class the guard
+// meets: few and many n-tiles, whole waves before the streamed tiles, 8-bit activations.
+TEST(Sm90Heuristic, StreamLiveBytesSamplingMatchesItsDefinition) {
+  const auto exact = [](int64_t M, int64_t N, int64_t K, Sm90Config c, AType a, int64_t whole, int64_t P) {
+    const int64_t nt = (N + c.tile_n - 1) / c.tile_n, tt = (M + c.tile_t - 1) / c.tile_t, KB = K / 64;
+    const int64_t T = (nt * tt - whole) * KB;
+    const auto read_time = [&](int64_t t, int64_t k) {  // g - begin(owner(g)), as the kernel partitions
+      const int64_t g = (t - whole) * KB + k, owner = ((g + 1) * P - 1) / T;
+      return g - owner * T / P;
+    };
+    const double a_block = c.tile_t * 64.0 * (is_a16(a) ? 2 : 1), w_block = c.tile_n * 64.0 / 2;  // 4-bit weights
+    double live = 0;
+    for (const bool by_token : {true, false})
+      for (int64_t grp = 0; grp < (by_token ? tt : nt); ++grp)
+        for (int64_t k = 0; k < KB; ++k) {
+          int64_t lo = INT64_MAX, hi = INT64_MIN;
+          for (int64_t m = 0; m < (by_token ? nt : tt); ++m) {
+            const int64_t t = by_token ? grp * nt + m : m * nt + grp;
+            if (t < whole) continue;
+            lo = std::min(lo, read_time(t, k));
+            hi = std::max(hi, read_time(t, k));
+          }
+          if (hi > lo) live += static_cast<double>(hi - lo) * (by_token ? a_block : w_block);
+        }
+    return live / (static_cast<double>(T) / P);
+  };
+  struct Case {
+    int64_t M, N, K;
+    AType a;
+    int64_t whole;
+  };
+  const Case cases[] = {
+      {1200, 3584, 18944, AType::kF16, 0},  {1800, 3584, 18944, AType::kS8, 0},    {1200, 5120, 13824, AType::kF16, 0},
+      {1500, 2304, 16384, AType::kS8, 0},   {464, 13312, 16384, AType::kF16, 0},   {1200, 5120, 13824, AType::kF16, 132},
+      {256, 10240, 8192, AType::kF16, 0},   {1024, 57344, 8192, AType::kF16, 0},
+  };
+  for (const Case& c : cases) {
+    const Sm90Config cfg{128, 256};
+    const double want = exact(c.M, c.N, c.K, cfg, c.a, c.whole, 132);
+    const double got = sm90_stream_live_bytes(c.M, c.N, c.K, cfg, c.a, BType::kU4B8, c.whole, 132);
+    EXPECT_NEAR(got / want, 1.0, 0.03) << "M=" << c.M << " N=" << c.N << " K=" << c.K << " whole=" << c.whole << ": "
+                                       << got / 1048576 << " MiB sampled, " << want / 1048576 << " MiB in full";
+  }
 }
 
 // A measured point where a ranking change moved the pick: the tile the heuristic now picks, the
