@@ -343,14 +343,34 @@ namespace {
 // nothing more can be live, and most calls stop there (no k loop on the host: gemm() plans every call).
 bool stream_fits_l2(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, AType a, BType b, int64_t whole,
                     int64_t P) {
-  const int64_t n_tiles = ceil_div(N, cfg.tile_n), t_tiles = ceil_div(M, cfg.tile_t);
-  const int64_t streamed = n_tiles * t_tiles - whole;
+  const int64_t n_tiles = ceil_div(N, cfg.tile_n), tiles = n_tiles * ceil_div(M, cfg.tile_t);
   const double a_rows = static_cast<double>(K) * (is_a16(a) ? 2 : 1), w_rows = static_cast<double>(K) * weight_bits(b) / 8;
-  // Shared token tiles: those with >= 2 streamed tiles; shared n-tiles: all, once two token tiles are streamed.
-  const double a_shared = n_tiles >= 2 ? std::min<double>(M, static_cast<double>(ceil_div(streamed, n_tiles)) * cfg.tile_t) * a_rows : 0;
-  const double w_shared = streamed > n_tiles ? static_cast<double>(std::min<int64_t>(N, n_tiles * cfg.tile_n)) * w_rows : 0;
+  // An activation row block is shared when its token tile has two streamed tiles (every token tile the streamed range
+  // touches, at most), a weight row block when the range is longer than a row of tiles (it then holds some n-tile
+  // twice; a shorter one holds each n-tile once).
+  const int64_t token_tiles = (tiles - 1) / n_tiles - whole / n_tiles + 1;
+  const double a_shared = n_tiles >= 2 ? std::min<double>(M, static_cast<double>(token_tiles) * cfg.tile_t) * a_rows : 0;
+  const double w_shared = tiles - whole > n_tiles ? static_cast<double>(N) * w_rows : 0;
   if (a_shared + w_shared <= kL2Bytes) return true;
-  return sm90_stream_live_bytes(M, N, K, cfg, a, b, whole, P) <= kL2Bytes;
+  // The estimate costs ~1 us and one gemm() plan asks for the same few candidates several times (the ranking of
+  // each tile, the row split's slices, the workspace query, the launch), as do the calls of an engine's next step:
+  // a per-thread memo of the last answers (pure function of its key, so no locking and the same answer).
+  struct Memo {
+    int64_t key[8];
+    bool used, fits;
+  };
+  thread_local Memo memo[16];
+  thread_local unsigned next = 0;
+  const int64_t key[8] = {M, N, K, int64_t{cfg.tile_n} << 32 | cfg.tile_t, static_cast<int64_t>(a), static_cast<int64_t>(b),
+                          whole, P};
+  for (const Memo& m : memo)
+    if (m.used && std::equal(key, key + 8, m.key)) return m.fits;
+  const bool fits = sm90_stream_live_bytes(M, N, K, cfg, a, b, whole, P) <= kL2Bytes;
+  Memo& slot = memo[next++ % 16];
+  std::copy(key, key + 8, slot.key);
+  slot.used = true;
+  slot.fits = fits;
+  return fits;
 }
 
 }  // namespace
