@@ -347,10 +347,10 @@ bool stream_fits_l2(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, ATyp
   const double a_rows = static_cast<double>(K) * (is_a16(a) ? 2 : 1), w_rows = static_cast<double>(K) * weight_bits(b) / 8;
   // An activation row block is shared when its token tile has two streamed tiles (every token tile the streamed range
   // touches, at most), a weight row block when the range is longer than a row of tiles (it then holds some n-tile
-  // twice; a shorter one holds each n-tile once).
+  // twice; a shorter one holds each n-tile once). Whole tiles' rows, as the estimate counts them (its upper bound).
   const int64_t token_tiles = (tiles - 1) / n_tiles - whole / n_tiles + 1;
-  const double a_shared = n_tiles >= 2 ? std::min<double>(M, static_cast<double>(token_tiles) * cfg.tile_t) * a_rows : 0;
-  const double w_shared = tiles - whole > n_tiles ? static_cast<double>(N) * w_rows : 0;
+  const double a_shared = n_tiles >= 2 ? static_cast<double>(token_tiles * cfg.tile_t) * a_rows : 0;
+  const double w_shared = tiles - whole > n_tiles ? static_cast<double>(n_tiles * cfg.tile_n) * w_rows : 0;
   if (a_shared + w_shared <= kL2Bytes) return true;
   // The estimate costs ~1 us and one gemm() plan asks for the same few candidates several times (the ranking of
   // each tile, the row split's slices, the workspace query, the launch), as do the calls of an engine's next step:
