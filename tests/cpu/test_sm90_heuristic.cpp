@@ -59,7 +59,9 @@ TEST(Sm90Heuristic, WorkspaceKeepsTheSharedCounterArea) {
               static_cast<size_t>(kWorkspaceCounterBytes + tiles * s * c.tile_n * c.tile_t * 4))
         << c.name();
   }
-  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, Sm90Config{128, 256}, 132, AType::kF16, BType::kU4B8, Sm90SplitMode::kSplitK), 0u);  // no split
+  EXPECT_EQ(sm90_workspace_bytes(8192, 8192, 8192, Sm90Config{128, 256}, 132, AType::kF16, BType::kU4B8,
+                                 Sm90SplitMode::kSplitK),
+            0u);  // no split
 }
 
 TEST(Sm90Heuristic, ShapeRulesNameTheArgument) {

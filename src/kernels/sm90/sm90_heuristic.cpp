@@ -344,7 +344,8 @@ namespace {
 bool stream_fits_l2(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, AType a, BType b, int64_t whole,
                     int64_t P) {
   const int64_t n_tiles = ceil_div(N, cfg.tile_n), tiles = n_tiles * ceil_div(M, cfg.tile_t);
-  const double a_rows = static_cast<double>(K) * (is_a16(a) ? 2 : 1), w_rows = static_cast<double>(K) * weight_bits(b) / 8;
+  const double a_rows = static_cast<double>(K) * (is_a16(a) ? 2 : 1);
+  const double w_rows = static_cast<double>(K) * weight_bits(b) / 8;
   // An activation row block is shared when its token tile has two streamed tiles (every token tile the streamed range
   // touches, at most), a weight row block when the range is longer than a row of tiles (it then holds some n-tile
   // twice; a shorter one holds each n-tile once). Whole tiles' rows, as the estimate counts them (its upper bound).
@@ -361,8 +362,8 @@ bool stream_fits_l2(int64_t M, int64_t N, int64_t K, const Sm90Config& cfg, ATyp
   };
   thread_local Memo memo[16];
   thread_local unsigned next = 0;
-  const int64_t key[8] = {M, N, K, int64_t{cfg.tile_n} << 32 | cfg.tile_t, static_cast<int64_t>(a), static_cast<int64_t>(b),
-                          whole, P};
+  const int64_t key[8] = {M, N, K, int64_t{cfg.tile_n} << 32 | cfg.tile_t,
+                          static_cast<int64_t>(a), static_cast<int64_t>(b), whole, P};
   for (const Memo& m : memo)
     if (m.used && std::equal(key, key + 8, m.key)) return m.fits;
   const bool fits = sm90_stream_live_bytes(M, N, K, cfg, a, b, whole, P) <= kL2Bytes;

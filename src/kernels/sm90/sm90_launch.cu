@@ -67,7 +67,8 @@ bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string*
   if (p.group_size > 0 && !aligned16(p.group_scales)) return fail("group_scales must be 16-byte aligned");
   if (p.has_zeros && !aligned16(p.group_zeros)) return fail("group_zeros must be 16-byte aligned");
   if (p.lda % 8 != 0 || p.ldo % 8 != 0) return fail("lda and ldo must be multiples of 8 elements");
-  const size_t ws = sm90_workspace_bytes(p.M, p.N, p.K, cfg, p.sm_count > 0 ? p.sm_count : 1, p.a_type, p.b_type, mode);
+  const size_t ws =
+      sm90_workspace_bytes(p.M, p.N, p.K, cfg, p.sm_count > 0 ? p.sm_count : 1, p.a_type, p.b_type, mode);
   if (ws > 0 && (p.workspace == nullptr || p.workspace_bytes < ws || !aligned16(p.workspace)))
     return fail("the workspace must hold " + std::to_string(ws) + " bytes (16-byte aligned)");
   return true;
