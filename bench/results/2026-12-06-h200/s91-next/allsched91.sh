@@ -4,14 +4,7 @@
 # heuristic's decode pick the fastest schedule on this card, and does any schedule close refs91's gap to Marlin on
 # Llama-2-70B o (8192 x 8192)? Same carried binary as refs91.sh (.s91/bench-ref.xz).
 #   bash bench/results/2026-12-06-h200/s91-next/allsched91.sh      (repo root, device; carry .s91; ~8 min)
-set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH
-OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT/raw"
-t0=$SECONDS
-# carried xz'ed (the 64 MiB carry cap); python3's lzma unpacks it
-[ -x ./.s91/bench-ref ] || { python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' .s91/bench-ref.xz .s91/bench-ref && chmod +x .s91/bench-ref; }
-B=./.s91/bench-ref
-C=$(cat .s91/commit.txt)
+source bench/results/2026-12-06-h200/s91-next/bench_ref_env.sh  # $OUT, t0, B (the bench), C (its commit)
 nvidia-smi > "$OUT/raw/gpu.txt" 2>&1; grep -m1 -o "NVIDIA H[0-9]*[^|]*" "$OUT/raw/gpu.txt" | tee "$OUT/gpu.txt"
 for t in f16.u4b8.g128 s8.u4b8.g128; do
   ref=--marlin; [ $t = s8.u4b8.g128 ] && ref=--qqq

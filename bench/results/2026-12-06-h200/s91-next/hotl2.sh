@@ -7,14 +7,7 @@
 # M = 1 / 8, one schedule throughout (smallm_t8_w4_o4_p0, forced, so the size is the only variable), CUDA graphs
 # (32 launches per replay), warm L2 then cold L2 in the same run.
 #   bash bench/results/2026-12-06-h200/s91-next/hotl2.sh      (repo root, device; carry .s91; ~3 min)
-set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH
-OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT/raw"
-t0=$SECONDS
-# carried xz'ed (the 64 MiB carry cap); python3's lzma unpacks it
-[ -x ./.s91/bench-ref ] || { python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' .s91/bench-ref.xz .s91/bench-ref && chmod +x .s91/bench-ref; }
-B=./.s91/bench-ref
-C=$(cat .s91/commit.txt)
+source bench/results/2026-12-06-h200/s91-next/bench_ref_env.sh  # $OUT, t0, B (the bench), C (its commit)
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tee "$OUT/gpu.txt"
 S="--shape 8192x2048 --shape 8192x4096 --shape 8192x6144 --shape 8192x8192"
 for l2 in off rotate; do

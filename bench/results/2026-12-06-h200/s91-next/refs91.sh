@@ -6,14 +6,7 @@
 # scripts/build_reference_kernels.sh (sm90: f16.u4, bf16.u4, s8.u4, e4m3.u4, every schedule; smallm: all) and carried
 # in .s91/ (bench-ref, commit.txt). Marlin 2f6d7c1 and QQQ 54c5c99, changed only as that script says.
 #   bash bench/results/2026-12-06-h200/s91-next/refs91.sh      (repo root, device; carry .s91; ~9 min)
-set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH
-OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT/raw"
-t0=$SECONDS
-# carried xz'ed (the 64 MiB carry cap); python3's lzma unpacks it
-[ -x ./.s91/bench-ref ] || { python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' .s91/bench-ref.xz .s91/bench-ref && chmod +x .s91/bench-ref; }
-B=./.s91/bench-ref
-C=$(cat .s91/commit.txt)
+source bench/results/2026-12-06-h200/s91-next/bench_ref_env.sh  # $OUT, t0, B (the bench), C (its commit)
 nvidia-smi > "$OUT/raw/gpu.txt" 2>&1; head -12 "$OUT/raw/gpu.txt" | grep -m1 -o "NVIDIA H[0-9]*[^|]*" | tee "$OUT/gpu.txt"
 $B --shape 8192x8192 --m 1,16,64 --types f16.u4b8.g128,s8.u4b8.g128 --no-baselines --marlin --qqq --iters 3 --warmup 1 \
   --settle-ms 0 > "$OUT/raw/smoke.txt" 2>&1
