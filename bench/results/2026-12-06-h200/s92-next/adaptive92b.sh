@@ -3,5 +3,5 @@
 # (gemm against gemm_partial_sums, Marlin, QQQ and a pure read at decode, CUDA graphs; carry .s91).
 #   bash bench/results/2026-12-06-h200/s92-next/adaptive92b.sh      (repo root, device)
 cd "$(dirname "$0")/../../../.."
-exec bash scripts/device_adaptive.sh 'TOTAL=540 bash bench/results/2026-12-06-h200/s90-next/graph200.sh' \
+exec bash scripts/device_adaptive.sh 'TOTAL=${G200_TOTAL:-540} bash bench/results/2026-12-06-h200/s90-next/graph200.sh' \
   'bash bench/results/2026-12-06-h200/s92-next/psums92.sh'
