@@ -7,7 +7,7 @@
 #   bash bench/results/2026-12-06-h200/s92-next/psums92.sh      (repo root, device; carry .s91; ~4 min)
 source bench/results/2026-12-06-h200/s91-next/bench_ref_env.sh  # $OUT, t0, B (the bench), C (its commit)
 nvidia-smi > "$OUT/raw/gpu.txt" 2>&1; head -12 "$OUT/raw/gpu.txt" | grep -m1 -o "NVIDIA H[0-9]*[^|]*" | tee "$OUT/gpu.txt"
-COMMON="--shapes seed,llama2-70b,llama3-8b --m 1,8,16 --types f16.u4b8.g128,s8.u4b8.g128 --iters 20 --warmup 5 --settle-ms 150 --graph-batch 32 --git-commit $C"
+COMMON="--shapes ${PS_SHAPES:-seed,llama2-70b,llama3-8b} --m ${PS_M:-1,8,16} --types f16.u4b8.g128,s8.u4b8.g128 --iters 20 --warmup 5 --settle-ms 150 --graph-batch 32 --git-commit $C"
 $B $COMMON --baselines cublas_fp16 --marlin --qqq --stream-read --time-limit ${PS_GEMM_S:-170} --csv "$OUT/gemm.csv" \
   --json "$OUT/raw/gemm.json" > "$OUT/raw/gemm.txt" 2> "$OUT/raw/gemm.stderr.log"
 echo "gemm pass rc=$? at $((SECONDS - t0)) s"
