@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
         kernels::Sm90Config o; double pu = 0;
         std::vector<kernels::Sm90Config> one{c};
         kernels::sm90_pick(p.M, p.N, p.K, 132, core::to_kernel(p.types.a), core::to_kernel_b(p.types.b), p.group_size, one, &o, &pu);
-        const auto sp = kernels::sm90_split(p.M, p.N, p.K, c, 132, kernels::Sm90SplitMode::kAuto);
+        const auto sp = kernels::sm90_split(p.M, p.N, p.K, c, 132, core::to_kernel(p.types.a), core::to_kernel_b(p.types.b),
+                                             kernels::Sm90SplitMode::kAuto);
         printf("   %s %-34s model %7.2f split whole %ld s %d stream %d measured %7.2f\n", k.c_str(), c.name().c_str(), pu, (long)sp.whole, sp.splits, sp.stream, m.count(c.name()) ? m[c.name()] : -1.0);
       }
     }
