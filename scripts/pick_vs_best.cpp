@@ -2,6 +2,7 @@
 // several schedules per point, e.g. an A/B's runs): for every (shape, type spec, M) the schedule core::choose_among
 // picks over every generated sm90 tile (as a full build picks), its time over the fastest measured schedule, and the
 // geomean per type and M. The type config (activation, weight, group size) is read from the type spec.
+//   <build>/tools/mixgemm-pick-vs-best A.csv ...      (any build makes it; or by hand:)
 //   g++ -std=c++20 -O1 -Isrc -Iinclude -I<build>/generated -I/usr/local/cuda/include scripts/pick_vs_best.cpp \
 //       <build>/libmixgemm.a -L/usr/local/cuda/lib64 -lcudart -lpthread -ldl -o pick_vs_best && ./pick_vs_best A.csv ...
 // (any build's libmixgemm.a: the heuristics are host code). To evaluate a heuristic variant, compile its copy of
