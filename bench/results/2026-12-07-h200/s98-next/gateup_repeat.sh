@@ -2,7 +2,8 @@
 # Session 98: session 97's two-level timing of s8 on Llama-2-70B gate_up (../../2026-12-06-h200/s97-psums/README.md:
 # gemm() 79 us at M = 1 in one process where ../s97-graph/ had 64) repeated: ROUNDS rounds of two processes each, the
 # gemm() form (with the pure read) and the gemm_partial_sums() form, alternating; f16 and s8 g128, M = 1 / 8, CUDA
-# graphs of 32 launches, cold L2 (3 rotating copies), 20 replays; nvidia-smi dmon (power, clocks) logged alongside.
+# graphs of 32 launches, cold L2 (3 rotating copies), 20 replays; nvidia-smi dmon (power, clocks) logged alongside;
+# $OUT/gateup.tar.gz.
 # Uses the bench of the tree's own build (build/tools/mixgemm-bench; run check91b.sh or a build first).
 #   MIXGEMM_GIT_COMMIT=<commit> bash bench/results/2026-12-07-h200/s98-next/gateup_repeat.sh     (repo root; ~2-3 min)
 set -uo pipefail
@@ -35,4 +36,6 @@ for k in sorted(rows):
     v = sorted(rows[k])
     print(f"{k[0]:12s} {k[1]:14s} M={k[2]:>2s}: " + "  ".join(f"{m:6.2f}({lo:.1f}..{hi:.1f})" for _, m, lo, hi in v))
 PY
+# The device returns only a few files from $OUT: everything goes back as one tarball.
+(cd "$OUT" && tar czf gateup.tar.gz gateup && rm -rf gateup)
 echo "gateup total $((SECONDS - t0)) s"

@@ -4,7 +4,7 @@
 # configs, --verify. The bars are read event-timed (session 86's sweep, ../../2026-12-06-h200/s86-sweep-full/); an
 # engine's decode graphs reach these M too (vLLM captures batch sizes up to 512), and no graph-mode run of them exists
 # on the H200. Information beside the bars, not a replacement for them. Uses the tree's full build (build/, as
-# check91b.sh leaves it; built here when missing). $OUT/midm.tar.gz; ~4 min with a built binary.
+# check91b.sh leaves it; run_bench_h200.sh builds it when missing). $OUT/midm.tar.gz; ~4 min with a built binary.
 #   MIXGEMM_GIT_COMMIT=<commit> bash bench/results/2026-12-07-h200/s98-next/graph_midm.sh     (repo root, device)
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
@@ -13,7 +13,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 T0=$SECONDS; TOTAL=${TOTAL:-540}; S=/tmp/midm; rm -rf $S; mkdir -p $S
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tee "$S/gpu.txt"
 cp "$0" $S/command.sh
-BENCH=build/tools/mixgemm-bench MIXGEMM_GIT_COMMIT=${MIXGEMM_GIT_COMMIT:-unknown} ITERS=20 WARMUP=10 SETTLE_MS=300 \
+MIXGEMM_GIT_COMMIT=${MIXGEMM_GIT_COMMIT:-unknown} ITERS=20 WARMUP=10 SETTLE_MS=300 \
 TIME_LIMIT=$(( TOTAL - (SECONDS - T0) - 40 )) SHAPES=seed,llama2-70b \
 TYPES=f16.u4b8.g128,bf16.u4b8.g128,s8.u4b8.g128,s8.u4b8.gch,e4m3.u4b8.g128,e4m3.u4b8.gch \
 EXTRA="--m 128,256,512 --graph-batch 32 --baselines cublas_fp16 --summary-m 128,256,512" \
