@@ -2,7 +2,8 @@
 # Session 99: the H200 queue's items 2 and 3 (../s98-next/gateup_repeat.sh, ../s98-next/graph_midm.sh) in one call
 # without a device build, for a session with little budget left. The bench comes prebuilt: carry `.s99`, whose
 # bench.xz is mixgemm-bench from a clean Release build of the whole library (all instances) on the CPU machine
-# (nvcc 13.0, the tree at MIXGEMM_GIT_COMMIT; library code = 52ea003's). ROUNDS / MIDM_TOTAL shorten the two items.
+# (nvcc 13.0, the tree at MIXGEMM_GIT_COMMIT; library code = 52ea003's). ROUNDS / MIDM_TOTAL shorten the two items;
+# MIDM_TOTAL=0 runs the first only.
 #   MIXGEMM_GIT_COMMIT=<commit> bash bench/results/2026-12-07-h200/s99-next/queue_small.sh    (repo root, device)
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
@@ -13,5 +14,5 @@ nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tee "$OUT/gpu.txt"
 cp "$0" "$OUT/queue_small.command.sh"
 ROUNDS=${ROUNDS:-4} bash bench/results/2026-12-07-h200/s98-next/gateup_repeat.sh 2>&1 | tail -14
 echo "gateup done at $((SECONDS - t0)) s"
-TOTAL=${MIDM_TOTAL:-300} bash bench/results/2026-12-07-h200/s98-next/graph_midm.sh 2>&1 | tail -40
+[ "${MIDM_TOTAL:-300}" -gt 0 ] && TOTAL=${MIDM_TOTAL:-300} bash bench/results/2026-12-07-h200/s98-next/graph_midm.sh 2>&1 | tail -40
 echo "total $((SECONDS - t0)) s"
