@@ -75,15 +75,26 @@ struct GemmArgs {
   // (gemm_with_activation_quant sets it); with any other kernel it is correct and gains
   // nothing. gemm_partial_sums (always a decode launch) takes it too. sm90 launches ignore it.
   bool programmatic_dependent_launch = false;
+
+  // The SMs the call's work is sized for: 0 (the default) all of the current device's; n in
+  // 1..(the device's count) when the stream runs on fewer, e.g. a stream of a CUDA green context
+  // that owns n SMs, or SMs left to a kernel that overlaps this one. The heuristic, the split-K /
+  // stream-K partitions and the persistent grids then plan for n SMs (on a green context's
+  // stream a plan for the whole device would run in waves). The workspace need changes with it:
+  // size the workspace with workspace_size(problem, n). A value above the device's count or
+  // below 0 is refused. Results stay deterministic for a given n (a different n may split K
+  // differently: the sums agree within docs/semantics.md's bound, not bit for bit).
+  int sm_count = 0;
 };
 
-// Bytes of workspace gemm() needs for this problem on the current device (its SM count
-// sets how the work is split; 132 SMs are assumed when no device can be queried). The
+// Bytes of workspace gemm() needs for this problem on the current device (its SM count, or
+// `sm_count` SMs of it as GemmArgs::sm_count says, sets how the work is split; 132 SMs are
+// assumed when no device can be queried). The
 // maximum over every schedule, so any forced schedule fits, and over every M' <= M, so a
 // workspace sized for the largest batch serves every smaller one (what a call needs is not
 // monotone in M by itself); 0 for M = 0. Never synchronizes; a setup-time query (up to ~0.2 ms
 // at M = 8192).
-size_t workspace_size(const GemmProblem& problem);
+size_t workspace_size(const GemmProblem& problem, int sm_count = 0);
 
 // Names of the schedules that can run `types`, in a stable order.
 std::vector<std::string> supported_schedules(const TypeConfig& types);
@@ -136,13 +147,14 @@ void check_gemm_args(const GemmArgs& args);
 // have a partial-sum form. Never allocates or synchronizes; CUDA-graph safe.
 void gemm_partial_sums(const GemmArgs& args, void* parts);
 
-// S for gemm_partial_sums on the current device (132 SMs without one) with `schedule` (empty:
-// the heuristic's pick), or 0 where that schedule has none: the sm90 schedules (M > 16, and since
+// S for gemm_partial_sums on the current device (132 SMs without one; `sm_count` SMs of it when
+// not 0, which must then be the GemmArgs::sm_count of the gemm_partial_sums call) with `schedule`
+// (empty: the heuristic's pick), or 0 where that schedule has none: the sm90 schedules (M > 16, and since
 // session 79 the large layers at decode that the heuristic gives sm90's 256 x 16: f16 / bf16 and
 // per-channel e4m3 at M = 9..16, grouped e4m3 at M <= 16 (M = 9..16 since session 83), on layers of >= 26 Mi weights;
 // core::choose_among's decode_tile), decode schedules with 32- or
 // 64-token tiles, and shapes where no column stripe is shared by two CTAs (or more than 16 would be);
 // call gemm there.
-int64_t partial_sums_count(const GemmProblem& problem, const std::string& schedule = "");
+int64_t partial_sums_count(const GemmProblem& problem, const std::string& schedule = "", int sm_count = 0);
 
 }  // namespace mixgemm

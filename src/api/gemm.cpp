@@ -78,6 +78,15 @@ int current_sm_count_or_default() {
   }
 }
 
+// The SMs a call plans for: `requested` (GemmArgs::sm_count, or the sm_count argument of a
+// query) when not 0, else all of the current device's `device_sms` (132 without a device).
+int planned_sm_count(int requested, int device_sms, const char* where) {
+  MIXGEMM_REQUIRE(requested >= 0 && requested <= device_sms, where,
+                  "sm_count=" << requested << " is not a number of SMs of the current device (" << device_sms
+                              << " SMs); accepted: 0 (all of them) or 1.." << device_sms);
+  return requested == 0 ? device_sms : requested;
+}
+
 // A forced schedule must be one of supported_schedules(types); empty (the heuristic) always passes.
 void require_schedule_of(const TypeConfig& types, const std::string& schedule, const char* where) {
   if (schedule.empty()) return;
@@ -215,12 +224,15 @@ std::vector<core::PlannedLaunch> check_and_plan(const GemmArgs& args, int sm_cou
 
 }  // namespace
 
-void check_gemm_args(const GemmArgs& args) { (void)check_and_plan(args, current_sm_count_or_default()); }
+void check_gemm_args(const GemmArgs& args) {
+  (void)check_and_plan(args, planned_sm_count(args.sm_count, current_sm_count_or_default(), kWhere));
+}
 
-size_t workspace_size(const GemmProblem& problem) {
+size_t workspace_size(const GemmProblem& problem, int sm_count) {
   core::check_problem(problem, "workspace_size", /*allow_empty=*/true);
+  const int sms = planned_sm_count(sm_count, current_sm_count_or_default(), "workspace_size");
   if (problem.M == 0) return 0;  // gemm launches nothing
-  return core::workspace_bytes_up_to(problem, current_sm_count_or_default());
+  return core::workspace_bytes_up_to(problem, sms);
 }
 
 std::vector<std::string> supported_schedules(const TypeConfig& types) {
@@ -303,8 +315,8 @@ void require_stream_of_current_device(cudaStream_t stream, const char* where) {
 CheckedCall check_call(const GemmArgs& args) {
   const DeviceFacts dev = current_device_facts();
   CheckedCall call;
-  call.sm_count = dev.sm_count;
-  call.plan = check_and_plan(args, dev.sm_count);
+  call.sm_count = planned_sm_count(args.sm_count, dev.sm_count, kWhere);
+  call.plan = check_and_plan(args, call.sm_count);
   require_sm90(kWhere);
   require_device_pointer(args.a, "a", kWhere);
   require_device_pointer(args.b, "b", kWhere);
@@ -329,6 +341,7 @@ void run_call(const GemmArgs& args, const CheckedCall& call) {
                    l.schedule.c_str(), args.schedule.empty() ? " (heuristic)" : " (forced)");
       if (l.rows != M)
         std::fprintf(stderr, " rows [%lld, %lld)", static_cast<long long>(l.m0), static_cast<long long>(l.m0 + l.rows));
+      if (args.sm_count != 0) std::fprintf(stderr, " for %d SMs", call.sm_count);
       std::fprintf(stderr, "\n");
     }
     core::launch(l.rows == M ? args : core::row_slice(args, l.m0, l.rows), l.schedule, call.sm_count);
@@ -339,11 +352,12 @@ void run_call(const GemmArgs& args, const CheckedCall& call) {
 
 void gemm(const GemmArgs& args) { api::run_call(args, api::check_call(args)); }
 
-int64_t partial_sums_count(const GemmProblem& problem, const std::string& schedule) {
+int64_t partial_sums_count(const GemmProblem& problem, const std::string& schedule, int sm_count) {
   constexpr const char* where = "partial_sums_count";
   core::check_problem(problem, where);
   require_schedule_of(problem.types, schedule, where);
-  return core::plan_partial_sums(problem, schedule, current_sm_count_or_default()).parts;
+  return core::plan_partial_sums(problem, schedule, planned_sm_count(sm_count, current_sm_count_or_default(), where))
+      .parts;
 }
 
 void gemm_partial_sums(const GemmArgs& args, void* parts) {
@@ -357,9 +371,9 @@ void gemm_partial_sums(const GemmArgs& args, void* parts) {
   MIXGEMM_REQUIRE(parts != nullptr, where, "parts is null; accepted: a device pointer to [S, M, N] sums, "
                                            "S = partial_sums_count(problem, schedule)");
   require_aligned(parts, 16, "parts", where);
-  // The plan first (pure: the current device's SM count, 132 without one), so that a problem
-  // without a partial-sum form is refused as such on any machine.
-  const int sm_count = current_sm_count_or_default();
+  // The plan first (pure: the current device's SM count, 132 without one, or args.sm_count of
+  // it), so that a problem without a partial-sum form is refused as such on any machine.
+  const int sm_count = planned_sm_count(args.sm_count, current_sm_count_or_default(), where);
   const core::PartialSumsPlan plan = core::plan_partial_sums(args.problem, args.schedule, sm_count);
   MIXGEMM_REQUIRE(plan.parts >= 2, where,
                   "no partial-sum form for M=" << args.problem.M << " N=" << args.problem.N << " K=" << args.problem.K
@@ -371,7 +385,7 @@ void gemm_partial_sums(const GemmArgs& args, void* parts) {
   // [S, M, N] sums of 4 bytes (s32 for s8, else f32).
   require_disjoint("parts", core::span(parts, plan.parts * args.problem.M * args.problem.N * 4),
                    input_regions(args), where);
-  const DeviceFacts dev = require_sm90(where);
+  (void)require_sm90(where);
   api::require_device_pointer(args.a, "a", where);
   api::require_device_pointer(args.b, "b", where);
   api::require_device_pointer(parts, "parts", where);
@@ -384,7 +398,8 @@ void gemm_partial_sums(const GemmArgs& args, void* parts) {
                  static_cast<long long>(args.problem.K), args.problem.types.name().c_str(),
                  static_cast<long long>(args.problem.group_size), plan.schedule.c_str(),
                  args.schedule.empty() ? "heuristic" : "forced", static_cast<long long>(plan.parts));
-  core::launch_partial_sums(args, plan.schedule, parts, dev.sm_count);
+  if (core::print_config_enabled() && args.sm_count != 0) std::fprintf(stderr, "[mixgemm]   for %d SMs\n", sm_count);
+  core::launch_partial_sums(args, plan.schedule, parts, sm_count);
 }
 
 }  // namespace mixgemm

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "core/dispatch.h"
 #include "core/problem.h"
 #include "core/regions.h"
 #include "mixgemm/activation_quant.h"
@@ -207,6 +208,40 @@ TEST(GemmArgs, Workspace) {
     a.workspace = nullptr;
     expect_refused(a, "workspace is null");
   }
+}
+
+// GemmArgs::sm_count (a green context's partition): 0 or 1..the device's SMs (132 on this machine,
+// which has none); the workspace and the partial-sum count follow the SMs the call plans for.
+TEST(GemmArgs, SmCount) {
+  auto a = valid_w4a16();
+  a.sm_count = -1;
+  expect_refused(a, "sm_count=-1 is not a number of SMs of the current device (132 SMs)");
+  a.sm_count = 133;
+  expect_refused(a, "accepted: 0 (all of them) or 1..132");
+  for (int sms : {1, 66, 96, 132}) {
+    a.sm_count = sms;
+    a.workspace_bytes = workspace_size(a.problem, sms);
+    EXPECT_EQ(refusal(a), "") << sms;
+    EXPECT_EQ(workspace_size(a.problem, sms), core::workspace_bytes_up_to(a.problem, sms)) << sms;
+  }
+  EXPECT_EQ(workspace_size(a.problem, 132), workspace_size(a.problem));
+  for (int bad : {-5, 1000}) {
+    try {
+      (void)workspace_size(a.problem, bad);
+      ADD_FAILURE() << "workspace_size accepted sm_count=" << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("workspace_size"), std::string::npos) << e.what();
+    }
+  }
+  // The partial-sum count is the one of the plan for that many SMs (the seed shape at M = 1,
+  // whose K is split among the CTAs the SMs hold).
+  GemmProblem seed = a.problem;
+  seed.M = 1;
+  seed.N = 8192;
+  seed.K = 21760;
+  for (int sms : {33, 96})
+    EXPECT_EQ(partial_sums_count(seed, "", sms), core::plan_partial_sums(seed, "", sms).parts) << sms;
+  EXPECT_EQ(partial_sums_count(seed, "", 132), partial_sums_count(seed));
 }
 
 // gemm_partial_sums: gemm's operand checks, plus its own: no out and no epilogue operands,

@@ -509,6 +509,41 @@ TEST(GemmApi, TwoThreadsTwoStreams) {
   cudaStreamDestroy(s2);
 }
 
+// GemmArgs::sm_count: a call planned for fewer SMs than the device has (a green context's
+// partition) still matches the reference, through smallm (stream-K / cluster split-K over fewer
+// CTAs), sm90 (fewer persistent CTAs, another split) and the row split, with the workspace that
+// workspace_size(problem, sm_count) gives; and it is deterministic for a given count.
+TEST(GemmApi, PlannedForFewerSms) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  uint64_t seed = test_seed() + 700;
+  for (int64_t M : {1, 8, 16, 64, 300})
+    for (int sms : {1, 8, 66, 96}) {
+      Case c(M, 2048, 4096, M == 8 ? bf16 : f16, 128, seed++, M != 16);
+      GemmArgs g = c.args(nullptr);
+      g.sm_count = sms;
+      const size_t ws = workspace_size(c.p, sms);
+      void* d_ws = nullptr;
+      if (ws) {
+        MIXGEMM_CUDA_OK(cudaMalloc(&d_ws, ws));
+        MIXGEMM_CUDA_OK(cudaMemset(d_ws, 0, ws));
+      }
+      g.workspace = d_ws;
+      g.workspace_bytes = ws;
+      MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, M * c.p.N));
+      gemm(g);
+      MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+      const auto first = c.download();
+      EXPECT_EQ(c.check(first, "sm_count"), 0) << "M=" << M << " sm_count=" << sms << " plan "
+                                               << describe_plan(c.p, sms);
+      MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, M * c.p.N));
+      gemm(g);
+      MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+      EXPECT_EQ(std::memcmp(first.data(), c.download().data(), first.size() * 2), 0)
+          << "M=" << M << " sm_count=" << sms << ": a second run differs";
+      if (d_ws) cudaFree(d_ws);
+    }
+}
+
 // One workspace serving both families in turn, as an engine's per-device workspace does: an
 // sm90 split-K call (its partial tiles are scratch) followed by smallm calls (stream-K, whose
 // arrival counters must still be zero), and back. Before the shared layout

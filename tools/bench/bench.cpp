@@ -207,6 +207,7 @@ int bench_main(int argc, char** argv) {
     gpu.add_str("pci_bus_id", ctx.dev.pci_bus_id);
     gpu.add_str("compute_capability", std::to_string(ctx.dev.cc_major) + "." + std::to_string(ctx.dev.cc_minor));
     gpu.add_int("sm_count", ctx.dev.sm_count);
+    gpu.add_int("green_sms", ctx.green_sms);
     gpu.add_int("l2_bytes", ctx.dev.l2_bytes);
     gpu.add_int("memory_bytes", ctx.dev.memory_bytes);
     gpu.add_int("sm_clock_peak_mhz", ctx.dev.sm_clock_peak_mhz);
@@ -289,7 +290,11 @@ int bench_main(int argc, char** argv) {
       if (!csv) throw BenchError("cannot open --csv " + opt.csv_path);
       csv << csv_header() << std::flush;
     }
-    BENCH_CUDA(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
+    if (opt.green_sms > 0) {
+      ctx.stream = green_context_stream(ctx.dev.index, opt.green_sms, &ctx.green_sms);
+    } else {
+      BENCH_CUDA(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
+    }
     EventTimer timer(ctx.stream, ctx.dev.l2_bytes, ctx.policy);
     timer.set_conditioning(opt.idle_ms, opt.settle_ms);
     ctx.timer = &timer;
@@ -303,6 +308,9 @@ int bench_main(int argc, char** argv) {
                 ctx.dev.driver_string.empty() ? "?" : ctx.dev.driver_string.c_str(), ctx.dev.driver_version,
                 ctx.dev.runtime_version, cublaslt_version, git_commit.c_str());
     std::printf("command: %s\n", opt.command_line.c_str());
+    if (ctx.green_sms > 0)
+      std::printf("green context: %d SMs asked, %d granted; a probe grid of %d CTAs on its stream reached %d SMs\n",
+                  opt.green_sms, ctx.green_sms, 8 * ctx.dev.sm_count, count_sms_reached(8 * ctx.dev.sm_count, ctx.stream));
     if (ctx.dev.cc_major != 9)
       std::printf("warning: mixgemm's kernels target Hopper (sm_90a); this GPU is sm_%d%d\n", ctx.dev.cc_major, ctx.dev.cc_minor);
     if (opt.iters < 50) std::printf("warning: --iters %d < 50: medians are less stable\n", opt.iters);

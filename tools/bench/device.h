@@ -75,6 +75,8 @@ void fill_uniform_f32(float* dst, size_t elems, float lo, float hi, uint64_t see
 // Reads `bytes` (a multiple of 16) once with `blocks` CTAs of 256 threads (the --stream-read
 // baseline: what reading a layer's weight bytes costs, launch and ramp included).
 void stream_read(const void* src, size_t bytes, unsigned* sink, int blocks, cudaStream_t stream);
+// How many distinct SMs a grid of `blocks` short CTAs on `stream` ran on (the --green-sms check).
+int count_sms_reached(int blocks, cudaStream_t stream);
 // An empty kernel of `blocks` CTAs of 256 threads (the --stream-read launch_only rows).
 void launch_empty(int blocks, cudaStream_t stream);
 
@@ -156,5 +158,12 @@ DeviceFacts query_device(int index);
 
 // Current SM / memory clocks through NVML (loaded at run time; -1 when unavailable).
 void nvml_current_clocks(const std::string& pci_bus_id, int& sm_mhz, int& mem_mhz);
+
+// A stream of a CUDA green context that owns `sms` SMs of device `index` (--green-sms): the
+// driver rounds the count up to its partition granularity (8 SMs on Hopper); *granted is what it
+// gave. Kernels on the stream run on those SMs only; memory is the primary context's. The context
+// lives until the process ends. Throws BenchError where the driver has no green contexts (< 12.4)
+// or refuses the partition.
+cudaStream_t green_context_stream(int index, int sms, int* granted);
 
 }  // namespace mixgemm::bench

@@ -214,4 +214,24 @@ int64_t count_nonfinite_16bit(const void* dev, size_t elems, bool bf16, cudaStre
   return static_cast<int64_t>(n);
 }
 
+// Each CTA marks the SM it ran on (%smid): what --green-sms confines a stream's kernels to.
+__global__ void k_mark_sm(unsigned* seen, unsigned n) {
+  unsigned sm;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  if (threadIdx.x == 0 && sm < n) atomicOr(seen + sm, 1u);
+  __nanosleep(2000);  // stay long enough that the CTAs spread over every SM they may use
+}
+
+int count_sms_reached(int blocks, cudaStream_t stream) {
+  constexpr unsigned kMaxSm = 1024;
+  DeviceBuffer seen(kMaxSm * sizeof(unsigned), "SM marks");
+  BENCH_CUDA(cudaMemsetAsync(seen.get(), 0, seen.bytes(), stream));
+  k_mark_sm<<<blocks, 128, 0, stream>>>(seen.as<unsigned>(), kMaxSm);
+  check_launch("SM probe launch");
+  std::vector<unsigned> h(kMaxSm);
+  BENCH_CUDA(cudaMemcpyAsync(h.data(), seen.get(), seen.bytes(), cudaMemcpyDeviceToHost, stream));
+  BENCH_CUDA(cudaStreamSynchronize(stream));
+  return static_cast<int>(std::count(h.begin(), h.end(), 1u));
+}
+
 }  // namespace mixgemm::bench

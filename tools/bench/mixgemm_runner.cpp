@@ -335,19 +335,19 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
         GemmProblem ph = p, pt = p;
         ph.M = head;
         pt.M = M - head;
-        head_sched = choose_schedule(ph, ctx.dev.sm_count);
-        tail_sched = choose_schedule(pt, ctx.dev.sm_count);
+        head_sched = choose_schedule(ph, ctx.plan_sms());
+        tail_sched = choose_schedule(pt, ctx.plan_sms());
         row.schedule = head_sched + "[" + std::to_string(head) + "]+" + tail_sched + " (--row-split-at)";
       } else if (sched.empty()) {
         try {
-          row.schedule = describe_plan(p, ctx.dev.sm_count);
+          row.schedule = describe_plan(p, ctx.plan_sms());
         } catch (const Error& e) {
           row.schedule = "-";
         }
       }
       std::string note = join_note(w_note, a_note);
       try {
-        const size_t ws_bytes = workspace_size(p);
+        const size_t ws_bytes = workspace_size(p, ctx.green_sms);
         DeviceBuffer ws(ws_bytes, "gemm workspace");
         if (ws_bytes) BENCH_CUDA(cudaMemsetAsync(ws.get(), 0, ws_bytes, ctx.stream));
 
@@ -359,9 +359,10 @@ std::vector<ResultRow> run_mixgemm(BenchContext& ctx, const TypeSpec& spec, cons
         args.workspace_bytes = ws_bytes;
         args.schedule = sched;
         args.stream = ctx.stream;
+        args.sm_count = ctx.green_sms;
         // --partial-sums: gemm_partial_sums into one [S, M, N] buffer per activation copy (the
         // epilogue operands stay unused: the caller would apply them to the sum).
-        const int64_t S = opt.partial_sums ? partial_sums_count(p, sched) : 0;
+        const int64_t S = opt.partial_sums ? partial_sums_count(p, sched, ctx.green_sms) : 0;
         if (opt.partial_sums && S < 2)
           throw Error(ErrorCode::kNotSupported, "no partial-sum form (partial_sums_count is 0)");
         std::vector<DeviceBuffer> parts;

@@ -68,6 +68,7 @@ struct Options {
   std::string git_commit;
   double copy_gib = 2.0;
   int device = 0;
+  int green_sms = 0;  // --green-sms N: run on a stream of a green context of N SMs (0: the whole GPU)
   uint64_t seed = 1;
   bool quiet = false;
   std::vector<int64_t> summary_m = {1, 16, 128, 1024, 8192};  // M columns of the closing summary
@@ -156,6 +157,10 @@ Timing
                        >= 3x L2; flush: write a 2x-L2 buffer before each run (not timed);
                        off: same buffers every run (warm L2)
   --copy-gib X         size of the device-to-device copy that measures bandwidth (default 2)
+  --green-sms N        run everything (the copy bandwidth, baselines, mixgemm) on a stream of a CUDA
+                       green context owning N SMs (the driver rounds up: 8 SMs on Hopper); mixgemm
+                       plans for them (GemmArgs::sm_count). An H100 on 96 SMs streams about the bytes
+                       per SM of an H200 on 132 (docs/performance.md, "An H100 standing in")
 Checks and extras
   --verify             check every measured mixgemm row against the CPU reference first
                        (rows/columns sub-sampled for large problems); non-zero exit on failure
@@ -327,6 +332,11 @@ inline Options parse_options(const std::vector<std::string>& args) {
       else if (v == "flush") o.cold_l2 = ColdL2::kFlush;
       else if (v == "off") o.cold_l2 = ColdL2::kOff;
       else throw std::invalid_argument("--cold-l2: '" + v + "' is not rotate, flush or off");
+    }
+    else if (flag == "--green-sms") {
+      const int64_t n = take_int(1);
+      if (n > 1024) throw std::invalid_argument("--green-sms: " + std::to_string(n) + " is larger than 1024");
+      o.green_sms = static_cast<int>(n);
     }
     else if (flag == "--copy-gib") {
       const std::string v = take();

@@ -171,7 +171,7 @@ std::vector<ResultRow> run_variant(BenchContext& ctx, const Shape& shape, const 
         q.reduce = v.a8 ? reduce.get() : nullptr;
         q.locks = locks.get();
         const int r = v.launch(q, static_cast<int>(M), static_cast<int>(N), static_cast<int>(K), v.groupsize,
-                               ctx.dev.index, ctx.stream, ctx.dev.sm_count);
+                               ctx.dev.index, ctx.stream, ctx.plan_sms());
         if (r != 0 && err == 0) err = r;
       };
       // First run on copy 0 with a poisoned output: it must write finite values.

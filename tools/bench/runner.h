@@ -22,6 +22,9 @@ struct BenchContext {
   DeviceFacts dev;
   double copy_gbps = 0;
   cudaStream_t stream = nullptr;
+  int green_sms = 0;  // --green-sms: the SMs the stream's green context owns (0: none, the whole GPU)
+  // The SMs mixgemm plans for: the green context's, else the device's.
+  int plan_sms() const { return green_sms > 0 ? green_sms : dev.sm_count; }
   EventTimer* timer = nullptr;
   L2Policy policy = L2Policy::kRotate;
   void* lt_handle = nullptr;  // cublasLtHandle_t, created once

@@ -24,7 +24,7 @@ std::vector<ResultRow> run_stream_read(BenchContext& ctx, const Shape& shape) {
   bytes.weights = N * K / 2;               // int4
   bytes.scales = (K / 128) * N * 2;        // f16 group scales, g128
   const int64_t per_copy = (bytes.total() + 15) / 16 * 16;
-  const int blocks = 4 * ctx.dev.sm_count;  // 4 x 256 threads x 4 x 16 B = 64 KB in flight per SM
+  const int blocks = 4 * ctx.plan_sms();  // 4 x 256 threads x 4 x 16 B = 64 KB in flight per SM
   std::vector<ResultRow> rows;
   const auto base_row = [&](int64_t M) {
     ResultRow r = new_row(ctx, shape, M, "stream_read");
