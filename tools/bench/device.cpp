@@ -297,16 +297,17 @@ void nvml_current_clocks(const std::string& pci_bus_id, int& sm_mhz, int& mem_mh
 
 namespace {
 
-// A driver entry point by name (the bench links the runtime only; the driver's green-context
-// calls came with CUDA 12.4).
+// A driver entry point by name, in the version of the cuda.h this file was compiled with (its
+// prototype is the Fn asked for; the bench links the runtime only; green contexts came with 12.4,
+// their streams with 12.5).
 template <class Fn>
-Fn driver_fn(const char* name, unsigned version) {
+Fn driver_fn(const char* name, unsigned version = CUDA_VERSION) {
   void* p = nullptr;
   cudaDriverEntryPointQueryResult q{};
   if (cudaGetDriverEntryPointByVersion(name, &p, version, cudaEnableDefault, &q) != cudaSuccess ||
       q != cudaDriverEntryPointSuccess || p == nullptr) {
     (void)cudaGetLastError();
-    throw BenchError(std::string("--green-sms: the driver has no ") + name + " (green contexts need CUDA 12.4+)");
+    throw BenchError(std::string("--green-sms: the driver has no ") + name + " (green-context streams need a CUDA 12.5+ driver)");
   }
   return reinterpret_cast<Fn>(p);
 }
@@ -320,12 +321,12 @@ void driver_check(CUresult r, const char* what) {
 cudaStream_t green_context_stream(int index, int sms, int* granted) {
   BENCH_CUDA(cudaSetDevice(index));
   BENCH_CUDA(cudaFree(nullptr));  // the primary context first, which the green context retains
-  const auto get_device = driver_fn<decltype(&cuDeviceGet)>("cuDeviceGet", 2000);
-  const auto get_resource = driver_fn<decltype(&cuDeviceGetDevResource)>("cuDeviceGetDevResource", 12040);
-  const auto split = driver_fn<decltype(&cuDevSmResourceSplitByCount)>("cuDevSmResourceSplitByCount", 12040);
-  const auto gen_desc = driver_fn<decltype(&cuDevResourceGenerateDesc)>("cuDevResourceGenerateDesc", 12040);
-  const auto create = driver_fn<decltype(&cuGreenCtxCreate)>("cuGreenCtxCreate", 12040);
-  const auto stream_create = driver_fn<decltype(&cuGreenCtxStreamCreate)>("cuGreenCtxStreamCreate", 12040);
+  const auto get_device = driver_fn<decltype(&cuDeviceGet)>("cuDeviceGet");
+  const auto get_resource = driver_fn<decltype(&cuDeviceGetDevResource)>("cuDeviceGetDevResource");
+  const auto split = driver_fn<decltype(&cuDevSmResourceSplitByCount)>("cuDevSmResourceSplitByCount");
+  const auto gen_desc = driver_fn<decltype(&cuDevResourceGenerateDesc)>("cuDevResourceGenerateDesc");
+  const auto create = driver_fn<decltype(&cuGreenCtxCreate)>("cuGreenCtxCreate");
+  const auto stream_create = driver_fn<decltype(&cuGreenCtxStreamCreate)>("cuGreenCtxStreamCreate");
   CUdevice dev = 0;
   driver_check(get_device(&dev, index), "cuDeviceGet");
   CUdevResource all{};
@@ -345,8 +346,8 @@ cudaStream_t green_context_stream(int index, int sms, int* granted) {
   driver_check(stream_create(&stream, green, CU_STREAM_NON_BLOCKING, 0), "cuGreenCtxStreamCreate");
   // The green context current on this thread, so that the runtime calls that follow (events,
   // launches, copies on the stream) belong to it; allocations stay shared with the primary context.
-  const auto from_green = driver_fn<decltype(&cuCtxFromGreenCtx)>("cuCtxFromGreenCtx", 12040);
-  const auto set_current = driver_fn<decltype(&cuCtxSetCurrent)>("cuCtxSetCurrent", 4000);
+  const auto from_green = driver_fn<decltype(&cuCtxFromGreenCtx)>("cuCtxFromGreenCtx");
+  const auto set_current = driver_fn<decltype(&cuCtxSetCurrent)>("cuCtxSetCurrent");
   CUcontext as_ctx{};
   driver_check(from_green(&as_ctx, green), "cuCtxFromGreenCtx");
   driver_check(set_current(as_ctx), "cuCtxSetCurrent");
