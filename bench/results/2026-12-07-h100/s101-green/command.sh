@@ -21,7 +21,7 @@ for sms in ${SMS_LIST:-0 96}; do
   [ "${EVENT:-0}" = 1 ] || extra="$extra --graph-batch 32"
   [ "$sms" != 0 ] && extra="$extra --green-sms $sms"
   BENCH=$BENCH MIXGEMM_GIT_COMMIT=${MIXGEMM_GIT_COMMIT:-unknown} ITERS=20 WARMUP=10 SETTLE_MS=300 TIME_LIMIT=${TIME_LIMIT:-150} \
-    SHAPES=seed,llama2-70b TYPES=f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128 EXTRA="$extra" \
+    SHAPES=seed,llama2-70b TYPES=${TYPES_LIST:-f16.u4b8.g128,s8.u4b8.g128,e4m3.u4b8.g128} EXTRA="$extra" \
     bash scripts/run_bench_h200.sh "$d" > "$d/run.log" 2>&1
   echo "sms=$sms rc=$? at $((SECONDS - T0)) s: $(grep -m1 'device-to-device copy' "$d/bench.txt" | cut -c1-60)"
   grep -m1 '^green context' "$d/bench.txt"
