@@ -361,24 +361,25 @@ def describe_plan(M: int, N: int, K: int, a_type: str = "f16", weight_type: str 
 
 def workspace_size(M: int, N: int, K: int, a_type: str = "f16", weight_type: str = "u4b8",
                    scale_type: Optional[str] = None, has_zeros: bool = False, out_type: str = "f16",
-                   group_size: int = 0) -> int:
+                   group_size: int = 0, sm_count: int = 0) -> int:
     """Bytes of workspace :func:`gemm` needs for this problem on the current device (the
     maximum over every schedule, and over every M' <= M: a workspace sized for the largest
-    batch serves every smaller one). Zero-fill it once; gemm leaves it zeroed."""
+    batch serves every smaller one), or on ``sm_count`` of its SMs (the ``sm_count`` of the
+    :func:`gemm` calls it serves). Zero-fill it once; gemm leaves it zeroed."""
     a, b, s, z, o = _problem_types(a_type, weight_type, scale_type, out_type, has_zeros)
-    return int(_C.workspace_size(M, N, K, a, b, s, z, o, group_size))
+    return int(_C.workspace_size(M, N, K, a, b, s, z, o, group_size, sm_count))
 
 
 def partial_sums_count(M: int, N: int, K: int, a_type: str = "f16", weight_type: str = "u4b8",
                        scale_type: Optional[str] = None, has_zeros: bool = False, out_type: str = "f16",
-                       group_size: int = 0, schedule: str = "") -> int:
+                       group_size: int = 0, schedule: str = "", sm_count: int = 0) -> int:
     """S, the number of ``[M, N]`` partial sums ``mixgemm.torch.gemm_partial_sums`` writes for
     this problem on the current device (2..16), or 0 where the schedule (``''``: the heuristic's
     pick) has no partial-sum form (M > 16; no column stripe shared by two CTAs): use :func:`gemm` there. The
     caller's ``cast_out(tok * ch * (((p[0] + p[1]) + ...) + p[S-1]) + bias)`` is gemm's output
-    (include/mixgemm/gemm.h, docs/semantics.md "Partial sums")."""
+    (include/mixgemm/gemm.h, docs/semantics.md "Partial sums"). ``sm_count``: as :func:`gemm`'s."""
     a, b, s, z, o = _problem_types(a_type, weight_type, scale_type, out_type, has_zeros)
-    return int(_C.partial_sums_count(M, N, K, a, b, s, z, o, group_size, schedule))
+    return int(_C.partial_sums_count(M, N, K, a, b, s, z, o, group_size, schedule, sm_count))
 
 
 # Workspaces of the array-generic gemm(), one per (library, device, stream): calls that share a
@@ -396,10 +397,10 @@ _retired_workspaces: List[Any] = []
 
 @functools.lru_cache(maxsize=4096)
 def _workspace_size_cached(M: int, N: int, K: int, a: str, b: str, s: str, z: bool, o: str, group_size: int,
-                           device: int) -> int:
-    """workspace_size, once per problem and device: the bound over every M' <= M costs up to
+                           device: int, sm_count: int = 0) -> int:
+    """workspace_size, once per problem, device and SM count: the bound over every M' <= M costs up to
     ~0.1-0.3 ms of host time at large M, more than a GEMM call's own checks."""
-    return workspace_size(M, N, K, a, b, s, z, o, group_size)
+    return workspace_size(M, N, K, a, b, s, z, o, group_size, sm_count)
 
 
 def _workspace_for(a: Any, nbytes: int, stream: int) -> Any:
@@ -438,7 +439,8 @@ def gemm(a: Any, b: Any, N: int, *, group_scales: Any = None, group_zeros: Any =
          channel_scales: Any = None, token_scales: Any = None, bias: Any = None,
          weight_type: str = "u4b8", group_size: int = 0, has_zeros: Optional[bool] = None,
          a_type: Optional[str] = None, scale_type: Optional[str] = None, out_type: Optional[str] = None,
-         out: Any = None, workspace: Any = None, schedule: str = "", stream: Optional[int] = None) -> Any:
+         out: Any = None, workspace: Any = None, schedule: str = "", stream: Optional[int] = None,
+         sm_count: int = 0) -> Any:
     """``out[M, N] = cast_out(tok[m] * ch[n] * sum_k a[m, k] * w[k, n] + bias[n])`` on the GPU.
 
     Args:
@@ -459,6 +461,10 @@ def gemm(a: Any, b: Any, N: int, *, group_scales: Any = None, group_zeros: Any =
             never share one (:mod:`mixgemm.torch`'s ops share one per device, in turns).
         schedule: '' (the heuristic) or one of :func:`supported_schedules`.
         stream: integer cudaStream_t; None: the current stream of a's library.
+        sm_count: 0 (all of the device's SMs), or the SMs the stream runs on (a CUDA green
+            context's n): the work is planned for them (include/mixgemm/gemm.h,
+            ``GemmArgs::sm_count``); a passed workspace must then be
+            ``workspace_size(..., sm_count=n)`` bytes or more.
 
     Returns:
         ``out``. Raises :class:`MixgemmError` (nothing written) on invalid input.
@@ -483,18 +489,18 @@ def gemm(a: Any, b: Any, N: int, *, group_scales: Any = None, group_zeros: Any =
     if out is None:
         out = _arrays.empty_like_lib(a, (M, N), out_type)
     if M == 0:  # no tokens (an engine's empty batch): nothing to compute, as mixgemm.torch's ops
-        workspace_size(1, N, K, at, weight_type, st, hz, out_type, group_size)  # the problem's checks
+        workspace_size(1, N, K, at, weight_type, st, hz, out_type, group_size, sm_count)  # the problem's checks
         return out
     s = _arrays.current_stream(a) if stream is None else stream
     if workspace is None:
         need = _workspace_size_cached(M, N, K, at, weight_type, st, hz, out_type, group_size,
-                                      _arrays.device_index(a))
+                                      _arrays.device_index(a), sm_count)
         workspace = _workspace_for(a, need, s)
     f = _arrays.for_dlpack
     opt = lambda x: None if x is None else f(x)  # noqa: E731
     _C.gemm_arrays(f(a), f(b), f(out), f(workspace), N, at, weight_type, st, hz, out_type, group_size,
                    opt(group_scales), opt(group_zeros), opt(channel_scales), opt(token_scales), opt(bias),
-                   schedule, s)
+                   schedule, s, sm_count)
     return out
 
 

@@ -288,9 +288,10 @@ void gemm_ptr(int64_t M, int64_t N, int64_t K, const std::string& a_type, const 
               uintptr_t a, int64_t lda, uintptr_t b, uintptr_t group_scales, uintptr_t group_zeros,
               uintptr_t channel_scales, uintptr_t token_scales, uintptr_t bias, uintptr_t out, int64_t ldo,
               uintptr_t workspace, size_t workspace_bytes, const std::string& schedule, uintptr_t stream,
-              bool pdl) {
+              bool pdl, int sm_count) {
   mixgemm::GemmArgs args = input_args(M, N, K, a_type, b_type, scale_type, has_zeros, out_type, group_size, a, lda, b,
                                       group_scales, group_zeros, schedule, stream);
+  args.sm_count = sm_count;
   args.channel_scales = cptr<float>(channel_scales);
   args.token_scales = cptr<float>(token_scales);
   args.bias = cptr(bias);
@@ -307,9 +308,10 @@ void gemm_partial_sums_ptr(int64_t M, int64_t N, int64_t K, const std::string& a
                            const std::string& scale_type, bool has_zeros, const std::string& out_type,
                            int64_t group_size, uintptr_t a, int64_t lda, uintptr_t b, uintptr_t group_scales,
                            uintptr_t group_zeros, uintptr_t parts, const std::string& schedule, uintptr_t stream,
-                           bool pdl) {
+                           bool pdl, int sm_count) {
   mixgemm::GemmArgs args = input_args(M, N, K, a_type, b_type, scale_type, has_zeros, out_type, group_size, a, lda, b,
                                       group_scales, group_zeros, schedule, stream);
+  args.sm_count = sm_count;
   args.programmatic_dependent_launch = pdl;
   mixgemm::gemm_partial_sums(args, reinterpret_cast<void*>(parts));
 }
@@ -318,7 +320,7 @@ void gemm_arrays(const Array& a, const Array& b, const Array& out, const Array& 
                  const std::string& a_type, const std::string& b_type, const std::string& scale_type,
                  bool has_zeros, const std::string& out_type, int64_t group_size, const OptArray& group_scales,
                  const OptArray& group_zeros, const OptArray& channel_scales, const OptArray& token_scales,
-                 const OptArray& bias, const std::string& schedule, uintptr_t stream) {
+                 const OptArray& bias, const std::string& schedule, uintptr_t stream, int sm_count) {
   const std::string w = "gemm";
   const ScalarType at = type_of(a_type), bt = type_of(b_type), st = type_of(scale_type), ot = type_of(out_type);
   const int64_t lda = matrix(a, elem_bytes(at), true, w, "a");
@@ -348,7 +350,7 @@ void gemm_arrays(const Array& a, const Array& b, const Array& out, const Array& 
            reinterpret_cast<uintptr_t>(a.data()), lda, reinterpret_cast<uintptr_t>(b.data()),
            reinterpret_cast<uintptr_t>(gs), reinterpret_cast<uintptr_t>(gz), reinterpret_cast<uintptr_t>(ch),
            reinterpret_cast<uintptr_t>(tok), reinterpret_cast<uintptr_t>(bi), reinterpret_cast<uintptr_t>(out.data()),
-           ldo, reinterpret_cast<uintptr_t>(workspace.data()), workspace.nbytes(), schedule, stream, false);
+           ldo, reinterpret_cast<uintptr_t>(workspace.data()), workspace.nbytes(), schedule, stream, false, sm_count);
 }
 
 // ---- activation quantization ---------------------------------------------------------------
@@ -661,10 +663,11 @@ NB_MODULE(_C, m) {
   m.def(
       "workspace_size",
       [](int64_t M, int64_t N, int64_t K, const std::string& a, const std::string& b, const std::string& scale,
-         bool has_zeros, const std::string& out, int64_t group_size) {
-        return mixgemm::workspace_size(problem_of(M, N, K, a, b, scale, has_zeros, out, group_size));
+         bool has_zeros, const std::string& out, int64_t group_size, int sm_count) {
+        return mixgemm::workspace_size(problem_of(M, N, K, a, b, scale, has_zeros, out, group_size), sm_count);
       },
-      "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a, "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a);
+      "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a, "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a,
+      "sm_count"_a = 0);
   m.def(
       "supported_schedules",
       [](const std::string& a, const std::string& b, const std::string& scale, bool has_zeros,
@@ -686,22 +689,24 @@ NB_MODULE(_C, m) {
   m.def("gemm_ptr", &gemm_ptr, "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a, "scale_type"_a, "has_zeros"_a,
         "out_type"_a, "group_size"_a, "a"_a, "lda"_a, "b"_a, "group_scales"_a, "group_zeros"_a, "channel_scales"_a,
         "token_scales"_a, "bias"_a, "out"_a, "ldo"_a, "workspace"_a, "workspace_bytes"_a, "schedule"_a, "stream"_a,
-        "pdl"_a = false, nb::call_guard<nb::gil_scoped_release>());
+        "pdl"_a = false, "sm_count"_a = 0, nb::call_guard<nb::gil_scoped_release>());
   m.def(
       "partial_sums_count",
       [](int64_t M, int64_t N, int64_t K, const std::string& a, const std::string& b, const std::string& scale,
-         bool has_zeros, const std::string& out, int64_t group_size, const std::string& schedule) {
-        return mixgemm::partial_sums_count(problem_of(M, N, K, a, b, scale, has_zeros, out, group_size), schedule);
+         bool has_zeros, const std::string& out, int64_t group_size, const std::string& schedule, int sm_count) {
+        return mixgemm::partial_sums_count(problem_of(M, N, K, a, b, scale, has_zeros, out, group_size), schedule,
+                                           sm_count);
       },
       "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a, "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a,
-      "schedule"_a = "");
+      "schedule"_a = "", "sm_count"_a = 0);
   m.def("gemm_partial_sums_ptr", &gemm_partial_sums_ptr, "M"_a, "N"_a, "K"_a, "a_type"_a, "b_type"_a,
         "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a, "a"_a, "lda"_a, "b"_a, "group_scales"_a,
-        "group_zeros"_a, "parts"_a, "schedule"_a, "stream"_a, "pdl"_a = false,
+        "group_zeros"_a, "parts"_a, "schedule"_a, "stream"_a, "pdl"_a = false, "sm_count"_a = 0,
         nb::call_guard<nb::gil_scoped_release>());
   m.def("gemm_arrays", &gemm_arrays, "a"_a, "b"_a, "out"_a, "workspace"_a, "N"_a, "a_type"_a, "b_type"_a,
         "scale_type"_a, "has_zeros"_a, "out_type"_a, "group_size"_a, "group_scales"_a.none(), "group_zeros"_a.none(),
-        "channel_scales"_a.none(), "token_scales"_a.none(), "bias"_a.none(), "schedule"_a, "stream"_a);
+        "channel_scales"_a.none(), "token_scales"_a.none(), "bias"_a.none(), "schedule"_a, "stream"_a,
+        "sm_count"_a = 0);
   m.def("reference_gemm", &reference_gemm, "a"_a, "q"_a, "N"_a, "a_type"_a, "b_type"_a, "scale_type"_a,
         "has_zeros"_a, "out_type"_a, "group_size"_a, "group_scales"_a.none(), "zeros"_a.none(),
         "channel_scales"_a.none(), "token_scales"_a.none(), "bias"_a.none(), "threads"_a = 0);

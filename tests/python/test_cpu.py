@@ -227,6 +227,22 @@ def test_dlpack_gemm_keeps_a_workspace_per_stream():
         mg._retired_workspaces.clear()
 
 
+def test_sm_count_sizes_the_workspace_and_is_checked():
+    # sm_count (the SMs of a green context's stream): 0 is the device's count (132 without a
+    # device), a count outside 0..that is refused by name; the partial-sum count takes it too.
+    args = (1, 8192, 21760)
+    default = mg.workspace_size(*args, group_size=128)
+    assert mg.workspace_size(*args, group_size=128, sm_count=0) == default
+    assert mg.workspace_size(*args, group_size=128, sm_count=66) >= 0
+    assert mg.partial_sums_count(*args, group_size=128, sm_count=0) == mg.partial_sums_count(*args, group_size=128)
+    assert mg.partial_sums_count(*args, group_size=128, sm_count=66) >= 2
+    for bad in (-1, 100000):
+        with pytest.raises(mg.InvalidArgumentError, match=rf"workspace_size: sm_count={bad} is not a number of SMs"):
+            mg.workspace_size(*args, group_size=128, sm_count=bad)
+        with pytest.raises(mg.InvalidArgumentError, match=rf"partial_sums_count: sm_count={bad}"):
+            mg.partial_sums_count(*args, group_size=128, sm_count=bad)
+
+
 def test_stub_lists_every_function():
     stub = (Path(mg.__file__).parent / "_C.pyi").read_text()
     stubbed = (set(re.findall(r"^def (\w+)\(", stub, re.M)) | set(re.findall(r"^class (\w+)\(", stub, re.M))

@@ -304,6 +304,27 @@ def test_dlpack_gemm_on_concurrent_streams():
     assert {s.cuda_stream for s in streams} | {side.cuda_stream} <= keys
 
 
+def test_dlpack_gemm_planned_for_fewer_sms():
+    # sm_count: the call planned for fewer SMs than the device has (a green context's) gives the
+    # whole-device plan's sums within rounding, the same bits run after run, and grows the module's
+    # workspace to what that plan needs; a count above the device's is refused by name.
+    K, N = 4096, 4096
+    qw = mg.quantize_weights(rand_w(K, N, seed=3).numpy(), "rtn", "u4b8", 128)
+    b = mg.prepack(torch.from_numpy(qw.q).to(DEV))
+    sc = torch.from_numpy(qw.group_scales).to(DEV)
+    for M in (1, 8, 300):
+        x = torch.randn(M, K, device=DEV).half()
+        ref = mg.gemm(x, b, N, group_scales=sc, group_size=128)
+        for n in (8, 66):
+            y = mg.gemm(x, b, N, group_scales=sc, group_size=128, sm_count=n)
+            y2 = mg.gemm(x, b, N, group_scales=sc, group_size=128, sm_count=n)
+            torch.cuda.synchronize()
+            assert torch.equal(y, y2), f"M={M} sm_count={n}: a second run differs"
+            close(y.float().cpu(), ref.float().cpu(), f"M={M} sm_count={n}")
+    with pytest.raises(mg.InvalidArgumentError, match="sm_count=100000"):
+        mg.gemm(x, b, N, group_scales=sc, group_size=128, sm_count=100000)
+
+
 def test_opcheck():
     K, N = 512, 256
     layer = mt.QuantLinear.from_linear(torch.nn.Linear(K, N).half().to(DEV))
