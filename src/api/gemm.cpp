@@ -393,12 +393,12 @@ void gemm_partial_sums(const GemmArgs& args, void* parts) {
   api::require_device_pointer(args.group_zeros, "group_zeros", where);
   api::require_stream_of_current_device(args.stream, where);
   if (core::print_config_enabled())
-    std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s (%s), %lld partial sums\n",
+    std::fprintf(stderr, "[mixgemm] M=%lld N=%lld K=%lld types=%s group=%lld -> %s (%s), %lld partial sums%s\n",
                  static_cast<long long>(args.problem.M), static_cast<long long>(args.problem.N),
                  static_cast<long long>(args.problem.K), args.problem.types.name().c_str(),
                  static_cast<long long>(args.problem.group_size), plan.schedule.c_str(),
-                 args.schedule.empty() ? "heuristic" : "forced", static_cast<long long>(plan.parts));
-  if (core::print_config_enabled() && args.sm_count != 0) std::fprintf(stderr, "[mixgemm]   for %d SMs\n", sm_count);
+                 args.schedule.empty() ? "heuristic" : "forced", static_cast<long long>(plan.parts),
+                 args.sm_count != 0 ? (" for " + std::to_string(sm_count) + " SMs").c_str() : "");
   core::launch_partial_sums(args, plan.schedule, parts, sm_count);
 }
 
