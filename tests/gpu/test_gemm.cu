@@ -9,11 +9,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <thread>
 #include <vector>
 
 #include "core/float_bits.h"
+#include "devtools/green_context.h"
 #include "gpu/gemm_test_data.h"
 #include "core/dispatch.h"
 #include "kernels/ptx/sm90.cuh"
@@ -542,6 +544,98 @@ TEST(GemmApi, PlannedForFewerSms) {
           << "M=" << M << " sm_count=" << sms << ": a second run differs";
       if (d_ws) cudaFree(d_ws);
     }
+}
+
+// GemmArgs::sm_count on what it is for: the stream of a CUDA green context that owns n SMs, with
+// the primary context current (an engine handing mixgemm a green stream) and with the green context
+// current (as mixgemm-bench --green-sms runs). Every call must match the reference and repeat its
+// bits, planned for the partition (sm_count = n) and for the whole device (sm_count = 0: persistent
+// grids and split-K / stream-K partitions made for more SMs than the stream has run in waves, which
+// holds only because no CTA waits for one that has not started), and a call captured into a graph on
+// the green stream must replay correctly (the launcher's cluster-residency query names the stream,
+// also while it captures). Shapes: M = 1 x 3072 x 4096 (f16) is smallm's cluster split-K with clusters
+// of 8 when planned for 132 SMs, of which a 16-SM partition holds 2 at once, the whole device 15:
+// the query must count the partition's (MIXGEMM_PRINT_CONFIG=1 shows the split each launch took);
+// M = 8 / 16 / 64 smallm at the partition's count, M = 300 the sm90 family.
+TEST(GemmApi, GreenContextStreams) {
+  MIXGEMM_SKIP_WITHOUT_GPU();
+  int dev = 0, dev_sms = 0;
+  MIXGEMM_CUDA_OK(cudaGetDevice(&dev));
+  MIXGEMM_CUDA_OK(cudaDeviceGetAttribute(&dev_sms, cudaDevAttrMultiProcessorCount, dev));
+  struct Shape {
+    int64_t M, N, K;
+    ScalarType t;
+    int64_t group;
+  };
+  const Shape shapes[] = {{1, 3072, 4096, f16, 128}, {8, 1024, 4096, bf16, 128}, {16, 2048, 4096, f16, 64},
+                          {64, 1024, 2048, bf16, 128}, {300, 1024, 2048, f16, 128}};
+  uint64_t seed = test_seed() + 760;
+  std::vector<std::unique_ptr<Case>> cases;
+  for (const Shape& sh : shapes) cases.push_back(std::make_unique<Case>(sh.M, sh.N, sh.K, sh.t, sh.group, seed++, true));
+  int partitions = 0;
+  for (const int ask : {8, 16, 40}) {
+    for (const bool current : {false, true}) {
+      if (current && ask != 16) continue;
+      devtools::GreenStream gs;
+      try {
+        gs = devtools::make_green_stream(dev, ask, current);
+      } catch (const std::runtime_error& e) {
+        std::printf("[ info ] no green context of %d SMs: %s\n", ask, e.what());
+        continue;
+      }
+      if (gs.sms >= dev_sms) {  // the driver's granularity left no partition smaller than the device
+        devtools::destroy_green_stream(gs);
+        continue;
+      }
+      ++partitions;
+      std::printf("[ info ] green context of %d SMs (asked %d), %s context current\n", gs.sms, ask,
+                  current ? "green" : "primary");
+      for (const auto& c : cases)
+        for (const int plan : {gs.sms, 0}) {
+          const std::string where = "M=" + std::to_string(c->p.M) + " N=" + std::to_string(c->p.N) + " on " +
+                                    std::to_string(gs.sms) + " SMs, sm_count=" + std::to_string(plan) + " (" +
+                                    describe_plan(c->p, plan > 0 ? plan : dev_sms) + ")";
+          GemmArgs g = c->args(gs.stream);
+          g.sm_count = plan;
+          const size_t ws = workspace_size(c->p, plan);
+          void* d_ws = nullptr;
+          if (ws) {
+            MIXGEMM_CUDA_OK(cudaMalloc(&d_ws, ws));
+            MIXGEMM_CUDA_OK(cudaMemset(d_ws, 0, ws));
+          }
+          g.workspace = d_ws;
+          g.workspace_bytes = ws;
+          MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+          MIXGEMM_CUDA_OK(test::poison_16bit(c->d_out, c->p.M * c->p.N));
+          gemm(g);
+          MIXGEMM_CUDA_OK(cudaStreamSynchronize(gs.stream));
+          const auto first = c->download();
+          EXPECT_EQ(c->check(first, "green stream"), 0) << where;
+          MIXGEMM_CUDA_OK(test::poison_16bit(c->d_out, c->p.M * c->p.N));
+          if (c->p.M == 1) {  // the second run captured into a graph on the green stream, then replayed
+            cudaGraph_t graph = nullptr;
+            MIXGEMM_CUDA_OK(cudaStreamBeginCapture(gs.stream, cudaStreamCaptureModeThreadLocal));
+            gemm(g);
+            MIXGEMM_CUDA_OK(cudaStreamEndCapture(gs.stream, &graph));
+            cudaGraphExec_t exec = nullptr;
+            MIXGEMM_CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+            MIXGEMM_CUDA_OK(cudaGraphLaunch(exec, gs.stream));
+            MIXGEMM_CUDA_OK(cudaStreamSynchronize(gs.stream));
+            cudaGraphExecDestroy(exec);
+            cudaGraphDestroy(graph);
+          } else {
+            gemm(g);
+            MIXGEMM_CUDA_OK(cudaStreamSynchronize(gs.stream));
+          }
+          EXPECT_EQ(std::memcmp(first.data(), c->download().data(), first.size() * 2), 0)
+              << where << ": the second run differs";
+          if (d_ws) MIXGEMM_CUDA_OK(cudaFree(d_ws));
+        }
+      devtools::destroy_green_stream(gs);
+    }
+  }
+  MIXGEMM_CUDA_OK(cudaGetLastError());
+  if (partitions == 0) GTEST_SKIP() << "no green context smaller than the device's " << dev_sms << " SMs (see the info lines)";
 }
 
 // One workspace serving both families in turn, as an engine's per-device workspace does: an

@@ -1,6 +1,8 @@
 // device.cpp - host side of the bench's CUDA plumbing (see device.h).
 #include "device.h"
 
+#include "devtools/green_context.h"
+
 #include <cuda.h>
 
 #include <dlfcn.h>
@@ -295,64 +297,17 @@ void nvml_current_clocks(const std::string& pci_bus_id, int& sm_mhz, int& mem_mh
   if (nvml.clock(h, kNvmlClockMem, &mhz) == 0) mem_mhz = static_cast<int>(mhz);
 }
 
-namespace {
-
-// A driver entry point by name, in the version of the cuda.h this file was compiled with (its
-// prototype is the Fn asked for; the bench links the runtime only; green contexts came with 12.4,
-// their streams with 12.5).
-template <class Fn>
-Fn driver_fn(const char* name, unsigned version = CUDA_VERSION) {
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult q{};
-  if (cudaGetDriverEntryPointByVersion(name, &p, version, cudaEnableDefault, &q) != cudaSuccess ||
-      q != cudaDriverEntryPointSuccess || p == nullptr) {
-    (void)cudaGetLastError();
-    throw BenchError(std::string("--green-sms: the driver has no ") + name + " (green-context streams need a CUDA 12.5+ driver)");
-  }
-  return reinterpret_cast<Fn>(p);
-}
-
-void driver_check(CUresult r, const char* what) {
-  if (r != CUDA_SUCCESS) throw BenchError(std::string("--green-sms: ") + what + " failed (CUresult " + std::to_string(r) + ")");
-}
-
-}  // namespace
-
 cudaStream_t green_context_stream(int index, int sms, int* granted) {
-  BENCH_CUDA(cudaSetDevice(index));
-  BENCH_CUDA(cudaFree(nullptr));  // the primary context first, which the green context retains
-  const auto get_device = driver_fn<decltype(&cuDeviceGet)>("cuDeviceGet");
-  const auto get_resource = driver_fn<decltype(&cuDeviceGetDevResource)>("cuDeviceGetDevResource");
-  const auto split = driver_fn<decltype(&cuDevSmResourceSplitByCount)>("cuDevSmResourceSplitByCount");
-  const auto gen_desc = driver_fn<decltype(&cuDevResourceGenerateDesc)>("cuDevResourceGenerateDesc");
-  const auto create = driver_fn<decltype(&cuGreenCtxCreate)>("cuGreenCtxCreate");
-  const auto stream_create = driver_fn<decltype(&cuGreenCtxStreamCreate)>("cuGreenCtxStreamCreate");
-  CUdevice dev = 0;
-  driver_check(get_device(&dev, index), "cuDeviceGet");
-  CUdevResource all{};
-  driver_check(get_resource(dev, &all, CU_DEV_RESOURCE_TYPE_SM), "cuDeviceGetDevResource");
-  if (sms < 1 || static_cast<unsigned>(sms) > all.sm.smCount)
-    throw BenchError("--green-sms " + std::to_string(sms) + ": the device has " + std::to_string(all.sm.smCount) +
-                     " SMs; accepted: 1.." + std::to_string(all.sm.smCount));
-  CUdevResource part{}, rest{};
-  unsigned groups = 1;
-  driver_check(split(&part, &groups, &all, &rest, 0, static_cast<unsigned>(sms)), "cuDevSmResourceSplitByCount");
-  if (groups < 1) throw BenchError("--green-sms " + std::to_string(sms) + ": the driver made no partition of that size");
-  CUdevResourceDesc desc{};
-  driver_check(gen_desc(&desc, &part, 1), "cuDevResourceGenerateDesc");
-  CUgreenCtx green{};
-  driver_check(create(&green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM), "cuGreenCtxCreate");
-  CUstream stream{};
-  driver_check(stream_create(&stream, green, CU_STREAM_NON_BLOCKING, 0), "cuGreenCtxStreamCreate");
   // The green context current on this thread, so that the runtime calls that follow (events,
   // launches, copies on the stream) belong to it; allocations stay shared with the primary context.
-  const auto from_green = driver_fn<decltype(&cuCtxFromGreenCtx)>("cuCtxFromGreenCtx");
-  const auto set_current = driver_fn<decltype(&cuCtxSetCurrent)>("cuCtxSetCurrent");
-  CUcontext as_ctx{};
-  driver_check(from_green(&as_ctx, green), "cuCtxFromGreenCtx");
-  driver_check(set_current(as_ctx), "cuCtxSetCurrent");
-  *granted = static_cast<int>(part.sm.smCount);
-  return reinterpret_cast<cudaStream_t>(stream);
+  // It lives until the process ends.
+  try {
+    const devtools::GreenStream g = devtools::make_green_stream(index, sms, /*make_current=*/true);
+    *granted = g.sms;
+    return g.stream;
+  } catch (const std::runtime_error& e) {
+    throw BenchError(std::string("--green-sms ") + std::to_string(sms) + ": " + e.what());
+  }
 }
 
 }  // namespace mixgemm::bench

@@ -79,18 +79,17 @@ int resident_ctas(smallm::SmallmKernelFn fn, int threads, int64_t smem) {
   return n;
 }
 
-// Clusters of `cluster` CTAs of `fn` that fit on the device at once (per device, cached),
-// after allowing the non-portable sizes (> 8) for the kernel. Host-side queries only.
-int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int cluster) {
-  static std::mutex mu;
-  static std::map<std::tuple<const void*, int, int, int64_t, int>, int> cache;
-  int dev = 0;
-  cudaError_t e = cudaGetDevice(&dev);
-  if (e != cudaSuccess) cuda_fail("cudaGetDevice", e);
-  const auto key = std::make_tuple(reinterpret_cast<const void*>(fn), dev, threads, smem, cluster);
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
+// Clusters of `cluster` CTAs of `fn` that the SMs of `stream`'s context hold at once. The query
+// names the stream: the occupancy API then counts for the stream's context, so a stream of a CUDA
+// green context gets its partition's count (on an H100, clusters of 8 at one CTA per SM: 15 on the
+// whole device, 10 on an 80-SM partition, 2 on 16 SMs; clusters of 16 none) even while the primary
+// context is current, where a query without it counts the whole device (session 102,
+// bench/results/2026-12-07-h100/s102-green/). Not cached: a stream handle says nothing lasting about
+// its context (handles are reused), and the query costs ~0.3 us of host time, made only where a
+// geometry would cluster. A host-side query (no stream operation, no synchronization): legal during
+// capture (GemmApi.GreenContextStreams captures one). Allows the non-portable sizes (> 8) first.
+int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int cluster, cudaStream_t stream) {
+  cudaError_t e;
   if (cluster > 8) {
     e = cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     if (e != cudaSuccess) cuda_fail("cudaFuncSetAttribute(NonPortableClusterSizeAllowed)", e);
@@ -100,15 +99,15 @@ int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int 
   cfg.gridDim = dim3(static_cast<unsigned>(cluster), 1, 1);
   cfg.blockDim = dim3(static_cast<unsigned>(threads), 1, 1);
   cfg.dynamicSmemBytes = static_cast<size_t>(smem);
+  cfg.stream = stream;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
   int n = 0;
   e = cudaOccupancyMaxActiveClusters(&n, reinterpret_cast<const void*>(fn), &cfg);
   if (e != cudaSuccess) {
-    (void)cudaGetLastError();  // not sticky: a size the device refuses means no clusters
+    (void)cudaGetLastError();  // not sticky: a size the SMs refuse means no clusters
     n = 0;
   }
-  cache.emplace(key, n);
   return n;
 }
 
@@ -149,7 +148,7 @@ int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t
   // plain split); otherwise the plain split (its own k-parts, summed in the same k order).
   if (g.cluster >= 2 && !parts &&
       (fit < cfg.ctas_per_sm ||
-       int64_t{resident_clusters(fn, threads, g.smem_bytes, static_cast<int>(g.cluster))} < g.stripes))
+       int64_t{resident_clusters(fn, threads, g.smem_bytes, static_cast<int>(g.cluster), stream)} < g.stripes))
     g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg, sm_count,
                           SmallmCluster::kOff);
   // Persistent CTAs: never more than fit at once (a second wave would idle SMs at the end). Not
