@@ -152,15 +152,15 @@ def workspace(device) -> Optional[Tensor]:
     return _workspaces.get(_dev_index(device))
 
 
-def _problem_ws_bytes(M, N, K, a, b, s, z, o, g, device_index) -> int:
+def _problem_ws_bytes(M, N, K, a, b, s, z, o, g, device_index, sm_count: int = 0) -> int:
     # By M: workspace_size(M) covers every M' <= M (since session 75; what one call needs is not
     # monotone in M), and above 64 tokens it grows with M (e.g. fused qkv 6144 x 4096 at M = 512).
     # Cached: the bound costs up to ~0.1-0.3 ms of host time at large M.
-    key = (M, N, K, a, b, s, z, o, g, device_index)
+    key = (M, N, K, a, b, s, z, o, g, device_index, sm_count)
     n = _ws_bytes.get(key)
     if n is None:
         with torch.cuda.device(device_index):
-            n = int(_C.workspace_size(key[0], N, K, a, b, s, z, o, g))
+            n = int(_C.workspace_size(key[0], N, K, a, b, s, z, o, g, sm_count))
         _ws_bytes[key] = n
     return n
 
@@ -271,7 +271,7 @@ def _eager(x: Tensor) -> bool:
 def _gemm_impl(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
                channel_scales: Optional[Tensor], token_scales: Optional[Tensor], bias: Optional[Tensor],
                N: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int, out_type: str,
-               schedule: str, pdl: bool = False) -> Tensor:
+               schedule: str, pdl: bool = False, sm_count: int = 0) -> Tensor:
     _check_cuda("gemm", a, b, group_scales, group_zeros, channel_scales, token_scales, bias)
     _check_operands("gemm", a, b, N, weight_type, scale_type, group_size, out_type, group_scales, group_zeros,
                     channel_scales, token_scales, bias)
@@ -282,7 +282,7 @@ def _gemm_impl(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros
     a = _aligned(a)
     a_type = type_name(a.dtype)
     idx = a.device.index
-    need = _problem_ws_bytes(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, idx)
+    need = _problem_ws_bytes(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, idx, sm_count)
     cur = torch.cuda.current_stream(a.device)
     other_device = torch.cuda.current_device() != idx
     with _ws_lock, (torch.cuda.device(idx) if other_device else contextlib.nullcontext()):
@@ -290,7 +290,8 @@ def _gemm_impl(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros
         ws = _reserve_workspace_locked(idx, need)
         _C.gemm_ptr(M, N, K, a_type, weight_type, scale_type, has_zeros, out_type, group_size, a.data_ptr(), K,
                     b.data_ptr(), _ptr(group_scales), _ptr(group_zeros), _ptr(channel_scales), _ptr(token_scales),
-                    _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule, cur.cuda_stream, pdl)
+                    _ptr(bias), out.data_ptr(), N, ws.data_ptr(), ws.numel(), schedule, cur.cuda_stream, pdl,
+                    sm_count)
     return out
 
 
@@ -299,13 +300,13 @@ _gemm_op = torch.library.custom_op("mixgemm::gemm", _gemm_impl, mutates_args=())
 
 @_gemm_op.register_fake
 def _gemm_fake(a, b, group_scales, group_zeros, channel_scales, token_scales, bias, N, weight_type, scale_type,
-               has_zeros, group_size, out_type, schedule, pdl=False):
+               has_zeros, group_size, out_type, schedule, pdl=False, sm_count=0):
     return a.new_empty((a.shape[0], N), dtype=_FROM_NAME[out_type])
 
 
 def _gemm_partial_sums_impl(a: Tensor, b: Tensor, group_scales: Optional[Tensor], group_zeros: Optional[Tensor],
                           N: int, parts: int, weight_type: str, scale_type: str, has_zeros: bool, group_size: int,
-                          out_type: str, schedule: str, pdl: bool = False) -> Tensor:
+                          out_type: str, schedule: str, pdl: bool = False, sm_count: int = 0) -> Tensor:
     _check_cuda("gemm_partial_sums", a, b, group_scales, group_zeros)
     _check_operands("gemm_partial_sums", a, b, N, weight_type, scale_type, group_size, out_type, group_scales,
                     group_zeros)
@@ -317,7 +318,8 @@ def _gemm_partial_sums_impl(a: Tensor, b: Tensor, group_scales: Optional[Tensor]
     with torch.cuda.device(a.device.index):
         _C.gemm_partial_sums_ptr(M, N, K, type_name(a.dtype), weight_type, scale_type, has_zeros, out_type,
                                  group_size, a.data_ptr(), K, b.data_ptr(), _ptr(group_scales), _ptr(group_zeros),
-                                 out.data_ptr(), schedule, torch.cuda.current_stream(a.device).cuda_stream, pdl)
+                                 out.data_ptr(), schedule, torch.cuda.current_stream(a.device).cuda_stream, pdl,
+                                 sm_count)
     return out
 
 
@@ -327,19 +329,19 @@ _gemm_partial_sums_op = torch.library.custom_op("mixgemm::gemm_partial_sums", _g
 
 @_gemm_partial_sums_op.register_fake
 def _gemm_partial_sums_fake(a, b, group_scales, group_zeros, N, parts, weight_type, scale_type, has_zeros, group_size,
-                            out_type, schedule, pdl=False):
+                            out_type, schedule, pdl=False, sm_count=0):
     return a.new_empty((parts, a.shape[0], N), dtype=torch.int32 if a.dtype == torch.int8 else torch.float32)
 
 
 _parts_count: Dict[tuple, int] = {}
 
 
-def _partial_sums_count(M, N, K, a, b, s, z, o, g, schedule, device_index) -> int:
-    key = (M, N, K, a, b, s, z, o, g, schedule, device_index)
+def _partial_sums_count(M, N, K, a, b, s, z, o, g, schedule, device_index, sm_count: int = 0) -> int:
+    key = (M, N, K, a, b, s, z, o, g, schedule, device_index, sm_count)
     n = _parts_count.get(key)
     if n is None:
         with torch.cuda.device(device_index):
-            n = int(_C.partial_sums_count(M, N, K, a, b, s, z, o, g, schedule))
+            n = int(_C.partial_sums_count(M, N, K, a, b, s, z, o, g, schedule, sm_count))
         _parts_count[key] = n
     return n
 
@@ -401,42 +403,46 @@ def gemm(a: Tensor, b: Tensor, N: int, *, group_scales: Optional[Tensor] = None,
          group_zeros: Optional[Tensor] = None, channel_scales: Optional[Tensor] = None,
          token_scales: Optional[Tensor] = None, bias: Optional[Tensor] = None, weight_type: str = "u4b8",
          scale_type: Optional[str] = None, group_size: int = 0, out_dtype: Optional[torch.dtype] = None,
-         schedule: str = "") -> Tensor:
+         schedule: str = "", sm_count: int = 0) -> Tensor:
     """``torch.ops.mixgemm.gemm`` with keyword defaults: a ``[M, K]`` (f16/bf16/int8/
     float8_e4m3fn) times the prepacked weight ``b`` -> ``[M, N]`` of ``out_dtype`` (default:
-    a's dtype for 16-bit a, else float16). See :func:`mixgemm.gemm` for the operands."""
+    a's dtype for 16-bit a, else float16). See :func:`mixgemm.gemm` for the operands;
+    ``sm_count``: plan for that many SMs (the current stream's green context, say; 0: the
+    device's), as :func:`mixgemm.gemm`'s."""
     at = type_name(a.dtype)
     st = scale_type or mixgemm.default_scale_type(at)
     if out_dtype is None:
         out_dtype = a.dtype if a.dtype in (torch.float16, torch.bfloat16) else torch.float16
     op = _gemm_impl if _eager(a) else torch.ops.mixgemm.gemm
     return op(a, b, group_scales, group_zeros, channel_scales, token_scales, bias, N, weight_type, st,
-              group_zeros is not None, group_size, type_name(out_dtype), schedule)
+              group_zeros is not None, group_size, type_name(out_dtype), schedule, False, sm_count)
 
 
 def gemm_partial_sums(a: Tensor, b: Tensor, N: int, *, group_scales: Optional[Tensor] = None,
                       group_zeros: Optional[Tensor] = None, weight_type: str = "u4b8",
                       scale_type: Optional[str] = None, group_size: int = 0,
-                      out_dtype: Optional[torch.dtype] = None, schedule: str = "") -> Optional[Tensor]:
+                      out_dtype: Optional[torch.dtype] = None, schedule: str = "",
+                      sm_count: int = 0) -> Optional[Tensor]:
     """``torch.ops.mixgemm.gemm_partial_sums``: the decode GEMM's S split-K partial sums, ``[S, M,
     N]`` float32 (int32 for int8 a), unreduced and without epilogue, or None where the problem has
     no partial-sum form (:func:`mixgemm.partial_sums_count` is 0: M > 16, very wide layers, and the
     large layers whose decode the heuristic gives sm90's 256 x 16 tile).
     ``sum_partials(parts)``, then ``* tok * ch + bias`` and the cast to ``out_dtype``, is
     :func:`gemm`'s output; under torch.compile that sum fuses into the next kernel and the
-    GEMM's own reduction launch disappears (include/mixgemm/gemm.h, gemm_partial_sums)."""
+    GEMM's own reduction launch disappears (include/mixgemm/gemm.h, gemm_partial_sums).
+    ``sm_count``: as :func:`gemm`'s (S depends on it)."""
     at = type_name(a.dtype)
     st = scale_type or mixgemm.default_scale_type(at)
     if out_dtype is None:
         out_dtype = a.dtype if a.dtype in (torch.float16, torch.bfloat16) else torch.float16
     M, K = a.shape
     S = _partial_sums_count(M, N, K, at, weight_type, st, group_zeros is not None, type_name(out_dtype), group_size,
-                            schedule, _dev_index(a.device))
+                            schedule, _dev_index(a.device), sm_count)
     if S < 2:
         return None
     op = _gemm_partial_sums_impl if _eager(a) else torch.ops.mixgemm.gemm_partial_sums
     return op(a, b, group_scales, group_zeros, N, S, weight_type, st, group_zeros is not None, group_size,
-              type_name(out_dtype), schedule)
+              type_name(out_dtype), schedule, False, sm_count)
 
 
 def quantize_activations(a: Tensor, to: str = "s8", static_scale: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
@@ -659,13 +665,17 @@ class QuantLinear(torch.nn.Module):
     the next kernel and the reduction launch is saved (eager it costs S - 1 small adds). Layers
     whose epilogue torch cannot round as the kernel's single fma (a bias together with token or
     channel scales: every W4A8 layer with a bias) keep the plain GEMM.
+
+    ``sm_count``: plan every call for that many SMs (the SMs of the green context whose stream the
+    layer runs on; 0: the device's), as :func:`mixgemm.gemm`'s; the workspace and the partial-sum
+    counts follow it.
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, *, weight_type: str = "u4b8",
                  group_size: int = 128, act_type: str = "f16", has_zeros: bool = False,
                  has_channel_scales: Optional[bool] = None, act_order: bool = False,
                  dtype: torch.dtype = torch.float16, device=None, schedule: str = "",
-                 partial_sums: bool = False) -> None:
+                 partial_sums: bool = False, sm_count: int = 0) -> None:
         super().__init__()
         if act_type not in mixgemm.ACT_TYPES:
             raise mixgemm.InvalidArgumentError(f"QuantLinear: act_type='{act_type}'; accepted: "
@@ -676,6 +686,7 @@ class QuantLinear(torch.nn.Module):
         self.weight_type, self.group_size, self.act_type = weight_type, int(group_size), act_type
         self.scale_type = mixgemm.default_scale_type(act_type)
         self.has_zeros, self.dtype, self.schedule = bool(has_zeros), dtype, schedule
+        self.sm_count = int(sm_count)
         # Decode calls (M <= 16) run gemm_partial_sums and sum the parts here, so that torch.compile
         # fuses the sum and the epilogue into the next kernel instead of the GEMM launching its own
         # reduction (the same bits; where there is no partial-sum form, the plain gemm).
@@ -715,7 +726,7 @@ class QuantLinear(torch.nn.Module):
                 idx = _dev_index(device)
                 for m in range(1, 17):
                     S = _partial_sums_count(m, N, K, act_type, weight_type, self.scale_type, self.has_zeros,
-                                            self.out_type, self.group_size, schedule, idx)
+                                            self.out_type, self.group_size, schedule, idx, self.sm_count)
                     if S >= 2:
                         self._parts_by_m[m] = S
 
@@ -734,7 +745,7 @@ class QuantLinear(torch.nn.Module):
             return
         need = _problem_ws_bytes(max(int(max_m), 64), self.out_features, self.in_features, self.act_type,
                                  self.weight_type, self.scale_type, self.has_zeros, self.out_type, self.group_size,
-                                 _dev_index(dev))
+                                 _dev_index(dev), self.sm_count)
         reserve_workspace(dev, need)
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
@@ -773,20 +784,21 @@ class QuantLinear(torch.nn.Module):
         if S >= 2:
             partial_sums = _gemm_partial_sums_impl if eager else torch.ops.mixgemm.gemm_partial_sums
             parts = partial_sums(x2, self.qweight, self.scales, self.zeros, self.out_features, S, self.weight_type,
-                                 self.scale_type, self.has_zeros, self.group_size, self.out_type, self.schedule, pdl)
+                                 self.scale_type, self.has_zeros, self.group_size, self.out_type, self.schedule, pdl,
+                                 self.sm_count)
             y = _partial_sums_epilogue(sum_partials(parts), tok, self.channel_scales, self.bias)
             return y.to(self.dtype).reshape(*lead, self.out_features)
         gemm_fn = _gemm_impl if eager else torch.ops.mixgemm.gemm
         out = gemm_fn(x2, self.qweight, self.scales, self.zeros, self.channel_scales, tok, self.bias, self.out_features,
                       self.weight_type, self.scale_type, self.has_zeros, self.group_size, self.out_type, self.schedule,
-                      pdl)
+                      pdl, self.sm_count)
         return out.reshape(*lead, self.out_features)
 
     # -- constructors --
     @classmethod
     def from_quantized(cls, qw: "mixgemm.QuantizedWeight", bias: Optional[Tensor] = None, *, act_type: str = "f16",
                        dtype: Optional[torch.dtype] = None, device=None, schedule: str = "",
-                       partial_sums: bool = False) -> "QuantLinear":
+                       partial_sums: bool = False, sm_count: int = 0) -> "QuantLinear":
         """A layer from a :class:`mixgemm.QuantizedWeight` (NumPy or torch arrays, ``[K, N]``).
         The scale type must suit ``act_type`` (f16/bf16 scales for 16-bit activations of the
         same type, u8 for s8, f16 for e4m3). Prepacks on the GPU when ``device`` is CUDA."""
@@ -804,7 +816,7 @@ class QuantLinear(torch.nn.Module):
         layer = cls(K, N, bias is not None, weight_type=qw.type, group_size=qw.group_size, act_type=act_type,
                     has_zeros=qw.has_zeros, has_channel_scales=qw.channel_scales is not None,
                     act_order=qw.perm is not None, dtype=dtype, device=device, schedule=schedule,
-                    partial_sums=partial_sums)
+                    partial_sums=partial_sums, sm_count=sm_count)
         with torch.no_grad():
             q = _as_tensor(qw.q, device, torch.uint8)
             if device.type == "cuda":
@@ -830,7 +842,7 @@ class QuantLinear(torch.nn.Module):
     def from_linear(cls, linear: torch.nn.Linear, weight_type: str = "u4b8", group_size: int = 128,
                     act_type: str = "f16", method: Optional[str] = None, device=None,
                     dtype: Optional[torch.dtype] = None, schedule: str = "",
-                    partial_sums: bool = False) -> "QuantLinear":
+                    partial_sums: bool = False, sm_count: int = 0) -> "QuantLinear":
         """Quantize an ``nn.Linear`` (on its device, with :func:`quantize_weights`) and pack it.
 
         act_type 'f16'/'bf16': RTN (weight_type u4b8, u4, u8b128 or u8) with group scales of
@@ -847,27 +859,27 @@ class QuantLinear(torch.nn.Module):
         qw = quantize_weights(w.to(device).t(), method=method, weight_type=weight_type, group_size=group_size,
                               scale_type=st)
         return cls.from_quantized(qw, linear.bias, act_type=act_type, dtype=dtype, device=device, schedule=schedule,
-                                  partial_sums=partial_sums)
+                                  partial_sums=partial_sums, sm_count=sm_count)
 
     @classmethod
     def from_gptq(cls, qweight: Tensor, qzeros: Tensor, scales: Tensor, g_idx: Optional[Tensor] = None,
                   bias: Optional[Tensor] = None, *, bits: int = 4, sym: Optional[bool] = None,
-                  zero_format: str = "v1", act_type: str = "f16", device=None) -> "QuantLinear":
+                  zero_format: str = "v1", act_type: str = "f16", device=None, sm_count: int = 0) -> "QuantLinear":
         """A layer from a GPTQ checkpoint's tensors (``<prefix>.qweight``, ``.qzeros``,
         ``.scales``, ``.g_idx``, ``.bias``; see :func:`mixgemm.from_gptq`). act_type 'f16'
         (as stored), 'bf16' (scales converted), or 'e4m3' (4-bit; rescaled for fp8)."""
         qw = mixgemm.from_gptq(qweight, qzeros, scales, g_idx, bits=bits, sym=sym, zero_format=zero_format)
-        return cls._from_checkpoint(qw, bias, act_type, device)
+        return cls._from_checkpoint(qw, bias, act_type, device, sm_count)
 
     @classmethod
     def from_awq(cls, qweight: Tensor, qzeros: Tensor, scales: Tensor, bias: Optional[Tensor] = None, *,
-                 act_type: str = "f16", device=None) -> "QuantLinear":
+                 act_type: str = "f16", device=None, sm_count: int = 0) -> "QuantLinear":
         """A layer from an AWQ checkpoint's tensors (``.qweight`` int32 ``[K, N/8]``,
         ``.qzeros``, ``.scales``; see :func:`mixgemm.from_awq`)."""
-        return cls._from_checkpoint(mixgemm.from_awq(qweight, qzeros, scales), bias, act_type, device)
+        return cls._from_checkpoint(mixgemm.from_awq(qweight, qzeros, scales), bias, act_type, device, sm_count)
 
     @classmethod
-    def _from_checkpoint(cls, qw, bias, act_type, device):
+    def _from_checkpoint(cls, qw, bias, act_type, device, sm_count=0):
         if act_type == "s8":
             raise mixgemm.NotSupportedError("QuantLinear: GPTQ/AWQ checkpoints carry f16 scales; s8 activations "
                                             "need QQQ's integer scales (use act_type 'f16', 'bf16' or 'e4m3')")
@@ -877,7 +889,7 @@ class QuantLinear(torch.nn.Module):
             import dataclasses
             s = torch.from_numpy(np.ascontiguousarray(qw.group_scales)).to(torch.bfloat16)
             qw = dataclasses.replace(qw, scale_type="bf16", group_scales=s)
-        return cls.from_quantized(qw, bias, act_type=act_type, device=device)
+        return cls.from_quantized(qw, bias, act_type=act_type, device=device, sm_count=sm_count)
 
     @classmethod
     def from_state_dict(cls, state: Dict[str, Tensor], prefix: str = "", fmt: str = "gptq",

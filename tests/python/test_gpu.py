@@ -325,6 +325,37 @@ def test_dlpack_gemm_planned_for_fewer_sms():
         mg.gemm(x, b, N, group_scales=sc, group_size=128, sm_count=100000)
 
 
+def test_torch_ops_take_sm_count():
+    # mixgemm.torch's ops and QuantLinear plan for sm_count SMs as mixgemm.gemm does: the same bits
+    # as the DLPack call with the same count (eager, through the dispatcher, compiled), the workspace
+    # grown for that plan, the op's schema checked, and a count above the device's refused by name.
+    K, N = 4096, 2048
+    lin = torch.nn.Linear(K, N, bias=False).half().to(DEV)
+    for n in (8, 66):
+        layer = mt.QuantLinear.from_linear(lin, sm_count=n)
+        assert layer.sm_count == n
+        for M in (1, 8, 300):
+            x = torch.randn(M, K, device=DEV).half()
+            want = mg.gemm(x, layer.qweight, N, group_scales=layer.scales, group_size=128, sm_count=n)
+            got = mt.gemm(x, layer.qweight, N, group_scales=layer.scales, group_size=128, sm_count=n)
+            args = (x, layer.qweight, layer.scales, None, None, None, None, N, "u4b8", "f16", False, 128, "f16", "",
+                    False, n)
+            op = torch.ops.mixgemm.gemm(*args)
+            torch.cuda.synchronize()
+            assert torch.equal(got, want), f"M={M} sm_count={n}: mixgemm.torch.gemm differs from mixgemm.gemm"
+            assert torch.equal(op, want), f"M={M} sm_count={n}: the dispatched op differs from mixgemm.gemm"
+            assert torch.equal(layer(x), want), f"M={M} sm_count={n}: QuantLinear differs from mixgemm.gemm"
+        torch.library.opcheck(torch.ops.mixgemm.gemm.default, args, test_utils=("test_schema", "test_faketensor"))
+        x = torch.randn(4, K, device=DEV).half()
+        compiled = torch.compile(layer, fullgraph=True)
+        assert torch.equal(compiled(x), layer(x)), f"sm_count={n}: compiled QuantLinear differs"
+        ws = mt.workspace(DEV)
+        need = mg.workspace_size(300, N, K, "f16", "u4b8", "f16", False, "f16", 128, sm_count=n)
+        assert ws is not None and ws.numel() >= need
+    with pytest.raises(mg.InvalidArgumentError, match="sm_count=100000"):
+        mt.gemm(x, layer.qweight, N, group_scales=layer.scales, group_size=128, sm_count=100000)
+
+
 def test_opcheck():
     K, N = 512, 256
     layer = mt.QuantLinear.from_linear(torch.nn.Linear(K, N).half().to(DEV))
