@@ -20,6 +20,7 @@
 #include "core/dispatch.h"
 #include "kernels/ptx/sm90.cuh"
 #include "kernels/sm90/sm90.h"
+#include "kernels/smallm/smallm.h"
 #include "kernels/workspace_layout.h"
 #include "gpu/gpu_test_util.h"
 #include "mixgemm/activation_quant.h"
@@ -553,10 +554,13 @@ TEST(GemmApi, PlannedForFewerSms) {
 // grids and split-K / stream-K partitions made for more SMs than the stream has run in waves, which
 // holds only because no CTA waits for one that has not started), and a call captured into a graph on
 // the green stream must replay correctly (the launcher's cluster-residency query names the stream,
-// also while it captures). Shapes: M = 1 x 3072 x 4096 (f16) is smallm's cluster split-K with clusters
-// of 8 when planned for 132 SMs, of which a 16-SM partition holds 2 at once, the whole device 15:
-// the query must count the partition's (MIXGEMM_PRINT_CONFIG=1 shows the split each launch took);
-// M = 8 / 16 / 64 smallm at the partition's count, M = 300 the sm90 family.
+// also while it captures). Shapes: M = 1 / 8 / 16 / 64 smallm (cluster split-K where the partition's
+// plan has one), M = 300 the sm90 family (MIXGEMM_PRINT_CONFIG=1 shows each launch's split). And the
+// cluster decision itself: smallm_t8_w8_o1_p0 planned for the whole device on M = 1 x 3072 x 4096 is
+// 12 stripes x clusters of 8 at one CTA per SM, which the whole device (132 SMs) holds at once (15) and
+// a partition of n SMs does not (n / 8 of them: session 102's probe): on the green stream the launcher
+// must fall back to the workspace split. Counting without the stream, with the primary context
+// current, it clustered (the whole device's count): the primary-current rows are the negative control.
 TEST(GemmApi, GreenContextStreams) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   int dev = 0, dev_sms = 0;
@@ -631,6 +635,30 @@ TEST(GemmApi, GreenContextStreams) {
               << where << ": the second run differs";
           if (d_ws) MIXGEMM_CUDA_OK(cudaFree(d_ws));
         }
+      {
+        const Case& c = *cases[0];  // M = 1 x 3072 x 4096
+        kernels::SmallmConfig cfg;
+        ASSERT_TRUE(kernels::smallm_parse_name("smallm_t8_w8_o1_p0", &cfg));
+        GemmArgs g = c.args(gs.stream, cfg.name());
+        const size_t ws = workspace_size(c.p);
+        void* d_ws = nullptr;
+        MIXGEMM_CUDA_OK(cudaMalloc(&d_ws, ws));
+        MIXGEMM_CUDA_OK(cudaMemset(d_ws, 0, ws));
+        g.workspace = d_ws;
+        g.workspace_bytes = ws;
+        MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
+        MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
+        const int64_t ran = kernels::launch_smallm(core::params_of(g, dev_sms), cfg, gs.stream);
+        MIXGEMM_CUDA_OK(cudaStreamSynchronize(gs.stream));
+        EXPECT_EQ(c.check(c.download(), "t8_w8_o1 for the whole device"), 0) << gs.sms << " SMs";
+        if (dev_sms >= 96 && gs.sms < 96)  // 12 clusters of 8 need 96 SMs
+          EXPECT_EQ(ran, 0) << "t8_w8_o1 planned for " << dev_sms << " SMs ran cluster split-K (" << ran
+                            << " CTAs per stripe) on a green stream of " << gs.sms << " SMs, which holds "
+                            << gs.sms / 8 << " of its 12 clusters at once";
+        std::printf("[ info ] t8_w8_o1 planned for %d SMs on the %d-SM stream: %s\n", dev_sms, gs.sms,
+                    ran ? "cluster split-K" : "workspace split-K");
+        MIXGEMM_CUDA_OK(cudaFree(d_ws));
+      }
       devtools::destroy_green_stream(gs);
     }
   }
