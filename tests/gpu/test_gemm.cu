@@ -512,6 +512,26 @@ TEST(GemmApi, TwoThreadsTwoStreams) {
   cudaStreamDestroy(s2);
 }
 
+// A zero-filled workspace of workspace_size(g.problem, sm_count) bytes attached to g, freed with the
+// object (a call planned for sm_count SMs; 0: the device's). EXPECTs on allocation failure.
+struct PlannedWorkspace {
+  void* d = nullptr;
+  PlannedWorkspace(GemmArgs& g, int sm_count) {
+    const size_t bytes = workspace_size(g.problem, sm_count);
+    if (bytes) {
+      EXPECT_EQ(cudaMalloc(&d, bytes), cudaSuccess);
+      EXPECT_EQ(cudaMemset(d, 0, bytes), cudaSuccess);
+    }
+    g.workspace = d;
+    g.workspace_bytes = d ? bytes : 0;
+  }
+  ~PlannedWorkspace() {
+    if (d) cudaFree(d);
+  }
+  PlannedWorkspace(const PlannedWorkspace&) = delete;
+  PlannedWorkspace& operator=(const PlannedWorkspace&) = delete;
+};
+
 // GemmArgs::sm_count: a call planned for fewer SMs than the device has (a green context's
 // partition) still matches the reference, through smallm (stream-K / cluster split-K over fewer
 // CTAs), sm90 (fewer persistent CTAs, another split) and the row split, with the workspace that
@@ -524,14 +544,7 @@ TEST(GemmApi, PlannedForFewerSms) {
       Case c(M, 2048, 4096, M == 8 ? bf16 : f16, 128, seed++, M != 16);
       GemmArgs g = c.args(nullptr);
       g.sm_count = sms;
-      const size_t ws = workspace_size(c.p, sms);
-      void* d_ws = nullptr;
-      if (ws) {
-        MIXGEMM_CUDA_OK(cudaMalloc(&d_ws, ws));
-        MIXGEMM_CUDA_OK(cudaMemset(d_ws, 0, ws));
-      }
-      g.workspace = d_ws;
-      g.workspace_bytes = ws;
+      const PlannedWorkspace ws(g, sms);
       MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, M * c.p.N));
       gemm(g);
       MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
@@ -543,7 +556,6 @@ TEST(GemmApi, PlannedForFewerSms) {
       MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
       EXPECT_EQ(std::memcmp(first.data(), c.download().data(), first.size() * 2), 0)
           << "M=" << M << " sm_count=" << sms << ": a second run differs";
-      if (d_ws) cudaFree(d_ws);
     }
 }
 
@@ -601,14 +613,7 @@ TEST(GemmApi, GreenContextStreams) {
                                     describe_plan(c->p, plan > 0 ? plan : dev_sms) + ")";
           GemmArgs g = c->args(gs.stream);
           g.sm_count = plan;
-          const size_t ws = workspace_size(c->p, plan);
-          void* d_ws = nullptr;
-          if (ws) {
-            MIXGEMM_CUDA_OK(cudaMalloc(&d_ws, ws));
-            MIXGEMM_CUDA_OK(cudaMemset(d_ws, 0, ws));
-          }
-          g.workspace = d_ws;
-          g.workspace_bytes = ws;
+          const PlannedWorkspace ws(g, plan);
           MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
           MIXGEMM_CUDA_OK(test::poison_16bit(c->d_out, c->p.M * c->p.N));
           gemm(g);
@@ -633,19 +638,13 @@ TEST(GemmApi, GreenContextStreams) {
           }
           EXPECT_EQ(std::memcmp(first.data(), c->download().data(), first.size() * 2), 0)
               << where << ": the second run differs";
-          if (d_ws) MIXGEMM_CUDA_OK(cudaFree(d_ws));
         }
       {
         const Case& c = *cases[0];  // M = 1 x 3072 x 4096
         kernels::SmallmConfig cfg;
         ASSERT_TRUE(kernels::smallm_parse_name("smallm_t8_w8_o1_p0", &cfg));
         GemmArgs g = c.args(gs.stream, cfg.name());
-        const size_t ws = workspace_size(c.p);
-        void* d_ws = nullptr;
-        MIXGEMM_CUDA_OK(cudaMalloc(&d_ws, ws));
-        MIXGEMM_CUDA_OK(cudaMemset(d_ws, 0, ws));
-        g.workspace = d_ws;
-        g.workspace_bytes = ws;
+        const PlannedWorkspace ws(g, 0);
         MIXGEMM_CUDA_OK(test::poison_16bit(c.d_out, c.p.M * c.p.N));
         MIXGEMM_CUDA_OK(cudaDeviceSynchronize());
         const int64_t ran = kernels::launch_smallm(core::params_of(g, dev_sms), cfg, gs.stream);
@@ -657,7 +656,6 @@ TEST(GemmApi, GreenContextStreams) {
                             << gs.sms / 8 << " of its 12 clusters at once";
         std::printf("[ info ] t8_w8_o1 planned for %d SMs on the %d-SM stream: %s\n", dev_sms, gs.sms,
                     ran ? "cluster split-K" : "workspace split-K");
-        MIXGEMM_CUDA_OK(cudaFree(d_ws));
       }
       devtools::destroy_green_stream(gs);
     }

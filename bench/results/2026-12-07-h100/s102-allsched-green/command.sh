@@ -12,8 +12,11 @@ OUT=${OUT:-$PWD/device-out}; R=/tmp/allsched-green; rm -rf "$R"; mkdir -p "$R" "
 H=bench/results/2026-12-07-h200/s101-next
 nvidia-smi --query-gpu=name --format=csv,noheader | tee "$R/gpu.txt"; cp "$0" "$R/command.sh"
 for t in f16.u4b8.g128 s8.u4b8.g128; do
-  for l in llama2-70b/qkv llama2-70b/o llama2-70b/gate_up llama2-70b/down llama3-8b/qkv llama3-8b/o llama3-8b/gate_up llama3-8b/down; do
-    f=$R/allsched-$t-${l/\//-}
+  # ONE_PROCESS=1: all layers in one bench process, as session 101's allsched_green.sh ran them (README.md: unusable).
+  layers="llama2-70b/qkv llama2-70b/o llama2-70b/gate_up llama2-70b/down llama3-8b/qkv llama3-8b/o llama3-8b/gate_up llama3-8b/down"
+  [ "${ONE_PROCESS:-0}" = 1 ] && layers="llama2-70b,llama3-8b"
+  for l in $layers; do
+    f=$R/allsched-$t-${l//[\/,]/-}
     ${BENCH:?} --shapes $l --m 1,8,16 --types $t --all-schedules --no-baselines --graph-batch 32 \
       --iters 15 --warmup 3 --settle-ms 30 --green-sms ${SMS:-80} \
       --git-commit ${MIXGEMM_GIT_COMMIT:-unknown} --csv "$f.csv" > "$f.txt" 2> "$f.stderr.log"
