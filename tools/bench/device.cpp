@@ -3,8 +3,6 @@
 
 #include "devtools/green_context.h"
 
-#include <cuda.h>
-
 #include <dlfcn.h>
 
 #include <algorithm>
