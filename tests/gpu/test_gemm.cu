@@ -588,6 +588,8 @@ TEST(GemmApi, GreenContextStreams) {
   uint64_t seed = test_seed() + 760;
   std::vector<std::unique_ptr<Case>> cases;
   for (const Shape& sh : shapes) cases.push_back(std::make_unique<Case>(sh.M, sh.N, sh.K, sh.t, sh.group, seed++, true));
+  MIXGEMM_CUDA_OK(cudaFree(nullptr));  // the primary context current on this thread
+  const CUcontext primary = devtools::current_context();
   int partitions = 0;
   for (const int ask : {8, 16, 40}) {
     for (const bool current : {false, true}) {
@@ -657,6 +659,10 @@ TEST(GemmApi, GreenContextStreams) {
         std::printf("[ info ] t8_w8_o1 planned for %d SMs on the %d-SM stream: %s\n", dev_sms, gs.sms,
                     ran ? "cluster split-K" : "workspace split-K");
       }
+      // The calls leave this thread's current context alone (sm90's launcher made the primary
+      // context current on every launch before session 102, taking a caller's green context away).
+      EXPECT_EQ(devtools::current_context(), current ? gs.ctx : primary)
+          << "gemm() changed this thread's current context (" << (current ? "green" : "primary") << " before)";
       devtools::destroy_green_stream(gs);
     }
   }

@@ -18,6 +18,7 @@ struct GreenStream {
   cudaStream_t stream = nullptr;  // a non-blocking stream of the green context
   int sms = 0;                    // the SMs the driver granted (its partition granularity: 8 on Hopper)
   CUgreenCtx green = nullptr;
+  CUcontext ctx = nullptr;        // the green context as a CUcontext (what is current when made current)
   CUcontext previous = nullptr;   // the context current before (restored by destroy), when made current
   bool made_current = false;
 };
@@ -44,6 +45,13 @@ inline void check(CUresult r, const char* what) {
 }
 
 }  // namespace green_detail
+
+// This host thread's current driver context (nullptr: none).
+inline CUcontext current_context() {
+  CUcontext c = nullptr;
+  green_detail::check(green_detail::driver_fn<decltype(&cuCtxGetCurrent)>("cuCtxGetCurrent")(&c), "cuCtxGetCurrent");
+  return c;
+}
 
 // A stream of a new green context owning `sms` SMs of device `device` (rounded up by the driver;
 // GreenStream::sms says how many). Kernels launched on the stream run on those SMs only; memory is
@@ -80,14 +88,10 @@ inline GreenStream make_green_stream(int device, int sms, bool make_current) {
   check(stream_create(&s, g.green, CU_STREAM_NON_BLOCKING, 0), "cuGreenCtxStreamCreate");
   g.stream = reinterpret_cast<cudaStream_t>(s);
   g.sms = static_cast<int>(part.sm.smCount);
+  check(driver_fn<decltype(&cuCtxFromGreenCtx)>("cuCtxFromGreenCtx")(&g.ctx, g.green), "cuCtxFromGreenCtx");
   if (make_current) {
-    const auto get_current = driver_fn<decltype(&cuCtxGetCurrent)>("cuCtxGetCurrent");
-    const auto from_green = driver_fn<decltype(&cuCtxFromGreenCtx)>("cuCtxFromGreenCtx");
-    const auto set_current = driver_fn<decltype(&cuCtxSetCurrent)>("cuCtxSetCurrent");
-    check(get_current(&g.previous), "cuCtxGetCurrent");
-    CUcontext as_ctx{};
-    check(from_green(&as_ctx, g.green), "cuCtxFromGreenCtx");
-    check(set_current(as_ctx), "cuCtxSetCurrent");
+    g.previous = current_context();
+    check(driver_fn<decltype(&cuCtxSetCurrent)>("cuCtxSetCurrent")(g.ctx), "cuCtxSetCurrent");
     g.made_current = true;
   }
   return g;

@@ -53,6 +53,23 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
   return fn;
 }
 
+// Whether this host thread has a current driver context (cuCtxGetCurrent through its entry point;
+// where the driver does not give it, "no", which binds the primary context as before session 102).
+bool has_current_context() {
+  static const PFN_cuCtxGetCurrent_v4000 get = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &p, 4000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();
+      p = nullptr;
+    }
+    return reinterpret_cast<PFN_cuCtxGetCurrent_v4000>(p);
+  }();
+  CUcontext c = nullptr;
+  return get != nullptr && get(&c) == CUDA_SUCCESS && c != nullptr;
+}
+
 }  // namespace
 
 bool sm90_can_implement(const GemmParams& p, const Sm90Config& cfg, std::string* why, Sm90SplitMode mode) {
@@ -106,11 +123,16 @@ void launch_sm90(const GemmParams& p, const Sm90Config& cfg, cudaStream_t stream
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) cuda_fail("cudaGetDevice", e);
-    // Makes the device's primary context current in this host thread: the driver's
-    // cuTensorMapEncodeTiled below needs one (a fresh thread has none until a runtime call
-    // binds it). Not a stream operation: fine inside graph capture.
-    e = cudaSetDevice(dev);
-    if (e != cudaSuccess) cuda_fail("cudaSetDevice", e);
+    // The driver's cuTensorMapEncodeTiled below needs a current context, and a fresh thread has
+    // none until a runtime call binds one: then cudaSetDevice binds the device's primary context.
+    // Only then: where the caller made a context current (a CUDA green context's, say),
+    // cudaSetDevice would replace it by the primary one, and the caller's later runtime calls on
+    // this thread would leave its partition (session 102: GemmApi.GreenContextStreams; it did so
+    // on every launch before). Not a stream operation: fine inside graph capture.
+    if (!has_current_context()) {
+      e = cudaSetDevice(dev);
+      if (e != cudaSuccess) cuda_fail("cudaSetDevice", e);
+    }
     std::lock_guard<std::mutex> lock(mu);
     const auto key = std::make_pair(reinterpret_cast<const void*>(fn), dev);
     if (std::find(done.begin(), done.end(), key) == done.end()) {
