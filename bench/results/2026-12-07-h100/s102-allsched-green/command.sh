@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 102: session 101's allsched_green.sh (../../2026-12-07-h200/s101-next/) with one bench process per layer.
 # Its one-process run (all layers in turn) timed the 8-warps-per-SM schedules (t8_w8_o1, t8_w4_o2, t16_*_o1/o2 with 4
-# warps) 1.2-1.9x slower on every layer after the first, and not when a layer ran in a process of its own or first
+# warps) 1.2-2.1x slower on Llama-3-8B qkv and o, and not when a layer ran in a process of its own or first
 # (README.md here). Every f16 / s8 x u4b8 g128 schedule, Llama-2-70B and Llama-3-8B, M = 1 / 8 / 16, CUDA graphs of 32
 # launches, cold L2, on a green context of SMS (default 80) SMs; the H200's picks (plan132.csv) and the 80-SM picks
 # (plan80.csv) scored against the fastest with ../../2026-12-06-h100/s91-allsched/regret.py.
