@@ -571,8 +571,9 @@ TEST(GemmApi, PlannedForFewerSms) {
 // cluster decision itself: smallm_t8_w8_o1_p0 planned for the whole device on M = 1 x 3072 x 4096 is
 // 12 stripes x clusters of 8 at one CTA per SM, which the whole device (132 SMs) holds at once (15) and
 // a partition of n SMs does not (n / 8 of them: session 102's probe): on the green stream the launcher
-// must fall back to the workspace split. Counting without the stream, with the primary context
-// current, it clustered (the whole device's count): the primary-current rows are the negative control.
+// must fall back to the workspace split. Counting without the stream, it clustered on every stream
+// (the primary context's count; with the green context current too, once sm90's launcher had made the
+// primary one current): bench/results/2026-12-07-h100/s102-neg/.
 TEST(GemmApi, GreenContextStreams) {
   MIXGEMM_SKIP_WITHOUT_GPU();
   int dev = 0, dev_sms = 0;

@@ -40,14 +40,23 @@ sm90::Sm90KernelInfo find_instance(AType a, BType b, const Sm90Config& cfg) {
   return {nullptr, 0, nullptr, nullptr};
 }
 
+// A driver function by name and ABI version through the runtime (this file links no libcuda);
+// nullptr where the driver does not give it.
+void* driver_entry_point(const char* name, unsigned version) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  if (cudaGetDriverEntryPointByVersion(name, &p, version, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return p;
+}
+
 PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
   static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    const cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
-                                                           cudaEnableDefault, &q);
-    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !p)
-      throw Error(ErrorCode::kCudaError, "mixgemm sm90: cuTensorMapEncodeTiled is not available from the driver");
+    void* p = driver_entry_point("cuTensorMapEncodeTiled", 12000);
+    if (!p) throw Error(ErrorCode::kCudaError, "mixgemm sm90: cuTensorMapEncodeTiled is not available from the driver");
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
   }();
   return fn;
@@ -56,16 +65,7 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
 // Whether this host thread has a current driver context (cuCtxGetCurrent through its entry point;
 // where the driver does not give it, "no", which binds the primary context as before session 102).
 bool has_current_context() {
-  static const PFN_cuCtxGetCurrent_v4000 get = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &p, 4000, cudaEnableDefault, &q) != cudaSuccess ||
-        q != cudaDriverEntryPointSuccess) {
-      (void)cudaGetLastError();
-      p = nullptr;
-    }
-    return reinterpret_cast<PFN_cuCtxGetCurrent_v4000>(p);
-  }();
+  static const auto get = reinterpret_cast<PFN_cuCtxGetCurrent_v4000>(driver_entry_point("cuCtxGetCurrent", 4000));
   CUcontext c = nullptr;
   return get != nullptr && get(&c) == CUDA_SUCCESS && c != nullptr;
 }
