@@ -8,8 +8,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"; t0=$SECONDS
-mkdir -p build/tools && xz -dc .s99/bench.xz > build/tools/mixgemm-bench && chmod +x build/tools/mixgemm-bench || {
-  echo "no .s99/bench.xz: carry .s99"; exit 1; }
+BXZ=${BENCH_XZ:-.s99/bench.xz}   # session 103: BENCH_XZ=.s103/bench.xz (the bench of c5284e5c's tree)
+mkdir -p build/tools && xz -dc "$BXZ" > build/tools/mixgemm-bench && chmod +x build/tools/mixgemm-bench || {
+  echo "no $BXZ: carry its folder"; exit 1; }
 cp "$0" "$OUT/queue_small.command.sh"
 ROUNDS=${ROUNDS:-4} bash bench/results/2026-12-07-h200/s98-next/gateup_repeat.sh 2>&1 | tail -14
 echo "gateup done at $((SECONDS - t0)) s"
