@@ -5,11 +5,13 @@
 # (README.md here). Every f16 / s8 x u4b8 g128 schedule, Llama-2-70B and Llama-3-8B, M = 1 / 8 / 16, CUDA graphs of 32
 # launches, cold L2, on a green context of SMS (default 80) SMs; the H200's picks (plan132.csv) and the 80-SM picks
 # (plan80.csv) scored against the fastest with ../../2026-12-06-h100/s91-allsched/regret.py.
+# SMS=0 (session 103): no green context, the whole card (the H200's own table).
 #   BENCH=<mixgemm-bench with --green-sms> bash bench/results/2026-12-07-h100/s102-allsched-green/command.sh  (repo root)
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 OUT=${OUT:-$PWD/device-out}; R=/tmp/allsched-green; rm -rf "$R"; mkdir -p "$R" "$OUT"; t0=$SECONDS
 H=bench/results/2026-12-07-h200/s101-next
+green=(--green-sms ${SMS:-80}); [ "${SMS:-80}" = 0 ] && green=()
 nvidia-smi --query-gpu=name --format=csv,noheader | tee "$R/gpu.txt"; cp "$0" "$R/command.sh"
 for t in f16.u4b8.g128 s8.u4b8.g128; do
   # ONE_PROCESS=1: all layers in one bench process, as session 101's allsched_green.sh ran them (README.md: unusable).
@@ -18,7 +20,7 @@ for t in f16.u4b8.g128 s8.u4b8.g128; do
   for l in $layers; do
     f=$R/allsched-$t-${l//[\/,]/-}
     ${BENCH:?} --shapes $l --m 1,8,16 --types $t --all-schedules --no-baselines --graph-batch 32 \
-      --iters 15 --warmup 3 --settle-ms 30 --green-sms ${SMS:-80} \
+      --iters 15 --warmup 3 --settle-ms 30 "${green[@]}" \
       --git-commit ${MIXGEMM_GIT_COMMIT:-unknown} --csv "$f.csv" > "$f.txt" 2> "$f.stderr.log"
   done
   echo "$t at $((SECONDS - t0)) s: $(cat "$R"/allsched-$t-*.csv | grep -c ',ok,') ok rows"
