@@ -17,5 +17,5 @@ mkdir -p build/tools && xz -dc .s103/bench.xz > build/tools/mixgemm-bench && chm
 SMS=0 ONE_PROCESS=1 BENCH=./build/tools/mixgemm-bench \
   bash bench/results/2026-12-07-h100/s102-allsched-green/command.sh 2>&1 | tail -12
 echo "allsched done at $((SECONDS - t0)) s"
-ROUNDS=4 MIDM_TOTAL=240 BENCH_XZ=.s103/bench.xz bash bench/results/2026-12-07-h200/s99-next/queue_small.sh
+ROUNDS=${ROUNDS:-4} MIDM_TOTAL=${MIDM_TOTAL:-240} BENCH_XZ=.s103/bench.xz bash bench/results/2026-12-07-h200/s99-next/queue_small.sh
 echo "total $((SECONDS - t0)) s"
