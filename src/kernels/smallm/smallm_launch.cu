@@ -50,10 +50,10 @@ bool defer_reduction(SmallmReduce r) {
   throw Error(ErrorCode::kCudaError, std::string("mixgemm smallm: ") + what + ": " + cudaGetErrorString(e));
 }
 
-// Resident CTAs per SM of `fn` with `smem` dynamic bytes, per device; also raises the
-// kernel's dynamic shared-memory limit (and, in builds with clusters > 8, allows them) once per
-// device. Host-side queries only (no stream operation, no synchronization): safe during graph
-// capture.
+// Resident CTAs per SM of `fn` with `smem` dynamic bytes, per device, cached per (kernel, device,
+// threads, smem); a cache miss also raises the kernel's dynamic shared-memory limit (and, in builds
+// with clusters > 8, allows them). Host-side queries only (no stream operation, no
+// synchronization): safe during graph capture.
 int resident_ctas(smallm::SmallmKernelFn fn, int threads, int64_t smem) {
   static std::mutex mu;
   static std::map<std::tuple<const void*, int, int, int64_t>, int> cache;
@@ -73,8 +73,8 @@ int resident_ctas(smallm::SmallmKernelFn fn, int threads, int64_t smem) {
                            static_cast<int>(sh::kMaxSmemPerBlock - static_cast<int64_t>(attr.sharedSizeBytes)));
   if (e != cudaSuccess) cuda_fail("cudaFuncSetAttribute", e);
   // Clusters larger than 8 (experiment builds, MIXGEMM_SMALLM_CLUSTER_MAX > 8) are a non-portable
-  // size the kernel must opt into; done here, once per kernel and device, so that the uncached
-  // cluster-residency query below costs no attribute write per launch.
+  // size the kernel must opt into; done here, on a cache miss, so that the uncached
+  // cluster-residency query (resident_clusters) costs no attribute write per launch.
   if (smallm::kMaxClusterCtas > 8) {
     e = cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     if (e != cudaSuccess) cuda_fail("cudaFuncSetAttribute(NonPortableClusterSizeAllowed)", e);
@@ -95,8 +95,8 @@ int resident_ctas(smallm::SmallmKernelFn fn, int threads, int64_t smem) {
 // bench/results/2026-12-07-h100/s102-green/). Not cached: a stream handle says nothing lasting about
 // its context (handles are reused), and the query costs ~0.3 us of host time, made only where a
 // geometry would cluster. A host-side query (no stream operation, no synchronization): legal during
-// capture (GemmApi.GreenContextStreams captures one). Call resident_ctas(fn, ...) first: it allows
-// the non-portable sizes (> 8) once per kernel and device.
+// capture (GemmApi.GreenContextStreams captures one). Call resident_ctas(fn, ...) first: its first
+// query of a kernel allows the non-portable sizes (> 8).
 int resident_clusters(smallm::SmallmKernelFn fn, int threads, int64_t smem, int cluster, cudaStream_t stream) {
   cudaError_t e;
   cudaLaunchAttribute attr = cluster_dim_attr(cluster);
