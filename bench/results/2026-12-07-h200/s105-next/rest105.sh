@@ -17,7 +17,7 @@ MIXGEMM_TEST_SEED=1 MIXGEMM_FUZZ_CASES=300 timeout ${FUZZ_S:-170} $T --gtest_fil
   > "$L/fuzz-act.log" 2>&1
 echo "fuzz act rc=$? at $((SECONDS - t0)) s: $(grep -E '^\[  (PASSED|FAILED)' "$L/fuzz-act.log" | tr '\n' ' ')"
 grep -E '^\[GemmFuzz\] quantize' "$L/fuzz-act.log"
-PYTHONPATH=$PWD/build/python timeout $((560 - (SECONDS - t0))) python3 -m pytest -rs -q -p no:cacheprovider tests/python \
+PYTHONPATH=$PWD/build/python timeout ${PYTEST_S:-$((560 - (SECONDS - t0)))} python3 -m pytest -rs -q -p no:cacheprovider tests/python \
   > "$L/pytest.log" 2>&1
 echo "pytest rc=$? at $((SECONDS - t0)) s"; grep -E "^(FAILED|ERROR)|passed|failed" "$L/pytest.log" | tail -5
 gzip -f "$L/build.log" 2>/dev/null
