@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Session 106: groupsums.sh without the device build. The two builds (main's default and -DMIXGEMM_SMALLM_GROUP_SUMS=1,
+# each with mixgemm-bench and mixgemm_gpu_tests, sm90 restricted to f16.u4 128x128 as device_smallm_sched.sh does)
+# come prebuilt in .s106/ (carry `.s106`: sb{0,1}-{bench,tests}.xz, built on the CPU machine, nvcc 13.0). Times the
+# forced decode schedules on both builds in the order o1 w4o4 gs_o1 gs_w4o4, then back (CUDA graphs of 32 launches; on
+# a card that is not an H200 on a green context of 80 SMs), runs the Smallm 16-bit suites on the experiment build,
+# and prints gs / main per schedule, type and M (scripts/ab_multi_summary.py).
+#   bash bench/results/2026-12-07-h200/s106-next/groupsums_pre.sh   (repo root, device; ~3-4 min)
+set -uo pipefail
+cd "$(dirname "$0")/../../../.."
+OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"; T0=$SECONDS
+R=/tmp/sched; rm -rf "$R"; mkdir -p "$R"; cp "$0" "$R/command.sh"; cp .s106/commit.txt "$R/commit.txt"
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "$gpu" | tee "$R/gpu.txt"
+EXTRA="--graph-batch 32"
+case "$gpu" in *H200*) ;; *) EXTRA="$EXTRA --green-sms 80" ;; esac
+echo "bench extra: $EXTRA" | tee -a "$R/gpu.txt"
+for f in sb0-bench sb1-bench sb1-tests; do xz -dc .s106/$f.xz > /tmp/$f && chmod +x /tmp/$f || { echo "no .s106/$f.xz: carry .s106"; exit 1; }; done
+labels=(o1 w4o4 gs_o1 gs_w4o4); bins=(0 0 1 1); scheds=(smallm_t8_w8_o1_p0 smallm_t8_w4_o4_p0 smallm_t8_w8_o1_p0 smallm_t8_w4_o4_p0)
+bench() {  # $1 spec index, $2 run label
+  local j=$1 s="${labels[$1]}-$2"
+  timeout 100 /tmp/sb${bins[$j]}-bench --shapes ${SHAPES:-seed,llama2-70b} --m ${MS:-1,8} --types ${TYPES:-f16.u4b8.g128} \
+    --schedule "${scheds[$j]}" --no-baselines --iters 20 --warmup 3 --csv "$R/$s.csv" --git-commit "$(cat "$R/commit.txt")" \
+    --summary-m none $EXTRA --quiet > "$R/$s.txt" 2>&1
+  echo "bench $s rc=$? at $((SECONDS - T0)) s"
+}
+n=${#labels[@]}
+for ((j = 0; j < n; ++j)); do bench "$j" 1; done
+for ((j = n - 1; j >= 0; --j)); do bench "$j" 2; done
+timeout ${TEST_S:-90} /tmp/sb1-tests --gtest_filter="${FILTER:-Smallm.W4A16_*:Smallm.W8A16_*:Smallm.ScalesAcrossBinades:Smallm.RealShape}" \
+  > "$R/tests-gs.log" 2>&1
+echo "tests gs rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$R/tests-gs.log" | tr '\n' ' ') at $((SECONDS - T0)) s"
+grep -E '^\[  FAILED  \]' "$R/tests-gs.log" | head -8
+tar czf "$OUT/sched.tar.gz" -C /tmp sched
+python3 scripts/ab_multi_summary.py "$R" o1 gs_o1 2>&1 | head -30
+python3 scripts/ab_multi_summary.py "$R" w4o4 gs_w4o4 2>&1 | head -30
+echo "total $((SECONDS - T0)) s"
