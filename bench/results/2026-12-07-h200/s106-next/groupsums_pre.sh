@@ -5,7 +5,8 @@
 # forced decode schedules on both builds in the order o1 w4o4 gs_o1 gs_w4o4, then back (CUDA graphs of 32 launches; on
 # a card that is not an H200 on a green context of 80 SMs), runs the Smallm 16-bit suites on the experiment build,
 # and prints gs / main per schedule, type and M (scripts/ab_multi_summary.py).
-#   bash bench/results/2026-12-07-h200/s106-next/groupsums_pre.sh   (repo root, device; ~3-4 min)
+#   [SPECS="o1=smallm_t8_w8_o1_p0 ..." SHAPES=... MS=... TYPES=... TEST_S=90] \
+#   bash bench/results/2026-12-07-h200/s106-next/groupsums_pre.sh   (repo root, device; ~1-3 min)
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"; T0=$SECONDS
@@ -15,7 +16,13 @@ EXTRA="--graph-batch 32"
 case "$gpu" in *H200*) ;; *) EXTRA="$EXTRA --green-sms 80" ;; esac
 echo "bench extra: $EXTRA" | tee -a "$R/gpu.txt"
 for f in sb0-bench sb1-bench sb1-tests; do xz -dc .s106/$f.xz > /tmp/$f && chmod +x /tmp/$f || { echo "no .s106/$f.xz: carry .s106"; exit 1; }; done
-labels=(o1 w4o4 gs_o1 gs_w4o4); bins=(0 0 1 1); scheds=(smallm_t8_w8_o1_p0 smallm_t8_w4_o4_p0 smallm_t8_w8_o1_p0 smallm_t8_w4_o4_p0)
+# SPECS: label=schedule pairs, each timed on main's build (label) and the experiment's (gs_label).
+SPECS=${SPECS:-"o1=smallm_t8_w8_o1_p0 w4o4=smallm_t8_w4_o4_p0"}
+labels=(); bins=(); scheds=(); pairs=()
+for b in 0 1; do for sp in $SPECS; do
+  l=${sp%%=*}; [ $b = 1 ] && l=gs_$l; labels+=("$l"); bins+=("$b"); scheds+=("${sp#*=}")
+done; done
+for sp in $SPECS; do pairs+=("${sp%%=*}"); done
 bench() {  # $1 spec index, $2 run label
   local j=$1 s="${labels[$1]}-$2"
   timeout 100 /tmp/sb${bins[$j]}-bench --shapes ${SHAPES:-seed,llama2-70b} --m ${MS:-1,8} --types ${TYPES:-f16.u4b8.g128} \
@@ -26,11 +33,10 @@ bench() {  # $1 spec index, $2 run label
 n=${#labels[@]}
 for ((j = 0; j < n; ++j)); do bench "$j" 1; done
 for ((j = n - 1; j >= 0; --j)); do bench "$j" 2; done
-timeout ${TEST_S:-90} /tmp/sb1-tests --gtest_filter="${FILTER:-Smallm.W4A16_*:Smallm.W8A16_*:Smallm.ScalesAcrossBinades:Smallm.RealShape}" \
+[ "${TEST_S:-90}" -gt 0 ] && timeout ${TEST_S:-90} /tmp/sb1-tests --gtest_filter="${FILTER:-Smallm.W4A16_*:Smallm.W8A16_*:Smallm.ScalesAcrossBinades:Smallm.RealShape}" \
   > "$R/tests-gs.log" 2>&1
 echo "tests gs rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$R/tests-gs.log" | tr '\n' ' ') at $((SECONDS - T0)) s"
 grep -E '^\[  FAILED  \]' "$R/tests-gs.log" | head -8
 tar czf "$OUT/sched.tar.gz" -C /tmp sched
-python3 scripts/ab_multi_summary.py "$R" o1 gs_o1 2>&1 | head -30
-python3 scripts/ab_multi_summary.py "$R" w4o4 gs_w4o4 2>&1 | head -30
+for l in "${pairs[@]}"; do python3 scripts/ab_multi_summary.py "$R" "$l" "gs_$l" 2>&1 | grep -E "geomean|^shape" | head -${SUMMARY_LINES:-12}; done
 echo "total $((SECONDS - T0)) s"
