@@ -5,7 +5,7 @@
 # forced decode schedules on both builds in the order o1 w4o4 gs_o1 gs_w4o4, then back (CUDA graphs of 32 launches; on
 # a card that is not an H200 on a green context of 80 SMs), runs the Smallm 16-bit suites on the experiment build,
 # and prints gs / main per schedule, type and M (scripts/ab_multi_summary.py).
-#   [SPECS="o1=smallm_t8_w8_o1_p0 ..." SHAPES=... MS=... TYPES=... TEST_S=90] \
+#   [SPECS="o1=smallm_t8_w8_o1_p0 ..." BUILDS="0 1 2" SHAPES=... MS=... TYPES=... TEST_S=90] \
 #   bash bench/results/2026-12-07-h200/s106-next/groupsums_pre.sh   (repo root, device; ~1-3 min)
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
@@ -15,12 +15,16 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "$gpu" 
 EXTRA="--graph-batch 32"
 case "$gpu" in *H200*) ;; *) EXTRA="$EXTRA --green-sms 80" ;; esac
 echo "bench extra: $EXTRA" | tee -a "$R/gpu.txt"
-for f in sb0-bench sb1-bench sb1-tests; do xz -dc .s106/$f.xz > /tmp/$f && chmod +x /tmp/$f || { echo "no .s106/$f.xz: carry .s106"; exit 1; }; done
+# BUILDS: which builds to time: 0 main's (label), 1 -DMIXGEMM_SMALLM_GROUP_SUMS=1 (gs_label), 2 =2 (gs2_label).
+BUILDS=${BUILDS:-"0 1"}
+need="$(for b in $BUILDS; do echo sb$b-bench; done) $([ "${TEST_S:-90}" -gt 0 ] && echo sb1-tests)"
+for f in $need; do xz -dc .s106/$f.xz > /tmp/$f && chmod +x /tmp/$f || { echo "no .s106/$f.xz: carry .s106"; exit 1; }; done
 # SPECS: label=schedule pairs, each timed on main's build (label) and the experiment's (gs_label).
 SPECS=${SPECS:-"o1=smallm_t8_w8_o1_p0 w4o4=smallm_t8_w4_o4_p0"}
 labels=(); bins=(); scheds=(); pairs=()
-for b in 0 1; do for sp in $SPECS; do
-  l=${sp%%=*}; [ $b = 1 ] && l=gs_$l; labels+=("$l"); bins+=("$b"); scheds+=("${sp#*=}")
+pre=("" gs_ gs2_)
+for b in $BUILDS; do for sp in $SPECS; do
+  l=${pre[$b]}${sp%%=*}; labels+=("$l"); bins+=("$b"); scheds+=("${sp#*=}")
 done; done
 for sp in $SPECS; do pairs+=("${sp%%=*}"); done
 bench() {  # $1 spec index, $2 run label
@@ -38,5 +42,8 @@ for ((j = n - 1; j >= 0; --j)); do bench "$j" 2; done
 echo "tests gs rc=$?: $(grep -E '^\[  (PASSED|FAILED)' "$R/tests-gs.log" | tr '\n' ' ') at $((SECONDS - T0)) s"
 grep -E '^\[  FAILED  \]' "$R/tests-gs.log" | head -8
 tar czf "$OUT/sched.tar.gz" -C /tmp sched
-for l in "${pairs[@]}"; do python3 scripts/ab_multi_summary.py "$R" "$l" "gs_$l" 2>&1 | grep -E "geomean|^shape" | head -${SUMMARY_LINES:-12}; done
+for l in "${pairs[@]}"; do
+  vs=(); for b in $BUILDS; do [ $b != 0 ] && vs+=("${pre[$b]}$l"); done
+  python3 scripts/ab_multi_summary.py "$R" "$l" "${vs[@]}" 2>&1 | grep -E "geomean|^shape" | head -${SUMMARY_LINES:-12}
+done
 echo "total $((SECONDS - T0)) s"
