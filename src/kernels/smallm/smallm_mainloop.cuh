@@ -249,24 +249,16 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
     constexpr int kUnroll = kTM == 8 ? 1 : (kTM == 16 ? 2 : kCK);
     long long row_wait = 0;
     // The experiment's group-sum form (above): accg holds the unscaled sums of the current group.
-    // Form 2 (TM 8): two sets; a finished group's set is folded one row later, after the next row's
-    // MMAs into the other set, so that its fma does not wait for the HMMAs just issued.
     constexpr bool kGS = kGroupSumsBuild && kMode == kScaleBlock && !kUns;
-    constexpr bool kGS2 = kGS && MIXGEMM_SMALLM_GROUP_SUMS == 2 && kTM == 8;
-    constexpr int kSets = kGS2 ? 2 : 1;
-    Acc accg[kSets][kNBW][kNT][4];
-    bool pending = false;  // the current set holds rows not yet folded
-    bool older = false;    // form 2: the other set holds group pend_gl, finished, not yet folded
-    int pend_gl = 0, set = 0;
+    Acc accg[kNBW][kNT][4];
+    bool pending = false;  // accg holds rows not yet folded
     if constexpr (kGS) {
 #pragma unroll
-      for (int q = 0; q < kSets; ++q)
+      for (int b = 0; b < kNBW; ++b)
 #pragma unroll
-        for (int b = 0; b < kNBW; ++b)
+        for (int nt = 0; nt < kNT; ++nt)
 #pragma unroll
-          for (int nt = 0; nt < kNT; ++nt)
-#pragma unroll
-            for (int i = 0; i < 4; ++i) accg[q][b][nt][i] = 0.0f;
+          for (int i = 0; i < 4; ++i) accg[b][nt][i] = 0.0f;
     }
 #pragma unroll kUnroll
     for (int j = 0; j < kCK; ++j) {
@@ -288,42 +280,21 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
         rp.phase ^= 1u;
       }
       if constexpr (kGS) {
-        auto row = [&](auto set_c) {
-          constexpr int S = decltype(set_c)::value;
 #pragma unroll
-          for (int s = 0; s < kKS; ++s) {
-            uint32_t bf[kNT][2];
-            load_b(bf, stage_ldm, (j * kKS + s) * 32);
+        for (int s = 0; s < kKS; ++s) {
+          uint32_t bf[kNT][2];
+          load_b(bf, stage_ldm, (j * kKS + s) * 32);
 #pragma unroll
-            for (int b = 0; b < kNBW; ++b) {
-              uint32_t f[4];
-              dequant<kScaleNone, false>(wv[b], s, RowSZ{}, RowSZ{}, f);
+          for (int b = 0; b < kNBW; ++b) {
+            uint32_t f[4];
+            dequant<kScaleNone, false>(wv[b], s, RowSZ{}, RowSZ{}, f);
 #pragma unroll
-              for (int nt = 0; nt < kNT; ++nt) mma(accg[S][b][nt], f, bf[nt]);
-            }
+            for (int nt = 0; nt < kNT; ++nt) mma(accg[b][nt], f, bf[nt]);
           }
-          if constexpr (kGS2) {
-            if (older) {
-              fold_group(p, sc, pend_gl, acc, accg[1 - S]);
-              older = false;
-            }
-          }
-        };
-        if constexpr (kGS2) {
-          if (set == 0) row(std::integral_constant<int, 0>{});
-          else row(std::integral_constant<int, 1>{});
-        } else {
-          row(std::integral_constant<int, 0>{});
         }
         r += kKB;
         if (r >= p.gs) {  // the row ends group gl
-          if constexpr (kGS2) {
-            older = true;
-            pend_gl = gl;
-            set ^= 1;
-          } else {
-            fold_group(p, sc, gl, acc, accg[0]);
-          }
+          fold_group(p, sc, gl, acc, accg);
           r -= p.gs;
           ++gl;
           pending = false;
@@ -369,17 +340,8 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
         }
       }
     }
-    if constexpr (kGS2) {  // the older group first, then the current one: the groups' order
-      if (older) {
-        if (set == 0) fold_group(p, sc, pend_gl, acc, accg[1]);
-        else fold_group(p, sc, pend_gl, acc, accg[0]);
-      }
-      if (pending) {
-        if (set == 0) fold_group(p, sc, gl, acc, accg[0]);
-        else fold_group(p, sc, gl, acc, accg[1]);
-      }
-    } else if constexpr (kGS) {
-      if (pending) fold_group(p, sc, gl, acc, accg[0]);  // the chunk ends inside group gl
+    if constexpr (kGS) {
+      if (pending) fold_group(p, sc, gl, acc, accg);  // the chunk ends inside group gl
     }
     return row_wait;
   }
