@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Session 106: groupsums.sh without the device build. The two builds (main's default and -DMIXGEMM_SMALLM_GROUP_SUMS=1,
-# each with mixgemm-bench and mixgemm_gpu_tests, sm90 restricted to f16.u4 128x128 as device_smallm_sched.sh does)
-# come prebuilt in .s106/ (carry `.s106`: sb{0,1}-{bench,tests}.xz, built on the CPU machine, nvcc 13.0). Times the
+# Session 106: the group-sum experiment (-DMIXGEMM_SMALLM_GROUP_SUMS, smallm_mainloop.cuh) against main's build, without
+# a device build. The builds (main's default, and the experiment's, each with mixgemm-bench, the first experiment build
+# also with mixgemm_gpu_tests; sm90 restricted to f16.u4 128x128 as scripts/device_smallm_sched.sh does) come prebuilt
+# in .s106/ (carry `.s106`: sb{0,1,2}-bench.xz, sb1-tests.xz, built on the CPU machine, nvcc 13.0). Times the
 # forced decode schedules on both builds in the order o1 w4o4 gs_o1 gs_w4o4, then back (CUDA graphs of 32 launches; on
 # a card that is not an H200 on a green context of 80 SMs), runs the Smallm 16-bit suites on the experiment build,
 # and prints gs / main per schedule, type and M (scripts/ab_multi_summary.py).
