@@ -47,11 +47,6 @@ inline constexpr int stages_of(int token_tile) { return token_tile <= 16 ? MIXGE
 #define MIXGEMM_SMALLM_CLUSTER_MAX 8
 #endif
 inline constexpr int kMaxClusterCtas = MIXGEMM_SMALLM_CLUSTER_MAX;
-// The group scale applied to f32 group sums instead of every weight (smallm_mainloop.cuh,
-// fold_group): a semantics change measured as an experiment; 0 keeps docs/semantics.md's form.
-#ifndef MIXGEMM_SMALLM_GROUP_SUMS  // experiment builds only (-D)
-#define MIXGEMM_SMALLM_GROUP_SUMS 0
-#endif
 static_assert(kMaxClusterCtas >= 0 && kMaxClusterCtas <= 16, "cluster size");
 
 // Threads per CTA of smallm_reduce_kernel (one per 16-byte piece of a partial tile).

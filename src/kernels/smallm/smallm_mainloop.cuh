@@ -171,38 +171,6 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
     }
   }
 
-  // ---- experiment (MIXGEMM_SMALLM_GROUP_SUMS=1, not the default): the group scale on the f32 group sums --
-  // Biased 4-/8-bit weights with 16-bit activations and one group per k-block row (kScaleBlock): the rows
-  // of a group are multiplied unscaled (q - B, exact in f16 / bf16) into a second accumulator set, which
-  // is folded into the main one with one f32 fma per accumulator when the group ends (and at the chunk's
-  // end): acc += group_sum * s. No per-weight mul.rn: w is not rounded to f16 (a semantics change: the
-  // result is closer to the exact value; docs/design-smallm.md, "Not done / open", session 14's forms).
-  static constexpr bool kGroupSumsBuild = MIXGEMM_SMALLM_GROUP_SUMS != 0 && Tr::kA16;
-
-  static __device__ __forceinline__ float scale_f32(uint32_t bits) {
-    if constexpr (A == AType::kBF16) return __uint_as_float(bits << 16);  // bf16 -> f32: exact
-    else return __half2float(__ushort_as_half(static_cast<unsigned short>(bits)));  // exact
-  }
-
-  // acc += accg * s (row g: elements 0, 1; row g + 8: 2, 3), then accg = 0.
-  static __device__ __forceinline__ void fold_group(const SmallmKernelParams& p, const uint8_t* sc, int gl,
-                                                    Acc (&acc)[kNBW][kNT][4], Acc (&accg)[kNBW][kNT][4]) {
-#pragma unroll
-    for (int b = 0; b < kNBW; ++b) {
-      const RowSZ t = load_sz<false>(p, sc, gl, b);
-      const float s0 = scale_f32(t.s0), s1 = scale_f32(t.s1);
-#pragma unroll
-      for (int nt = 0; nt < kNT; ++nt) {
-        acc[b][nt][0] = fmaf(accg[b][nt][0], s0, acc[b][nt][0]);
-        acc[b][nt][1] = fmaf(accg[b][nt][1], s0, acc[b][nt][1]);
-        acc[b][nt][2] = fmaf(accg[b][nt][2], s1, acc[b][nt][2]);
-        acc[b][nt][3] = fmaf(accg[b][nt][3], s1, acc[b][nt][3]);
-#pragma unroll
-        for (int i = 0; i < 4; ++i) accg[b][nt][i] = 0.0f;
-      }
-    }
-  }
-
   static __device__ __forceinline__ void mma(Acc (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
     if constexpr (A == AType::kBF16) {
       ptx::mma_bf16_16816(d, a, b[0], b[1]);
@@ -248,18 +216,6 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
     // "Session 62".
     constexpr int kUnroll = kTM == 8 ? 1 : (kTM == 16 ? 2 : kCK);
     long long row_wait = 0;
-    // The experiment's group-sum form (above): accg holds the unscaled sums of the current group.
-    constexpr bool kGS = kGroupSumsBuild && kMode == kScaleBlock && !kUns;
-    Acc accg[kNBW][kNT][4];
-    bool pending = false;  // accg holds rows not yet folded
-    if constexpr (kGS) {
-#pragma unroll
-      for (int b = 0; b < kNBW; ++b)
-#pragma unroll
-        for (int nt = 0; nt < kNT; ++nt)
-#pragma unroll
-          for (int i = 0; i < 4; ++i) accg[b][nt][i] = 0.0f;
-    }
 #pragma unroll kUnroll
     for (int j = 0; j < kCK; ++j) {
       if (j >= cur.rows) break;
@@ -278,30 +234,6 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
       if (++rp.slot == p.ring_rows) {
         rp.slot = 0;
         rp.phase ^= 1u;
-      }
-      if constexpr (kGS) {
-#pragma unroll
-        for (int s = 0; s < kKS; ++s) {
-          uint32_t bf[kNT][2];
-          load_b(bf, stage_ldm, (j * kKS + s) * 32);
-#pragma unroll
-          for (int b = 0; b < kNBW; ++b) {
-            uint32_t f[4];
-            dequant<kScaleNone, false>(wv[b], s, RowSZ{}, RowSZ{}, f);
-#pragma unroll
-            for (int nt = 0; nt < kNT; ++nt) mma(accg[b][nt], f, bf[nt]);
-          }
-        }
-        r += kKB;
-        if (r >= p.gs) {  // the row ends group gl
-          fold_group(p, sc, gl, acc, accg);
-          r -= p.gs;
-          ++gl;
-          pending = false;
-        } else {
-          pending = true;
-        }
-        continue;
       }
       RowSZ szb[kNBW] = {};
       if constexpr (kMode == kScaleBlock) {
@@ -339,9 +271,6 @@ struct SmallmMainloop : SmallmCommon<A, kWBits, kTM> {
           for (int nt = 0; nt < kNT; ++nt) mma(acc[b][nt], f, bf[nt]);
         }
       }
-    }
-    if constexpr (kGS) {
-      if (pending) fold_group(p, sc, gl, acc, accg);  // the chunk ends inside group gl
     }
     return row_wait;
   }
