@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Session 108: the H200 queue's items 1 and 2 in one call, with no device build (session 108 got no machine; H200s
+# come about once in fifteen asks, so both items should fit the first one that does). Carry `.s108`: gpu_tests.xz
+# and bench.xz, mixgemm_gpu_tests and mixgemm-bench of one Release build of every instance on the CPU machine
+# (commit in .s108/commit.txt; device code = today's default build's).
+#  1. every GPU suite (Device, Convert, Prepack, Smallm, Sm90, Gemm, ActivationQuant), one process each, and
+#     compute-sanitizer memcheck / racecheck of the *Sanitize* tests: the part of the full check that has not run on an
+#     H200 since session 97 (../s107-check/ ran GemmApi / Smallm and pytest there);
+#  2. heldout.sh with the time left (STOP_AT): the held-out all-schedule table for session 107's decode regrets.
+# Only on an H200: on another card it stops at once (the H100's check is ../../2026-12-07-h100/s105-check/).
+#   MIXGEMM_GIT_COMMIT=<commit> bash bench/results/2026-12-07-h200/s108-next/queue108.sh   (repo root, device; ~9 min)
+set -uo pipefail
+cd "$(dirname "$0")/../../../.."
+export PATH=/usr/local/cuda/bin:$PATH
+OUT=${OUT:-$PWD/device-out}; L=/tmp/s108-queue/logs; rm -rf "$L"; mkdir -p "$L" "$OUT"; t0=$SECONDS
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "$gpu" | tee "$L/gpu.txt"
+case "$gpu" in *H200*) ;; *) echo "not an H200: nothing run"; exit 0 ;; esac
+echo "${MIXGEMM_GIT_COMMIT:-unknown} (binaries: $(cat .s108/commit.txt 2>/dev/null))" > "$L/commit.txt"; cp "$0" "$L/command.sh"
+T=/tmp/s108-queue/mixgemm_gpu_tests
+xz -dc .s108/gpu_tests.xz > $T && chmod +x $T || { echo "no .s108/gpu_tests.xz: carry .s108"; exit 1; }
+summary=()
+for filter in "Device.*" "Convert*" "Prepack*" "Smallm*" "Sm90*" "Gemm*" "ActivationQuant*"; do
+  name=$(echo "$filter" | tr -cd 'A-Za-z0-9')
+  timeout 200 $T --gtest_filter="$filter" > "$L/gpu_$name.log" 2>&1
+  summary+=("gpu $filter rc=$? at $((SECONDS - t0)) s: $(grep -E '^\[  (PASSED|FAILED)' "$L/gpu_$name.log" | tr '\n' ' ')")
+done
+for tool in memcheck racecheck; do
+  timeout 120 compute-sanitizer --tool $tool $T --gtest_filter='*Sanitize*' > "$L/$tool.log" 2>&1
+  summary+=("$tool rc=$? at $((SECONDS - t0)) s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$L/$tool.log" | tail -1)")
+done
+printf '%s\n' "${summary[@]}" | tee "$L/summary.txt"
+grep -h "^\[GemmFuzz\]" "$L"/gpu_Gemm.log 2>/dev/null | head -12
+tar czf "$OUT/check.tgz" -C "$(dirname "$L")" logs
+# Item 2 in what is left of the call's 600 s: a layer's two bench processes take ~10-15 s.
+STOP_AT=$((560 - (SECONDS - t0))) BENCH_XZ=.s108/bench.xz bash bench/results/2026-12-07-h200/s108-next/heldout.sh 2>&1 | tail -18
+echo "total $((SECONDS - t0)) s"
