@@ -31,6 +31,7 @@ for l in $layers; do
       --iters 15 --warmup 3 --settle-ms 30 --git-commit ${MIXGEMM_GIT_COMMIT:-unknown} --csv "$f.csv" > "$f.txt" 2> "$f.stderr.log"
   done
   echo "$l at $((SECONDS - t0)) s: $(cat "$R"/allsched-*-$l.csv | grep -c ',ok,') ok rows"
+  (cd "$R" && tar czf "$OUT/heldout.tgz" .)  # what is done so far comes back if the call is cut short
 done
 shape_args=(); for l in $layers; do shape_args+=(--shape $l); done
 $B --plan "${shape_args[@]}" --types f16.u4b8.g128,s8.u4b8.g128 --m 1,8,16 2>/dev/null | grep -v "^#" > "$R/plan132.csv"

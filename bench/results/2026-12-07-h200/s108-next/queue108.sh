@@ -23,6 +23,7 @@ for filter in "Device.*" "Convert*" "Prepack*" "Smallm*" "Sm90*" "Gemm*" "Activa
   name=$(echo "$filter" | tr -cd 'A-Za-z0-9')
   timeout 200 $T --gtest_filter="$filter" > "$L/gpu_$name.log" 2>&1
   summary+=("gpu $filter rc=$? at $((SECONDS - t0)) s: $(grep -E '^\[  (PASSED|FAILED)' "$L/gpu_$name.log" | tr '\n' ' ')")
+  printf '%s\n' "${summary[@]}" > "$L/summary.txt"; tar czf "$OUT/check.tgz" -C "$(dirname "$L")" logs  # if cut short
 done
 for tool in memcheck racecheck; do
   timeout 120 compute-sanitizer --tool $tool $T --gtest_filter='*Sanitize*' > "$L/$tool.log" 2>&1
@@ -31,6 +32,7 @@ done
 printf '%s\n' "${summary[@]}" | tee "$L/summary.txt"
 grep -h "^\[GemmFuzz\]" "$L"/gpu_Gemm.log 2>/dev/null | head -12
 tar czf "$OUT/check.tgz" -C "$(dirname "$L")" logs
-# Item 2 in what is left of the call's 600 s: a layer's two bench processes take ~10-15 s.
-STOP_AT=$((560 - (SECONDS - t0))) BENCH_XZ=.s108/bench.xz bash bench/results/2026-12-07-h200/s108-next/heldout.sh 2>&1 | tail -18
+# Item 2 in what is left of the call's 600 s (QUEUE_S: less where the session's device time is short): a layer's two
+# bench processes take ~10-15 s.
+STOP_AT=$((${QUEUE_S:-560} - (SECONDS - t0))) BENCH_XZ=.s108/bench.xz bash bench/results/2026-12-07-h200/s108-next/heldout.sh 2>&1 | tail -18
 echo "total $((SECONDS - t0)) s"
