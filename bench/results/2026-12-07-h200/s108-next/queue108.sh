@@ -18,26 +18,28 @@ case "$gpu" in *H200*) ;; *) echo "not an H200: nothing run"; exit 0 ;; esac
 echo "${MIXGEMM_GIT_COMMIT:-unknown} (binaries: $(cat .s108/commit.txt 2>/dev/null))" > "$L/commit.txt"; cp "$0" "$L/command.sh"
 T=/tmp/s108-queue/mixgemm_gpu_tests
 xz -dc .s108/gpu_tests.xz > $T && chmod +x $T || { echo "no .s108/gpu_tests.xz: carry .s108"; exit 1; }
+# Item 2, ending before its next layer once it has run $1 seconds (a layer's two bench processes take
+# ~10-15 s; all 14 ~170 s).
+heldout() { STOP_AT=$1 BENCH_XZ=.s108/bench.xz bash bench/results/2026-12-07-h200/s108-next/heldout.sh 2>&1 | tail -18; }
+# Item 1's logs so far, into check.tgz (after every step, so a call cut short returns what ran).
+save_check() { printf '%s\n' "${summary[@]}" > "$L/summary.txt"; tar czf "$OUT/check.tgz" -C "$(dirname "$L")" logs; }
 # HELDOUT_FIRST=1 (session 109: when the session's device time is short): item 2 first, for HELDOUT_S seconds (default
-# 200: all 14 layers take ~170 s), then item 1 in what is left.
-if [ "${HELDOUT_FIRST:-0}" = 1 ]; then
-  STOP_AT=${HELDOUT_S:-200} BENCH_XZ=.s108/bench.xz bash bench/results/2026-12-07-h200/s108-next/heldout.sh 2>&1 | tail -18
-fi
+# 200), then item 1 in what is left.
+[ "${HELDOUT_FIRST:-0}" = 1 ] && heldout "${HELDOUT_S:-200}"
 summary=()
 for filter in "Device.*" "Convert*" "Prepack*" "Smallm*" "Sm90*" "Gemm*" "ActivationQuant*"; do
   name=$(echo "$filter" | tr -cd 'A-Za-z0-9')
   timeout 200 $T --gtest_filter="$filter" > "$L/gpu_$name.log" 2>&1
   summary+=("gpu $filter rc=$? at $((SECONDS - t0)) s: $(grep -E '^\[  (PASSED|FAILED)' "$L/gpu_$name.log" | tr '\n' ' ')")
-  printf '%s\n' "${summary[@]}" > "$L/summary.txt"; tar czf "$OUT/check.tgz" -C "$(dirname "$L")" logs  # if cut short
+  save_check
 done
 for tool in memcheck racecheck; do
   timeout 120 compute-sanitizer --tool $tool $T --gtest_filter='*Sanitize*' > "$L/$tool.log" 2>&1
   summary+=("$tool rc=$? at $((SECONDS - t0)) s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$L/$tool.log" | tail -1)")
 done
-printf '%s\n' "${summary[@]}" | tee "$L/summary.txt"
+save_check; cat "$L/summary.txt"
 grep -h "^\[GemmFuzz\]" "$L"/gpu_Gemm.log 2>/dev/null | head -12
-tar czf "$OUT/check.tgz" -C "$(dirname "$L")" logs
-# Item 2 in what is left of the call's 600 s (QUEUE_S: less where the session's device time is short): a layer's two
-# bench processes take ~10-15 s.
-[ "${HELDOUT_FIRST:-0}" = 1 ] || STOP_AT=$((${QUEUE_S:-560} - (SECONDS - t0))) BENCH_XZ=.s108/bench.xz bash bench/results/2026-12-07-h200/s108-next/heldout.sh 2>&1 | tail -18
+# Otherwise item 2 last, until QUEUE_S seconds of the call (default 560 of its 600; less where the session's device time
+# is short; QUEUE_S does not bound item 1, whose steps have their own timeouts).
+[ "${HELDOUT_FIRST:-0}" = 1 ] || heldout $((${QUEUE_S:-560} - (SECONDS - t0)))
 echo "total $((SECONDS - t0)) s"
