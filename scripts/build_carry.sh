@@ -16,9 +16,7 @@ SOURCES=(CMakeLists.txt cmake codegen include src tests tools scripts/build.sh s
 head=$(git rev-parse HEAD)
 if [ "${FORCE:-0}" != 1 ] && [ -s "$CARRY/gpu_tests.xz" ] && [ -s "$CARRY/bench.xz" ] && [ -s "$CARRY/commit.txt" ]; then
   built=$(head -1 "$CARRY/commit.txt")
-  present=()
-  for s in "${SOURCES[@]}"; do [ -e "$s" ] && present+=("$s"); done
-  if git cat-file -e "$built^{commit}" 2>/dev/null && git diff --quiet "$built" -- "${present[@]}"; then
+  if git cat-file -e "$built^{commit}" 2>/dev/null && git diff --quiet "$built" -- "${SOURCES[@]}"; then
     echo "$CARRY is up to date: built from $built; nothing it is built from differs in the working tree"
     exit 0
   fi
