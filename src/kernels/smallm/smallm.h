@@ -126,6 +126,26 @@ int64_t smallm_partial_sums_count(int64_t M, int64_t N, int64_t K, AType a, BTyp
 int smallm_resident_ctas(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size, bool has_zeros,
                          const SmallmConfig& cfg);
 
+// The k-split a launch of cfg runs (gemm's, or with partial_sums gemm_partial_sums'): ctas
+// CTAs per token tile split the stripes' k-block rows (make_row_partition(U, ctas, KBn), U and KBn
+// fixed by the shape and cfg), each stripe's parts summed in ascending k order; cluster >= 2 for a
+// cluster geometry (run with clusters, or for partial sums without), 0 for the stream-K
+// partition. The same function launch_smallm plans with, the cluster-residency fallback on
+// `stream`'s SMs included; host queries only (cached occupancy, one cluster-occupancy query where
+// the geometry clusters), no stream operation. Two launches of one problem and cfg with equal
+// splits add the same k-ranges in the same order: gemm_partial_sums' parts summed as gemm.h says
+// give gemm's bits (GemmFuzz.PartialSumsMatchReference asserts it). Throws as launch_smallm
+// where the family has no kernel for the types.
+struct SmallmSplit {
+  int64_t ctas = 0;
+  int64_t cluster = 0;
+  friend bool operator==(const SmallmSplit& x, const SmallmSplit& y) {
+    return x.ctas == y.ctas && x.cluster == y.cluster;
+  }
+};
+SmallmSplit smallm_launch_split(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size, bool has_zeros,
+                                const SmallmConfig& cfg, int sm_count, bool partial_sums, cudaStream_t stream);
+
 // Asynchronous launch on `stream` (nothing when M == 0). p.workspace must hold
 // smallm_workspace_bytes(p, cfg) bytes, zero-filled before the first call; every launch
 // leaves it zeroed. With p.partial_sums set it writes the smallm_partial_sums_count parts there

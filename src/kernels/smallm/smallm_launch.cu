@@ -126,43 +126,76 @@ int smallm_resident_ctas(int64_t M, int64_t N, int64_t K, AType a, BType b, int6
   return resident_ctas(fn, cfg.warps * 32, g.smem_bytes);
 }
 
+namespace {
+
+// What a launch of cfg runs: the geometry (the partial sums' one, or the cluster rule's with the
+// residency fallback), its kernel, and the persistent CTAs per token tile. launch_smallm and
+// smallm_launch_split share it, so the split a test is told about is the one that runs.
+struct LaunchPlan {
+  sh::Geometry g;
+  smallm::SmallmKernelFn fn = nullptr;
+  int threads = 0;
+  int64_t C = 0;
+};
+
+LaunchPlan plan_launch(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size, bool has_zeros,
+                       const SmallmConfig& cfg, int sm_count, bool parts, SmallmCluster cluster, cudaStream_t stream) {
+  // MIXGEMM_SMALLM_CLUSTER=0 (read once): kAuto runs the workspace split everywhere (A/B timing
+  // of the two reductions in one build; the heuristic itself stays a pure function).
+  static const bool cluster_env_off = core::env_equals("MIXGEMM_SMALLM_CLUSTER", "0");
+  if (cluster == SmallmCluster::kAuto && cluster_env_off) cluster = SmallmCluster::kOff;
+  sm_count = sm_count > 0 ? sm_count : 1;
+  LaunchPlan lp;
+  // Partial sums: make_partial_sums_geometry's partition (the cluster geometry launched without
+  // clusters, or the stream-K one); each segment writes its part (smallm_partial_sums_count,
+  // checked by smallm_can_implement).
+  lp.g = parts ? sh::make_partial_sums_geometry(M, N, K, a, b, group_size, has_zeros, cfg, sm_count)
+               : sh::make_geometry(M, N, K, a, b, group_size, has_zeros, cfg, sm_count, cluster);
+  lp.fn = pick_kernel(a, b, cfg.token_tile, static_cast<int>(lp.g.mode));
+  if (!lp.fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
+  lp.threads = cfg.warps * 32;
+  const int fit = resident_ctas(lp.fn, lp.threads, lp.g.smem_bytes);
+  if (fit < 1) throw Error(ErrorCode::kNotSupported, "smallm: " + cfg.name() + " does not fit on an SM");
+  // Cluster split-K only where all the clusters are resident at once (one wave, as the
+  // plain split); otherwise the plain split (its own k-parts, summed in the same k order).
+  if (lp.g.cluster >= 2 && !parts &&
+      (fit < cfg.ctas_per_sm ||
+       int64_t{resident_clusters(lp.fn, lp.threads, lp.g.smem_bytes, static_cast<int>(lp.g.cluster), stream)} <
+           lp.g.stripes))
+    lp.g = sh::make_geometry(M, N, K, a, b, group_size, has_zeros, cfg, sm_count, SmallmCluster::kOff);
+  // Persistent CTAs: never more than fit at once (a second wave would idle SMs at the end). Not
+  // for partial sums: their partition is the one the caller sized the parts for (the schedule's
+  // CTAs per SM, smallm_partial_sums_count), and with no CTA waiting for another a launch that
+  // does not fit at once is only slower (a schedule whose stages leave one CTA per SM).
+  lp.C = lp.g.cluster >= 2 || parts ? lp.g.C
+                                    : std::min<int64_t>(lp.g.C, int64_t{std::min(cfg.ctas_per_sm, fit)} * sm_count);
+  return lp;
+}
+
+}  // namespace
+
+SmallmSplit smallm_launch_split(int64_t M, int64_t N, int64_t K, AType a, BType b, int64_t group_size, bool has_zeros,
+                                const SmallmConfig& cfg, int sm_count, bool partial_sums, cudaStream_t stream) {
+  const LaunchPlan lp = plan_launch(M, N, K, a, b, group_size, has_zeros, cfg, sm_count, partial_sums,
+                                    SmallmCluster::kAuto, stream);
+  SmallmSplit s;
+  s.ctas = lp.C;
+  s.cluster = lp.g.cluster >= 2 ? lp.g.cluster : 0;
+  return s;
+}
+
 int64_t launch_smallm(const GemmParams& p, const SmallmConfig& cfg, cudaStream_t stream, SmallmCluster cluster,
                       SmallmReduce reduce) {
   if (p.M == 0) return 0;
   std::string why;
   if (!smallm_can_implement(p, cfg, &why)) throw Error(ErrorCode::kNotSupported, why);
-  const int sm_count = p.sm_count > 0 ? p.sm_count : 1;
-  // MIXGEMM_SMALLM_CLUSTER=0 (read once): kAuto runs the workspace split everywhere (A/B timing
-  // of the two reductions in one build; the heuristic itself stays a pure function).
-  static const bool cluster_env_off = core::env_equals("MIXGEMM_SMALLM_CLUSTER", "0");
-  if (cluster == SmallmCluster::kAuto && cluster_env_off) cluster = SmallmCluster::kOff;
-  // Partial sums: make_partial_sums_geometry's partition (the cluster geometry launched without
-  // clusters, or the stream-K one); each segment writes its part (smallm_partial_sums_count,
-  // checked by smallm_can_implement above).
   const bool parts = p.partial_sums != nullptr;
-  sh::Geometry g = parts ? sh::make_partial_sums_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size,
-                                                          p.has_zeros, cfg, sm_count)
-                         : sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg,
-                                             sm_count, cluster);
-  const smallm::SmallmKernelFn fn = pick_kernel(p.a_type, p.b_type, cfg.token_tile, static_cast<int>(g.mode));
-  if (!fn) throw Error(ErrorCode::kNotSupported, "smallm: no kernel instance for " + cfg.name());
-  const int threads = cfg.warps * 32;
-  const int fit = resident_ctas(fn, threads, g.smem_bytes);
-  if (fit < 1) throw Error(ErrorCode::kNotSupported, "smallm: " + cfg.name() + " does not fit on an SM");
-  // Cluster split-K only where all the clusters are resident at once (one wave, as the
-  // plain split); otherwise the plain split (its own k-parts, summed in the same k order).
-  if (g.cluster >= 2 && !parts &&
-      (fit < cfg.ctas_per_sm ||
-       int64_t{resident_clusters(fn, threads, g.smem_bytes, static_cast<int>(g.cluster), stream)} < g.stripes))
-    g = sh::make_geometry(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg, sm_count,
-                          SmallmCluster::kOff);
-  // Persistent CTAs: never more than fit at once (a second wave would idle SMs at the end). Not
-  // for partial sums: their partition is the one the caller sized the parts for (the schedule's
-  // CTAs per SM, smallm_partial_sums_count), and with no CTA waiting for another a launch that
-  // does not fit at once is only slower (a schedule whose stages leave one CTA per SM).
-  const int64_t C = g.cluster >= 2 || parts
-                        ? g.C
-                        : std::min<int64_t>(g.C, int64_t{std::min(cfg.ctas_per_sm, fit)} * sm_count);
+  const LaunchPlan lp = plan_launch(p.M, p.N, p.K, p.a_type, p.b_type, p.group_size, p.has_zeros, cfg, p.sm_count,
+                                    parts, cluster, stream);
+  const sh::Geometry& g = lp.g;
+  const smallm::SmallmKernelFn fn = lp.fn;
+  const int threads = lp.threads;
+  const int64_t C = lp.C;
 
   smallm::SmallmKernelParams k{};
   k.a = static_cast<const uint8_t*>(p.a);
